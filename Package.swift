@@ -1,0 +1,79 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "fieldwork",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fieldwork", targets: ["FormServer"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
+        .target(name: "FormModel"),
+        // libxml2 as a system library; only FormImport's XML wrapper imports it.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // The safe XML wrapper and the importers (native spec, later OData) -> FormModel.
+        .target(
+            name: "FormImport",
+            dependencies: ["FormModel", "CLibXML2"],
+            resources: [.copy("Resources/fieldwork-form-1.xsd")]
+        ),
+        // Routes, storage, render plans, templates.
+        .target(
+            name: "FormWeb",
+            dependencies: [
+                "FormModel",
+                "FormImport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The `fieldwork` command: serve, import, check.
+        .executableTarget(
+            name: "FormServer",
+            dependencies: [
+                "FormWeb",
+                "FormImport",
+                "FormModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
+        .testTarget(
+            name: "FormImportTests",
+            dependencies: ["FormImport", "FormModel"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FormWebTests",
+            dependencies: [
+                "FormWeb",
+                "FormImport",
+                "FormModel",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

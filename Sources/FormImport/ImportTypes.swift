@@ -1,0 +1,111 @@
+import FormModel
+
+/// Where a form came from.
+public enum SourceKind: String, Codable, Sendable, Hashable {
+    case native
+    case odataV2 = "odata-v2"
+    case odataV4 = "odata-v4"
+
+    /// How the admin page names it.
+    public var displayName: String {
+        switch self {
+        case .native: "native"
+        case .odataV2: "OData V2"
+        case .odataV4: "OData V4"
+        }
+    }
+}
+
+/// Why a document was refused: a stable code, what to do, and where.
+public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stable rule identifier, e.g. `malformed-xml`, `unknown-element`, `duplicate-name`.
+    public var code: String
+    public var message: String
+    /// The file's name as the user gave it, when known.
+    public var file: String?
+    /// 1-based line, 0 when unknown.
+    public var line: Int
+    /// 1-based column, 0 when unknown.
+    public var column: Int
+
+    public init(code: String, message: String, file: String? = nil, line: Int = 0, column: Int = 0) {
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column: message`, the form compilers use.
+    public var description: String {
+        var place = file ?? "<input>"
+        if line > 0 { place += ":\(line)" }
+        if column > 0 { place += ":\(column)" }
+        return "\(place): error: \(message) [\(code)]"
+    }
+}
+
+/// Everything wrong with a refused import; nothing of it is stored.
+public struct ImportFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public var errors: [ImportError]
+
+    public init(_ errors: [ImportError]) {
+        self.errors = errors
+    }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// Something an import passed over without failing (unused annotation, unknown alias, ...).
+public struct ImportWarning: Sendable, Hashable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+    public var file: String?
+    public var line: Int
+    public var column: Int
+    /// For grouping in the report: an annotation term, for instance.
+    public var term: String?
+
+    public init(code: String, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil) {
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.term = term
+    }
+
+    public var description: String {
+        var place = file ?? "<input>"
+        if line > 0 { place += ":\(line)" }
+        if column > 0 { place += ":\(column)" }
+        return "\(place): warning: \(message) [\(code)]"
+    }
+}
+
+/// One input document: its bytes and the name the user knows it by.
+public struct ImportDocument: Sendable {
+    public var name: String
+    public var data: [UInt8]
+
+    public init(name: String, data: [UInt8]) {
+        self.name = name
+        self.data = data
+    }
+}
+
+/// What an accepted import produced.
+public struct ImportResult: Sendable {
+    public var kind: SourceKind
+    public var forms: [FormSchema]
+    public var warnings: [ImportWarning]
+    /// The source documents, kept so admins can download them.
+    public var sources: [ImportDocument]
+
+    public init(kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], sources: [ImportDocument]) {
+        self.kind = kind
+        self.forms = forms
+        self.warnings = warnings
+        self.sources = sources
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A form: the create/edit view of one kind of object, as the native spec or an importer describes it.
+///
+/// Sections always come in the order key, properties, accessory; each holds groups of fields
+/// (a group without a label is a plain run of cells). The schema converts to and from the
+/// canonical JSON served at `GET /api/forms/{id}` (see `docs/schema.md`).
+public struct FormSchema: Sendable, Hashable {
+    /// The JSON and XML format identifier.
+    public static let format = "urn:fieldwork:form:1"
+
+    public var id: String
+    public var title: String
+    /// Singular name of the object created ("Issue").
+    public var object: String?
+    /// Label of the complete action in create mode.
+    public var submit: String
+    public var regular: RegularPresentation
+    public var sections: [FormSection]
+    public var lists: [OptionList]
+
+    public init(
+        id: String, title: String, object: String? = nil, submit: String = "Create",
+        regular: RegularPresentation = .formSheet, sections: [FormSection] = [], lists: [OptionList] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.object = object
+        self.submit = submit
+        self.regular = regular
+        self.sections = sections
+        self.lists = lists
+    }
+
+    /// The section of a kind, if the form has one.
+    public func section(_ kind: SectionKind) -> FormSection? {
+        sections.first { $0.kind == kind }
+    }
+
+    /// Every field in document order, switch children right after their switch.
+    public var allFields: [Field] {
+        sections.flatMap { $0.groups.flatMap { $0.fields.flatMap { [$0] + ($0.children ?? []) } } }
+    }
+
+    /// The top-level fields (not inside a switch), in document order.
+    public var topLevelFields: [Field] {
+        sections.flatMap { $0.groups.flatMap(\.fields) }
+    }
+
+    /// The field with a name, wherever it stands.
+    public func field(named name: String) -> Field? {
+        allFields.first { $0.name == name }
+    }
+
+    /// The list a `value-list` names, if any.
+    public func list(id: String) -> OptionList? {
+        lists.first { $0.id == id }
+    }
+
+    /// The options a field offers: its inline options, or those of the list it names.
+    public func optionGroups(for field: Field) -> [OptionGroup] {
+        if let listID = field.list { return list(id: listID)?.groups ?? [] }
+        return field.options ?? []
+    }
+
+    /// All options of a field, flattened.
+    public func options(for field: Field) -> [Option] {
+        optionGroups(for: field).flatMap(\.options)
+    }
+
+    /// Whether the form contains a field of a kind (e.g. attachments, so it needs multipart).
+    public func contains(kind: FieldKind) -> Bool {
+        allFields.contains { $0.kind == kind }
+    }
+
+    /// The one rule for required marking, used by both the view and the server check.
+    public var requiredMarking: RequiredMarking { RequiredMarking(schema: self) }
+}
+
+/// How the form is presented at regular width.
+public enum RegularPresentation: String, Codable, Sendable, Hashable, CaseIterable {
+    case formSheet = "form-sheet"
+    case popover
+}
+
+/// The three areas of the create pattern, in display order.
+public enum SectionKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case key
+    case properties
+    case accessory
+}
+
+/// One area of the form: key information, properties or the accessory area.
+public struct FormSection: Codable, Sendable, Hashable {
+    public var kind: SectionKind
+    public var groups: [FieldGroup]
+
+    public init(kind: SectionKind, groups: [FieldGroup]) {
+        self.kind = kind
+        self.groups = groups
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind = "section"
+        case groups
+    }
+}
+
+/// A group of cells; `label` is shown above it. A group without a label is a plain run of cells.
+public struct FieldGroup: Codable, Sendable, Hashable {
+    public var label: String?
+    public var fields: [Field]
+
+    public init(label: String? = nil, fields: [Field]) {
+        self.label = label
+        self.fields = fields
+    }
+}
+
+/// Where a piece of a spec came from, for error messages.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int = 0) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { column > 0 ? "line \(line), column \(column)" : "line \(line)" }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+/// A calendar date without a time zone, as submitted (`2026-11-21`).
+public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...LocalDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses `YYYY-MM-DD`, refusing dates that do not exist.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Digits.int(parts[0]), let m = Digits.int(parts[1]), let d = Digits.int(parts[2])
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+
+    public static func < (a: LocalDate, b: LocalDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}
+
+/// A time of day (`14:30` or `14:30:15`).
+public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init?(hour: Int, minute: Int, second: Int = 0) {
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
+            let h = Digits.int(parts[0]), let m = Digits.int(parts[1])
+        else { return nil }
+        let s = parts.count == 3 ? Digits.int(parts[2]) : 0
+        guard let s else { return nil }
+        self.init(hour: h, minute: m, second: s)
+    }
+
+    public var description: String {
+        second == 0 ? String(format: "%02d:%02d", hour, minute) : String(format: "%02d:%02d:%02d", hour, minute, second)
+    }
+
+    public static func < (a: LocalTime, b: LocalTime) -> Bool {
+        (a.hour, a.minute, a.second) < (b.hour, b.minute, b.second)
+    }
+}
+
+/// A date and time without a zone (`2026-11-21T14:30`), as `datetime-local` submits it.
+public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var date: LocalDate
+    public var time: LocalTime
+
+    public init(date: LocalDate, time: LocalTime) {
+        self.date = date
+        self.time = time
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let d = LocalDate(String(parts[0])), let t = LocalTime(String(parts[1])) else {
+            return nil
+        }
+        self.init(date: d, time: t)
+    }
+
+    public var description: String { "\(date)T\(time)" }
+
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
+        a.date != b.date ? a.date < b.date : a.time < b.time
+    }
+}
+
+/// An ISO 8601 duration (`PT1H30M`, `P2DT4H`). Years count as 365 days and months as 30 for ordering.
+public struct ISODuration: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var years = 0
+    public var months = 0
+    public var weeks = 0
+    public var days = 0
+    public var hours = 0
+    public var minutes = 0
+    public var seconds: Decimal = 0
+
+    public init(hours: Int = 0, minutes: Int = 0) {
+        self.hours = hours
+        self.minutes = minutes
+    }
+
+    public init?(_ text: String) {
+        var rest = Substring(text)
+        guard rest.first == "P", rest.count > 1 else { return nil }
+        rest = rest.dropFirst()
+        var inTime = false
+        var number = ""
+        var seen = Set<String>()
+        var any = false
+        for ch in rest {
+            if ch == "T" {
+                guard !inTime, number.isEmpty else { return nil }
+                inTime = true
+                continue
+            }
+            if ch.isASCII && (ch.isNumber || ch == ".") {
+                number.append(ch)
+                continue
+            }
+            guard !number.isEmpty else { return nil }
+            let unit = (inTime ? "T" : "") + String(ch)
+            guard !seen.contains(unit) else { return nil }
+            seen.insert(unit)
+            if unit == "TS" {
+                guard let s = Decimal(string: number), number.first != ".", number.last != "." else { return nil }
+                seconds = s
+            } else {
+                guard let n = Digits.int(Substring(number)) else { return nil }
+                switch unit {
+                case "Y": years = n
+                case "M": months = n
+                case "W": weeks = n
+                case "D": days = n
+                case "TH": hours = n
+                case "TM": minutes = n
+                default: return nil
+                }
+            }
+            number = ""
+            any = true
+        }
+        guard any, number.isEmpty, !(inTime && !seen.contains(where: { $0.hasPrefix("T") })) else { return nil }
+    }
+
+    /// The length in seconds, with years as 365 days and months as 30.
+    public var totalSeconds: Decimal {
+        let whole = ((((years * 365 + months * 30 + weeks * 7 + days) * 24 + hours) * 60) + minutes) * 60
+        return Decimal(whole) + seconds
+    }
+
+    public var description: String {
+        var out = "P"
+        if years > 0 { out += "\(years)Y" }
+        if months > 0 { out += "\(months)M" }
+        if weeks > 0 { out += "\(weeks)W" }
+        if days > 0 { out += "\(days)D" }
+        if hours > 0 || minutes > 0 || seconds > 0 {
+            out += "T"
+            if hours > 0 { out += "\(hours)H" }
+            if minutes > 0 { out += "\(minutes)M" }
+            if seconds > 0 { out += "\(seconds)S" }
+        }
+        return out == "P" ? "PT0S" : out
+    }
+
+    public static func < (a: ISODuration, b: ISODuration) -> Bool { a.totalSeconds < b.totalSeconds }
+}
+
+/// Decimal numbers written with a `.` point, as the server accepts them.
+public enum DecimalText {
+    /// Parses `-12`, `12.50`, `.5` is refused; exponents are refused.
+    public static func parse(_ text: String) -> Decimal? {
+        var body = Substring(text)
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard !body.isEmpty, parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else {
+            return nil
+        }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// Digits after the point as written.
+    public static func scale(of text: String) -> Int {
+        guard let dot = text.firstIndex(of: ".") else { return 0 }
+        return text.distance(from: dot, to: text.endIndex) - 1
+    }
+}
+
+/// Sizes written as bytes or with a `KB`/`MB`/`GB` suffix (powers of 1024).
+public enum ByteSize {
+    public static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Int)] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            let number = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+            guard let n = Digits.int(Substring(number)), n > 0 else { return nil }
+            return n.multipliedReportingOverflow(by: factor).overflow ? nil : n * factor
+        }
+        guard let n = Digits.int(Substring(trimmed)), n > 0 else { return nil }
+        return n
+    }
+
+    /// "10 MB", "512 KB", "300 bytes": how people read a size.
+    public static func describe(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        if bytes >= 1 << 10 { return String(format: "%.1f KB", Double(bytes) / 1024) }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+    }
+}
+
+enum Digits {
+    static func int(_ s: Substring) -> Int? {
+        guard !s.isEmpty, s.count <= 18, s.allSatisfy(\.isASCIIDigit) else { return nil }
+        return Int(s)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

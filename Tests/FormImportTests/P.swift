@@ -1,0 +1,3 @@
+import Testing
+@testable import FormImport
+@Test func placeholder() {}
