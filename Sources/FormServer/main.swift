@@ -1,3 +1,0 @@
-import ArgumentParser
-import FormWeb
-print("placeholder")
