@@ -30,30 +30,33 @@ public enum FormImporter {
                 errors += error.errors
             }
         }
-        guard errors.isEmpty else { throw ImportFailure(errors) }
-
+        // Documents that parsed are still imported, so one call reports the mistakes of all.
         let kinds = Set(parsed.map(\.kind))
-        guard kinds.count == 1, let kind = kinds.first else {
+        if kinds.count > 1 {
             let described = parsed.map { "\($0.document.name) is \($0.kind.displayName)" }
-            throw ImportFailure([
+            errors.append(
                 ImportError(
                     code: "mixed-formats",
-                    message: "The documents mix formats (\(Words.list(described))); import each format separately.")
-            ])
+                    message: "The documents mix formats (\(Words.list(described))); import each format separately."))
+            throw ImportFailure(errors)
         }
-
-        switch kind {
+        switch kinds.first {
+        case nil:
+            throw ImportFailure(errors)
         case .native:
-            return try importNative(parsed.map { ($0.document, $0.xml) }, sources: documents)
+            let (forms, warnings, importErrors) = importNative(parsed.map { ($0.document, $0.xml) })
+            errors += importErrors
+            guard errors.isEmpty else { throw ImportFailure(errors) }
+            return ImportResult(kind: .native, forms: forms, warnings: warnings, sources: documents)
         case .odataV2, .odataV4:
-            // The seam for the OData importer: it takes the parsed EDMX documents of one version.
-            throw ImportFailure(
-                parsed.map {
-                    ImportError(
-                        code: "odata-not-yet",
-                        message: "\($0.kind.displayName) metadata (EDMX) is recognised, but OData import is not available yet; import a native form spec instead.",
-                        file: $0.document.name, line: $0.xml.root?.line ?? 0)
-                })
+            // The seam for the OData importer: it will take the parsed EDMX documents of one version.
+            errors += parsed.map {
+                ImportError(
+                    code: "odata-not-yet",
+                    message: "\($0.kind.displayName) metadata (EDMX) is recognised, but OData import is not available yet; import a native form spec instead.",
+                    file: $0.document.name, line: $0.xml.root?.line ?? 0)
+            }
+            throw ImportFailure(errors)
         }
     }
 
@@ -74,9 +77,8 @@ public enum FormImporter {
                 file: file, line: root.line))
     }
 
-    private static func importNative(_ documents: [(ImportDocument, SafeXMLDocument)], sources: [ImportDocument]) throws(ImportFailure)
-        -> ImportResult
-    {
+    /// Imports each native document; form ids must differ across documents.
+    private static func importNative(_ documents: [(ImportDocument, SafeXMLDocument)]) -> ([FormSchema], [ImportWarning], [ImportError]) {
         var errors: [ImportError] = []
         var forms: [FormSchema] = []
         var warnings: [ImportWarning] = []
@@ -99,7 +101,6 @@ public enum FormImporter {
                 errors += error.errors
             }
         }
-        guard errors.isEmpty else { throw ImportFailure(errors) }
-        return ImportResult(kind: .native, forms: forms, warnings: warnings, sources: sources)
+        return (forms, warnings, errors)
     }
 }

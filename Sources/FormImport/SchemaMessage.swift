@@ -35,13 +35,19 @@ enum SchemaMessage {
     /// libxml2's message split into element, attribute and the rest.
     struct Parsed {
         var element: String?
+        /// The element's namespace when libxml2 wrote one (`{urn:...}text`).
+        var elementNamespace: String?
         var attribute: String?
         var body: String
 
         init(_ message: String) {
             var rest = Substring(message)
             if rest.hasPrefix("Element '"), let end = rest.dropFirst(9).firstIndex(of: "'") {
-                element = SchemaMessage.localName(String(rest[rest.index(rest.startIndex, offsetBy: 9)..<end]))
+                let qualified = String(rest[rest.index(rest.startIndex, offsetBy: 9)..<end])
+                element = SchemaMessage.localName(qualified)
+                if qualified.hasPrefix("{"), let close = qualified.firstIndex(of: "}") {
+                    elementNamespace = String(qualified[qualified.index(after: qualified.startIndex)..<close])
+                }
                 rest = rest[rest.index(after: end)...]
                 if rest.hasPrefix(", attribute '"), let attrEnd = rest.dropFirst(13).firstIndex(of: "'") {
                     attribute = String(rest[rest.index(rest.startIndex, offsetBy: 13)..<attrEnd])
@@ -126,6 +132,10 @@ enum SchemaMessage {
         }
         if body.hasPrefix("This element is not expected.") {
             let parent = diagnostic.parentElement.map { "<\($0)>" } ?? "its parent"
+            if parsed.element != nil, parsed.elementNamespace != NativeSpecImporter.namespace {
+                let found = parsed.elementNamespace.map { "namespace \($0)" } ?? "no namespace"
+                return ("unknown-element", "Unknown element \(tag) in \(found); form spec elements are in \(NativeSpecImporter.namespace), check its xmlns.")
+            }
             if !vocabulary.contains(element) {
                 return ("unknown-element", "Unknown element \(tag); remove it or use an element the form spec defines.")
             }
