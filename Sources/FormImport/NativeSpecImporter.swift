@@ -1,0 +1,251 @@
+import FormModel
+import Foundation
+
+/// Imports the native XML format (`urn:fieldwork:form:1`, spec/form-spec.md) into a `FormSchema`.
+///
+/// The steps stop at the first one that fails, but each reports everything it finds: XML that is
+/// not well-formed (or breaks `XMLLimits`), then every XSD error, then every value that does not
+/// parse together with every rule of `FormSchema.ruleViolations()`.
+public enum NativeSpecImporter {
+    /// The namespace of the native format.
+    public static let namespace = FormSchema.format
+
+    /// Imports one native spec; throws `ImportFailure` listing every error, each with `file` set.
+    /// - Parameters:
+    ///   - bytes: The document as read from disk or upload.
+    ///   - file: The name the user knows the document by, copied into every error and warning.
+    public static func importSpec(_ bytes: [UInt8], file: String? = nil) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
+        let document = try SafeXMLDocument.parse(bytes, file: file)
+        return try importSpec(document, file: file)
+    }
+
+    static func importSpec(_ document: SafeXMLDocument, file: String?) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
+        guard let root = document.root else {
+            throw ImportFailure([ImportError(code: "malformed-xml", message: "The document has no root element.", file: file)])
+        }
+        guard root.localName == "form" else {
+            throw ImportFailure([
+                ImportError(
+                    code: "wrong-root",
+                    message: "The root element is <\(root.localName)>; a form spec starts with <form xmlns=\"\(namespace)\">.",
+                    file: file, line: root.line)
+            ])
+        }
+        guard root.namespaceURI == namespace else {
+            let found = root.namespaceURI.map { "the namespace \($0)" } ?? "no namespace"
+            throw ImportFailure([
+                ImportError(
+                    code: "wrong-namespace",
+                    message: "<form> is in \(found); a form spec must use xmlns=\"\(namespace)\".",
+                    file: file, line: root.line)
+            ])
+        }
+
+        let validator: SpecSchemaValidator
+        switch SpecSchemaValidator.native {
+        case .success(let compiled): validator = compiled
+        case .failure(let error): throw ImportFailure([ImportError(code: error.code, message: error.message, file: file)])
+        }
+        let schemaErrors = validator.validate(document)
+        if !schemaErrors.isEmpty {
+            throw ImportFailure(SchemaMessage.importErrors(schemaErrors, file: file))
+        }
+
+        var reader = NativeSpecReader(file: file)
+        let schema = reader.form(root)
+        var errors = reader.errors
+        for issue in schema.ruleViolations() {
+            errors.append(
+                ImportError(
+                    code: issue.code, message: issue.message, file: file,
+                    line: issue.location?.line ?? reader.line(forFormIssue: issue.code),
+                    column: issue.location?.column ?? 0))
+        }
+        if !errors.isEmpty {
+            // Document order reads best when one mistake causes several messages.
+            throw ImportFailure(errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element))
+        }
+
+        var warnings = document.warnings.map {
+            ImportWarning(code: "xml-warning", message: $0.message, file: file, line: $0.line, column: $0.column)
+        }
+        warnings += semanticWarnings(schema, file: file)
+        return (schema, warnings)
+    }
+
+    /// Things that import but are probably mistakes.
+    static func semanticWarnings(_ schema: FormSchema, file: String?) -> [ImportWarning] {
+        var warnings: [ImportWarning] = []
+        for field in schema.allFields
+        where field.required && field.editable == .no && field.defaultValue == nil && field.prefill == nil {
+            warnings.append(
+                ImportWarning(
+                    code: "unfillable-field",
+                    message: "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default.",
+                    file: file, line: field.location?.line ?? 0))
+        }
+        let used = Set(schema.allFields.compactMap(\.list))
+        for list in schema.lists where !used.contains(list.id) {
+            warnings.append(
+                ImportWarning(
+                    code: "unused-list", message: "The list \"\(list.id)\" is not used by any <value-list>; remove it or name it in list=\"\(list.id)\".",
+                    file: file, line: list.location?.line ?? 0))
+        }
+        return warnings
+    }
+}
+
+/// Maps a schema-valid `<form>` element to the model, collecting values that do not parse.
+struct NativeSpecReader {
+    let file: String?
+    var errors: [ImportError] = []
+    private var formLine = 0
+    private var keyLine: Int?
+
+    init(file: String?) { self.file = file }
+
+    /// Where an issue about the whole form points: the `<key>` element for an empty key, else `<form>`.
+    func line(forFormIssue code: String) -> Int {
+        code == "empty-key" ? keyLine ?? formLine : formLine
+    }
+
+    mutating func form(_ element: SafeXMLElement) -> FormSchema {
+        formLine = element.line
+        var schema = FormSchema(
+            id: element.attribute("id") ?? "",
+            title: element.attribute("title") ?? "",
+            object: element.attribute("object"),
+            submit: element.attribute("submit") ?? "Create",
+            regular: element.attribute("regular").flatMap(RegularPresentation.init(rawValue:)) ?? .formSheet)
+        for child in element.children {
+            if child.localName == "lists" {
+                schema.lists = child.children.map(list)
+            } else if let kind = SectionKind(rawValue: child.localName) {
+                if kind == .key { keyLine = child.line }
+                schema.sections.append(section(kind, child))
+            }
+        }
+        return schema
+    }
+
+    private mutating func section(_ kind: SectionKind, _ element: SafeXMLElement) -> FormSection {
+        var groups: [FieldGroup] = []
+        var run: [Field] = []
+        for child in element.children {
+            if child.localName == "group" {
+                // A run of ungrouped fields between labelled groups stays a group of its own.
+                if !run.isEmpty { groups.append(FieldGroup(label: nil, fields: run)) }
+                run = []
+                groups.append(FieldGroup(label: child.attribute("label"), fields: child.children.compactMap { field($0) }))
+            } else if let field = field(child) {
+                run.append(field)
+            }
+        }
+        if !run.isEmpty { groups.append(FieldGroup(label: nil, fields: run)) }
+        return FormSection(kind: kind, groups: groups)
+    }
+
+    private mutating func field(_ element: SafeXMLElement) -> Field? {
+        guard let kind = FieldKind(rawValue: element.localName) else { return nil }
+        let name = element.attribute("name") ?? ""
+        var field = Field(
+            name: name, kind: kind,
+            label: element.attribute("label"),
+            placeholder: element.attribute("placeholder"),
+            hint: element.attribute("hint"),
+            required: element.attribute("required") == "true",
+            editable: element.attribute("editable").flatMap(Editability.init(rawValue:)) ?? .yes,
+            defaultValue: element.attribute("default"),
+            prefill: element.attribute("prefill").flatMap(Prefill.init(rawValue:)),
+            location: SourceLocation(line: element.line))
+
+        var k = Constraints()
+        k.textType = element.attribute("type").flatMap(TextType.init(rawValue:))
+        k.minLength = integer(element, "min-length")
+        k.maxLength = integer(element, "max-length")
+        k.pattern = element.attribute("pattern")
+        k.format = element.attribute("format")
+        k.min = element.attribute("min")
+        k.max = element.attribute("max")
+        k.step = element.attribute("step")
+        k.scale = integer(element, "scale")
+        k.multiple = element.attribute("multiple") == "true"
+        k.minSelected = integer(element, "min-selected")
+        k.maxSelected = integer(element, "max-selected")
+        k.minCount = integer(element, "min-count")
+        k.maxCount = integer(element, "max-count")
+        if let text = element.attribute("max-size") {
+            k.maxSize = ByteSize.parse(text)
+            if k.maxSize == nil {
+                fail(element, "bad-size", "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").")
+            }
+        }
+        if let text = element.attribute("accept") {
+            let types = text.split(whereSeparator: \.isWhitespace).map(String.init)
+            if types.isEmpty {
+                fail(element, "bad-accept", "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.")
+            }
+            k.accept = types
+        }
+        field.constraints = k
+        field.presentation = Presentation(
+            prefix: element.attribute("prefix"),
+            suffix: element.attribute("suffix"),
+            rows: integer(element, "rows"),
+            searchable: element.attribute("searchable") == "true")
+
+        if kind.hasOptions {
+            field.list = element.attribute("list")
+            let groups = optionGroups(element)
+            field.options = groups.isEmpty ? nil : groups
+        }
+        if kind == .switch {
+            let children = element.children.compactMap { self.field($0) }
+            field.children = children.isEmpty ? nil : children
+        }
+        return field
+    }
+
+    private func list(_ element: SafeXMLElement) -> OptionList {
+        OptionList(id: element.attribute("id") ?? "", groups: optionGroups(element), location: SourceLocation(line: element.line))
+    }
+
+    /// Options of a field or list; a run of ungrouped options becomes a group without a label.
+    private func optionGroups(_ element: SafeXMLElement) -> [OptionGroup] {
+        var groups: [OptionGroup] = []
+        var run: [Option] = []
+        for child in element.children {
+            switch child.localName {
+            case "option":
+                run.append(option(child))
+            case "group":
+                if !run.isEmpty { groups.append(OptionGroup(label: nil, options: run)) }
+                run = []
+                groups.append(OptionGroup(label: child.attribute("label"), options: child.children.map(option)))
+            default:
+                break
+            }
+        }
+        if !run.isEmpty { groups.append(OptionGroup(label: nil, options: run)) }
+        return groups
+    }
+
+    private func option(_ element: SafeXMLElement) -> Option {
+        Option(value: element.attribute("value") ?? "", label: element.textContent.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// A whole-number attribute. The XSD has checked the digits; this catches numbers too big for `Int`.
+    private mutating func integer(_ element: SafeXMLElement, _ attribute: String) -> Int? {
+        guard let text = element.attribute(attribute) else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            let name = element.attribute("name") ?? element.localName
+            fail(element, "bad-integer", "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func fail(_ element: SafeXMLElement, _ code: String, _ message: String) {
+        errors.append(ImportError(code: code, message: message, file: file, line: element.line))
+    }
+}

@@ -1,0 +1,384 @@
+import CLibXML2
+import FormModel
+import Foundation
+
+// The only file that talks to libxml2. Everything here follows the safe-parsing recipe of
+// notes/stack-facts.md: a fresh parser context per document, no network, no entity
+// substitution, no DTD loading, per-context error capture, a deny-all external entity loader,
+// and any DOCTYPE refused as soon as the parser sees it.
+
+/// A message libxml2 reported while parsing or validating, with where it points.
+struct XMLDiagnostic: Sendable, Hashable {
+    var isError: Bool
+    /// libxml2's `xmlParserErrors` code.
+    var code: Int
+    /// libxml2's text, trimmed.
+    var message: String
+    /// 1-based, 0 when unknown.
+    var line: Int
+    /// 1-based, 0 when unknown (validation errors have none).
+    var column: Int
+    /// For validation errors: the element concerned, its parent and the attribute, when libxml2 names them.
+    var element: String?
+    var parentElement: String?
+    var attribute: String?
+}
+
+/// One attribute of an element.
+struct XMLAttribute: Sendable, Hashable {
+    var namespaceURI: String?
+    var localName: String
+    var value: String
+}
+
+/// A parsed XML document that owns its libxml2 tree. Not thread-safe: keep it inside one task.
+final class SafeXMLDocument {
+    private let doc: xmlDocPtr
+    /// Parser warnings (errors make `parse` throw instead).
+    let warnings: [XMLDiagnostic]
+
+    private init(doc: xmlDocPtr, warnings: [XMLDiagnostic]) {
+        self.doc = doc
+        self.warnings = warnings
+    }
+
+    deinit { xmlFreeDoc(doc) }
+
+    /// The root element.
+    var root: SafeXMLElement? {
+        guard let node = xmlDocGetRootElement(doc) else { return nil }
+        return SafeXMLElement(document: self, node: node)
+    }
+
+    /// Parses bytes under `XMLLimits`, refusing any DOCTYPE; throws `too-large`, `doctype`, `too-deep` or `malformed-xml`.
+    static func parse(_ bytes: [UInt8], file: String?) throws(ImportFailure) -> SafeXMLDocument {
+        guard bytes.count <= XMLLimits.maximumDocumentBytes else {
+            throw ImportFailure([
+                ImportError(
+                    code: "too-large",
+                    message: "The document is \(ByteSize.describe(bytes.count)); documents over \(ByteSize.describe(XMLLimits.maximumDocumentBytes)) are refused.",
+                    file: file)
+            ])
+        }
+        LibXML2.ensureInitialised()
+
+        // libxml2 copes with a UTF-8 byte order mark, but dropping it keeps the bytes we hand
+        // over plain UTF-8 whatever the declaration says.
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+
+        guard let ctxt = xmlNewParserCtxt() else {
+            throw ImportFailure([ImportError(code: "internal", message: "libxml2 could not create a parser; try again.", file: file)])
+        }
+        defer { xmlFreeParserCtxt(ctxt) }
+
+        let state = ParseState()
+        ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
+        state.install(on: ctxt)
+
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let parsed: xmlDocPtr? = withExtendedLifetime(state) {
+            body.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlCtxtReadMemory(ctxt, $0, Int32(buffer.count), nil, nil, options)
+                    }
+                }
+            }
+        }
+        let wellFormed = ctxt.pointee.wellFormed != 0
+
+        if let line = state.doctypeLine {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw ImportFailure([
+                ImportError(
+                    code: "doctype",
+                    message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
+                    file: file, line: line)
+            ])
+        }
+        if let line = state.tooDeepLine {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw ImportFailure([
+                ImportError(
+                    code: "too-deep",
+                    message: "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
+                    file: file, line: line)
+            ])
+        }
+        let errors = state.diagnostics.filter(\.isError)
+        guard let parsed, wellFormed, errors.isEmpty else {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw ImportFailure(malformed(errors, file: file))
+        }
+        // Second wall: the SAX hook above should have stopped any DOCTYPE already.
+        if parsed.pointee.intSubset != nil || parsed.pointee.extSubset != nil {
+            xmlFreeDoc(parsed)
+            throw ImportFailure([
+                ImportError(code: "doctype", message: "The document has a DOCTYPE; form specs must not declare one.", file: file, line: 1)
+            ])
+        }
+        return SafeXMLDocument(doc: parsed, warnings: state.diagnostics.filter { !$0.isError })
+    }
+
+    private static func malformed(_ errors: [XMLDiagnostic], file: String?) -> [ImportError] {
+        if errors.isEmpty {
+            return [ImportError(code: "malformed-xml", message: "The document is not well-formed XML; fix it and import again.", file: file)]
+        }
+        // libxml2 keeps reporting after the first fatal error, but the rest are echoes of it
+        // ("tag mismatch" for every enclosing element): the first one is the one to fix.
+        return errors.prefix(1).map { error in
+            // libxml2 stops at its own depth limit too; call it what it is.
+            if error.code == Int(XML_ERR_INTERNAL_ERROR.rawValue), error.message.hasPrefix("Excessive depth") {
+                return ImportError(
+                    code: "too-deep",
+                    message: "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
+                    file: file, line: error.line, column: error.column)
+            }
+            return ImportError(
+                code: "malformed-xml", message: "Malformed XML: \(error.message). Fix the XML and import again.",
+                file: file, line: error.line, column: error.column)
+        }
+    }
+}
+
+/// One element of a `SafeXMLDocument`; keeps its document alive.
+struct SafeXMLElement {
+    let document: SafeXMLDocument
+    private let node: xmlNodePtr
+
+    fileprivate init(document: SafeXMLDocument, node: xmlNodePtr) {
+        self.document = document
+        self.node = node
+    }
+
+    var localName: String { LibXML2.string(node.pointee.name) ?? "" }
+
+    var namespaceURI: String? { node.pointee.ns.flatMap { LibXML2.string($0.pointee.href) } }
+
+    /// 1-based line of the start tag. libxml2 does not keep columns for nodes.
+    var line: Int { Int(xmlGetLineNo(node)) }
+
+    /// The attributes in document order.
+    var attributes: [XMLAttribute] {
+        var result: [XMLAttribute] = []
+        var attr = node.pointee.properties
+        while let a = attr {
+            result.append(
+                XMLAttribute(
+                    namespaceURI: a.pointee.ns.flatMap { LibXML2.string($0.pointee.href) },
+                    localName: LibXML2.string(a.pointee.name) ?? "",
+                    value: LibXML2.owned(xmlNodeListGetString(node.pointee.doc, a.pointee.children, 1)) ?? ""))
+            attr = a.pointee.next
+        }
+        return result
+    }
+
+    /// The value of an attribute in no namespace, as unprefixed attributes are.
+    func attribute(_ name: String) -> String? {
+        attributes.first { $0.namespaceURI == nil && $0.localName == name }?.value
+    }
+
+    /// The child elements in document order (text, comments and processing instructions left out).
+    var children: [SafeXMLElement] {
+        var result: [SafeXMLElement] = []
+        var child = node.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_ELEMENT_NODE { result.append(SafeXMLElement(document: document, node: c)) }
+            child = c.pointee.next
+        }
+        return result
+    }
+
+    /// All text inside the element.
+    var textContent: String { LibXML2.owned(xmlNodeGetContent(node)) ?? "" }
+}
+
+/// The compiled native XSD, shared by every import.
+final class SpecSchemaValidator: @unchecked Sendable {
+    // @unchecked: `schema` is written once in init and libxml2 only reads a compiled xmlSchema
+    // during validation (stack-facts.md: it can be shared across tasks); each validation uses
+    // its own xmlSchemaValidCtxt.
+    private let schema: xmlSchemaPtr
+
+    private init(schema: xmlSchemaPtr) { self.schema = schema }
+
+    /// The native format's validator, compiled once from the bundled `fieldwork-form-1.xsd`.
+    static let native: Result<SpecSchemaValidator, ImportError> = {
+        guard let url = Bundle.module.url(forResource: "fieldwork-form-1", withExtension: "xsd"),
+            let data = try? Data(contentsOf: url)
+        else {
+            return .failure(ImportError(code: "internal", message: "The bundled fieldwork-form-1.xsd is missing; reinstall Fieldwork."))
+        }
+        return compile(Array(data)).mapError {
+            ImportError(code: "internal", message: "The bundled fieldwork-form-1.xsd does not compile: \($0)")
+        }
+    }()
+
+    struct CompileError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Compiles an XSD held in memory.
+    static func compile(_ xsd: [UInt8]) -> Result<SpecSchemaValidator, CompileError> {
+        LibXML2.ensureInitialised()
+        let parsed: (xmlSchemaPtr?, [XMLDiagnostic]) = xsd.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                guard let parserCtxt = xmlSchemaNewMemParserCtxt(chars.baseAddress, Int32(chars.count)) else { return (nil, []) }
+                defer { xmlSchemaFreeParserCtxt(parserCtxt) }
+                let sink = DiagnosticSink()
+                return withExtendedLifetime(sink) {
+                    xmlSchemaSetParserStructuredErrors(parserCtxt, LibXML2.collect, Unmanaged.passUnretained(sink).toOpaque())
+                    return (xmlSchemaParse(parserCtxt), sink.diagnostics)
+                }
+            }
+        }
+        guard let schema = parsed.0 else {
+            return .failure(CompileError(description: parsed.1.map(\.message).joined(separator: "; ")))
+        }
+        return .success(SpecSchemaValidator(schema: schema))
+    }
+
+    /// Validates a document; returns every error found (empty when valid).
+    func validate(_ document: SafeXMLDocument) -> [XMLDiagnostic] {
+        document.withDocPointer { doc in
+            guard let validCtxt = xmlSchemaNewValidCtxt(schema) else {
+                return [XMLDiagnostic(isError: true, code: -1, message: "libxml2 could not create a validation context", line: 0, column: 0)]
+            }
+            defer { xmlSchemaFreeValidCtxt(validCtxt) }
+            let sink = DiagnosticSink()
+            return withExtendedLifetime(sink) {
+                xmlSchemaSetValidStructuredErrors(validCtxt, LibXML2.collect, Unmanaged.passUnretained(sink).toOpaque())
+                let status = xmlSchemaValidateDoc(validCtxt, doc)
+                let errors = sink.diagnostics.filter(\.isError)
+                if status != 0 && errors.isEmpty {
+                    return [XMLDiagnostic(isError: true, code: Int(status), message: "The document does not match the form schema", line: 0, column: 0)]
+                }
+                return errors
+            }
+        }
+    }
+}
+
+extension SafeXMLDocument {
+    fileprivate func withDocPointer<T>(_ body: (xmlDocPtr) -> T) -> T {
+        withExtendedLifetime(self) { body(doc) }
+    }
+}
+
+/// Collects diagnostics from one libxml2 context; reached through the context's user data.
+private final class DiagnosticSink {
+    var diagnostics: [XMLDiagnostic] = []
+}
+
+/// Per-parse state, reached from the SAX callbacks through the parser context's `_private`.
+private final class ParseState {
+    var diagnostics: [XMLDiagnostic] = []
+    var depth = 0
+    var tooDeepLine: Int?
+    var doctypeLine: Int?
+    var startElement: startElementNsSAX2Func?
+    var endElement: endElementNsSAX2Func?
+
+    static func from(_ ctx: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
+        guard let ctx else { return nil }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let state = ctxt.pointee._private else { return nil }
+        return (ctxt, Unmanaged<ParseState>.fromOpaque(state).takeUnretainedValue())
+    }
+
+    static func currentLine(_ ctxt: xmlParserCtxtPtr) -> Int {
+        ctxt.pointee.input.map { Int($0.pointee.line) } ?? 0
+    }
+
+    /// Hooks this state into the context's own SAX handler (a per-context copy, so nothing global changes).
+    func install(on ctxt: xmlParserCtxtPtr) {
+        guard let sax = ctxt.pointee.sax else { return }
+        startElement = sax.pointee.startElementNs
+        endElement = sax.pointee.endElementNs
+
+        // With the default SAX2 handler the callbacks' user data is the parser context itself.
+        sax.pointee.serror = { userData, error in
+            guard let (_, state) = ParseState.from(userData), let error else { return }
+            state.diagnostics.append(LibXML2.diagnostic(error))
+        }
+        // Called for every DOCTYPE, before its internal subset is read: stopping here refuses
+        // XXE, parameter entities and entity expansion bombs before any entity is declared.
+        sax.pointee.internalSubset = { ctx, _, _, _ in
+            guard let (ctxt, state) = ParseState.from(ctx) else { return }
+            state.doctypeLine = max(1, ParseState.currentLine(ctxt))
+            xmlStopParser(ctxt)
+        }
+        sax.pointee.startElementNs = { ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes in
+            guard let (ctxt, state) = ParseState.from(ctx) else { return }
+            state.depth += 1
+            if state.depth > XMLLimits.maximumDepth {
+                state.tooDeepLine = ParseState.currentLine(ctxt)
+                xmlStopParser(ctxt)
+                return
+            }
+            state.startElement?(ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes)
+        }
+        sax.pointee.endElementNs = { ctx, localName, prefix, uri in
+            guard let (_, state) = ParseState.from(ctx) else { return }
+            state.depth -= 1
+            state.endElement?(ctx, localName, prefix, uri)
+        }
+    }
+}
+
+/// Process-wide libxml2 set-up and small conversions.
+private enum LibXML2 {
+    private static let initialised: Bool = {
+        xmlInitParser()
+        // A second wall behind NONET and the DOCTYPE refusal: no external entity, DTD or
+        // schema import is ever loaded, from disk or network.
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+        return true
+    }()
+
+    static func ensureInitialised() { _ = initialised }
+
+    static func string(_ chars: UnsafePointer<xmlChar>?) -> String? {
+        chars.map { String(cString: $0) }
+    }
+
+    /// Converts and frees a string libxml2 allocated for us.
+    static func owned(_ chars: UnsafeMutablePointer<xmlChar>?) -> String? {
+        guard let chars else { return nil }
+        defer { fieldwork_xmlFree(chars) }
+        return String(cString: chars)
+    }
+
+    /// Structured-error callback for schema contexts; the user data is a `DiagnosticSink`.
+    static let collect: xmlStructuredErrorFunc = { userData, error in
+        guard let userData, let error else { return }
+        Unmanaged<DiagnosticSink>.fromOpaque(userData).takeUnretainedValue().diagnostics.append(diagnostic(error))
+    }
+
+    static func diagnostic(_ error: xmlErrorPtr) -> XMLDiagnostic {
+        let e = error.pointee
+        var diagnostic = XMLDiagnostic(
+            isError: e.level.rawValue >= XML_ERR_ERROR.rawValue,
+            code: Int(e.code),
+            message: (e.message.map { String(cString: $0) } ?? "unknown error").trimmingCharacters(in: .whitespacesAndNewlines),
+            line: Int(e.line),
+            column: Int(e.int2))
+        // Validation errors point at the node concerned: an element, or an attribute of one.
+        if let raw = e.node {
+            var node = raw.assumingMemoryBound(to: xmlNode.self)
+            if node.pointee.type == XML_ATTRIBUTE_NODE {
+                diagnostic.attribute = string(node.pointee.name)
+                if let owner = node.pointee.parent { node = owner }
+            }
+            if node.pointee.type == XML_ELEMENT_NODE {
+                diagnostic.element = string(node.pointee.name)
+                if let parent = node.pointee.parent, parent.pointee.type == XML_ELEMENT_NODE {
+                    diagnostic.parentElement = string(parent.pointee.name)
+                }
+                if diagnostic.line == 0 { diagnostic.line = Int(xmlGetLineNo(node)) }
+            }
+        }
+        return diagnostic
+    }
+}

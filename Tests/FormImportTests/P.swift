@@ -1,3 +1,0 @@
-import Testing
-@testable import FormImport
-@Test func placeholder() {}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import FormImport
+@testable import FormModel
+
+/// One fixture per rule of form-spec.md: each must be refused with the rule's code at the right line.
+@Suite("Spec rules")
+struct SpecRuleTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var fixture: String
+        var code: String
+        var line: Int
+        var testDescription: String { "\(fixture) -> \(code) at line \(line)" }
+    }
+
+    static let cases: [Case] = [
+        Case(fixture: "unknown-element", code: "unknown-element", line: 7),
+        Case(fixture: "unknown-attribute", code: "unknown-attribute", line: 7),
+        Case(fixture: "missing-name", code: "missing-attribute", line: 7),
+        Case(fixture: "bad-name", code: "bad-name", line: 7),
+        Case(fixture: "duplicate-name", code: "duplicate-name", line: 8),
+        Case(fixture: "bad-id", code: "bad-id", line: 2),
+        Case(fixture: "missing-title", code: "missing-attribute", line: 2),
+        Case(fixture: "wrong-namespace", code: "wrong-namespace", line: 2),
+        Case(fixture: "malformed", code: "malformed-xml", line: 5),
+        Case(fixture: "empty-key", code: "empty-key", line: 3),
+        Case(fixture: "no-required-field", code: "no-required-field", line: 2),
+        Case(fixture: "too-many-buttons", code: "too-many-buttons", line: 7),
+        Case(fixture: "too-many-chips", code: "too-many-chips", line: 7),
+        Case(fixture: "unknown-list", code: "unknown-list", line: 7),
+        Case(fixture: "min-above-max-number", code: "min-above-max", line: 7),
+        Case(fixture: "min-above-max-date", code: "min-above-max", line: 7),
+        Case(fixture: "min-above-max-duration", code: "min-above-max", line: 7),
+        Case(fixture: "min-above-max-length", code: "min-above-max", line: 7),
+        Case(fixture: "min-above-max-selected", code: "min-above-max", line: 7),
+        Case(fixture: "bad-enum", code: "bad-value", line: 7),
+        Case(fixture: "slider-without-max", code: "slider-range", line: 7),
+        Case(fixture: "option-group-in-buttons", code: "group-not-allowed", line: 8),
+        Case(fixture: "bad-max-size", code: "bad-size", line: 7),
+        Case(fixture: "bad-accept", code: "bad-accept", line: 7),
+        Case(fixture: "bad-pattern", code: "bad-pattern", line: 7),
+        Case(fixture: "bad-integer", code: "bad-integer", line: 7),
+        Case(fixture: "huge-integer", code: "bad-integer", line: 7),
+        Case(fixture: "sections-out-of-order", code: "section-order", line: 6),
+        Case(fixture: "switch-in-switch", code: "nested-switch", line: 8),
+    ]
+
+    @Test("each broken rule is refused with its code, its line and the file name", arguments: cases)
+    func refused(_ c: Case) throws {
+        let errors = try Fixtures.errors(c.fixture)
+        #expect(errors.map(\.code) == [c.code])
+        #expect(errors.first?.line == c.line)
+        #expect(errors.allSatisfy { $0.file == "\(c.fixture).xml" })
+    }
+
+    @Test("malformed XML names the line and column")
+    func malformed() throws {
+        let error = try #require(try Fixtures.errors("malformed").first)
+        #expect(error.line == 5)
+        #expect(error.column > 1)
+        #expect(error.message == "Malformed XML: Opening and ending tag mismatch: text line 4 and key. Fix the XML and import again.")
+    }
+
+    @Test("error messages say what is wrong and what to do", arguments: [
+        ("unknown-element", "Unknown element <textarea>; remove it or use an element the form spec defines."),
+        ("unknown-attribute", "Unknown attribute colour on <text>; remove it or use an attribute the form spec lists for <text>."),
+        ("missing-name", "<text> needs the attribute name; add name=\"...\"."),
+        ("missing-title", "<form> needs the attribute title; add title=\"...\"."),
+        ("bad-enum", "editable on <text> must be true, false or create-only, not \"maybe\"."),
+        ("bad-id", "The form id \"New Issue\" must be lowercase letters, digits and hyphens, starting with a letter or digit."),
+        ("wrong-namespace", "<form> is in the namespace urn:fieldwork:form:2; a form spec must use xmlns=\"urn:fieldwork:form:1\"."),
+        ("duplicate-name", "The field name \"nick\" is used twice; field names must be unique in a form."),
+        ("too-many-buttons", "\"size\" has 4 buttons; segmented buttons take at most 3 options (use chips or a value list)."),
+        ("bad-max-size", "max-size of \"files\" must be a number of bytes, or of KB or MB, like 10MB (got \"ten megabytes\")."),
+        ("bad-integer", "max-length on <text> must be a whole number of 0 or more, not \"lots\"."),
+        ("sections-out-of-order", "The <key> section is out of place: sections go key, properties, accessory, lists, each at most once."),
+        ("option-group-in-buttons", "Option groups are for value lists only; remove the <group> from <buttons>."),
+    ])
+    func messages(_ fixture: String, _ message: String) throws {
+        #expect(try Fixtures.errors(fixture).map(\.message) == [message])
+    }
+
+    @Test("the description reads file:line: error: message [code]")
+    func description() throws {
+        let error = try #require(try Fixtures.errors("unknown-list").first)
+        #expect(
+            error.description
+                == "unknown-list.xml:7: error: The list \"people\" named by \"owner\" does not exist; declare it under <lists>. [unknown-list]")
+    }
+
+    @Test("every schema error is reported at once, in document order")
+    func severalErrors() throws {
+        let errors = try Fixtures.errors("several-errors")
+        #expect(errors.map(\.code) == ["unknown-attribute", "bad-integer", "unknown-element"])
+        #expect(errors.map(\.line) == [4, 7, 8])
+    }
+
+    @Test("option labels are trimmed")
+    func trimmedLabels() throws {
+        let (schema, _) = try NativeSpecImporter.importSpec(Fixtures.bytes("option-text"), file: "option-text.xml")
+        #expect(schema.field(named: "size")?.options?.first?.options.map(\.label) == ["Small", "Large"])
+    }
+
+    @Test("likely mistakes import with warnings that name the line")
+    func warnings() throws {
+        let result = try FormImporter.importDocuments([Fixtures.document("unused-list-and-unfillable")])
+        #expect(result.warnings.map(\.code) == ["unfillable-field", "unused-list"])
+        #expect(result.warnings.map(\.line) == [7, 10])
+        #expect(result.warnings.allSatisfy { $0.file == "unused-list-and-unfillable.xml" })
+    }
+}
