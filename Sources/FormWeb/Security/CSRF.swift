@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import Hummingbird
+
+/// Double-submit CSRF protection: a random id per browser in an HttpOnly cookie, and a token
+/// derived from it with the server's secret that forms carry in a hidden `_csrf` input.
+///
+/// A cross-site page can make the browser send the cookie but can neither read it nor compute
+/// the token without the secret.
+public struct CSRF: Sendable {
+    /// The cookie holding the browser's id.
+    public static let cookieName = "fieldwork_csrf"
+    /// The hidden input carrying the token.
+    public static let fieldName = "_csrf"
+
+    let secret: ServerSecret
+
+    public init(secret: ServerSecret) {
+        self.secret = secret
+    }
+
+    /// A fresh random browser id: 32 bytes, base64url without padding.
+    public func makeID() -> String {
+        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        return Self.base64URL(bytes)
+    }
+
+    /// The token for a browser id: HMAC-SHA256(secret, id), base64url without padding.
+    public func token(for id: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(id.utf8), using: secret.key)
+        return Self.base64URL(Data(mac))
+    }
+
+    /// Whether a submitted token belongs to the browser id in the cookie; compares in constant time.
+    public func verify(token: String?, cookie: String?) -> Bool {
+        guard let token, let cookie, !cookie.isEmpty else { return false }
+        let expected = Array(self.token(for: cookie).utf8)
+        let given = Array(token.utf8)
+        guard expected.count == given.count else { return false }
+        var difference: UInt8 = 0
+        for index in expected.indices { difference |= expected[index] ^ given[index] }
+        return difference == 0
+    }
+
+    /// The browser id from a request's cookie, or a new one with the cookie to set.
+    public func identify(_ request: Request) -> (id: String, newCookie: Cookie?) {
+        if let existing = request.cookies[Self.cookieName]?.value, Self.isWellFormedID(existing) {
+            return (existing, nil)
+        }
+        let id = makeID()
+        return (id, Cookie(name: Self.cookieName, value: id, path: "/", httpOnly: true, sameSite: .lax))
+    }
+
+    /// Ids we issued are 43 base64url characters; anything else is replaced rather than trusted.
+    static func isWellFormedID(_ id: String) -> Bool {
+        id.utf8.count == 43
+            && id.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+            }
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
