@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+
+/// Everything the server needs to start: where to listen, where data and resources live, how loud to log.
+public struct FieldworkConfiguration: Sendable {
+    public var hostname: String
+    public var port: Int
+    /// Holds `fieldwork.sqlite`, `secret.key` and attachment files; created on first start.
+    public var dataFolder: URL
+    /// `postgres://user:pass@host:port/db` switches the store to PostgreSQL; nil means embedded SQLite.
+    public var databaseURL: String?
+    public var resources: ResourceRoot
+    public var logLevel: Logger.Level
+    /// Whether the demo form (`Specs/new-issue.xml`) is imported on first start.
+    public var seedsDemo: Bool
+
+    public init(
+        hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
+        databaseURL: String? = nil, resources: ResourceRoot = .resolve(), logLevel: Logger.Level = .info,
+        seedsDemo: Bool = true
+    ) {
+        self.hostname = hostname
+        self.port = port
+        self.dataFolder = dataFolder
+        self.databaseURL = databaseURL
+        self.resources = resources
+        self.logLevel = logLevel
+        self.seedsDemo = seedsDemo
+    }
+
+    /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
+    /// `FIELDWORK_RESOURCES`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+        var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
+        if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
+            configuration.dataFolder = URL(fileURLWithPath: data)
+        }
+        if let url = environment["FIELDWORK_DATABASE_URL"], !url.isEmpty {
+            configuration.databaseURL = url
+        }
+        if let level = environment["LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) {
+            configuration.logLevel = level
+        }
+        return configuration
+    }
+
+    /// `<data>/fieldwork.sqlite`.
+    public var sqliteFile: URL { dataFolder.appendingPathComponent("fieldwork.sqlite") }
+    /// `<data>/secret.key`: 32 random bytes behind the CSRF tokens.
+    public var secretFile: URL { dataFolder.appendingPathComponent("secret.key") }
+}

@@ -1,0 +1,39 @@
+import FluentKit
+import Foundation
+
+/// Who may fill a form: anyone (`public`) or signed-in users only (`users`).
+public enum FormAccess: String, Codable, Sendable, Hashable, CaseIterable {
+    case `public`
+    case users
+}
+
+/// Whether a form can still be filled.
+public enum FormState: String, Codable, Sendable, Hashable, CaseIterable {
+    case active
+    case retired
+}
+
+/// A row of `forms`: one form id (its URL slug) and the settings that outlive its versions.
+final class FormRecord: Model, @unchecked Sendable {
+    static let schema = "forms"
+
+    @ID(custom: "id", generatedBy: .user)
+    var id: String?
+
+    @Field(key: "access")
+    var access: String
+
+    @Field(key: "state")
+    var state: String
+
+    @Timestamp(key: "created_at", on: .create)
+    var createdAt: Date?
+
+    init() {}
+
+    init(id: String, access: FormAccess, state: FormState = .active) {
+        self.id = id
+        self.access = access.rawValue
+        self.state = state.rawValue
+    }
+}

@@ -1,0 +1,59 @@
+import FluentKit
+import FormImport
+import Foundation
+
+/// A source document kept with a form version, so admins can download what was imported.
+struct StoredDocument: Codable, Sendable, Hashable {
+    var name: String
+    /// Raw bytes (base64 in the JSON column), so documents in any encoding survive unchanged.
+    var data: Data
+}
+
+/// The source documents of one import, stored as one JSON value (SQLite text, PostgreSQL jsonb).
+struct StoredDocuments: Codable, Sendable, Hashable {
+    var documents: [StoredDocument]
+}
+
+/// A row of `form_versions`: one imported schema of a form, numbered 1, 2, 3, ... per form.
+final class FormVersionRecord: Model, @unchecked Sendable {
+    static let schema = "form_versions"
+
+    @ID(key: .id)
+    var id: UUID?
+
+    @Parent(key: "form_id")
+    var form: FormRecord
+
+    @Field(key: "version")
+    var version: Int
+
+    @Field(key: "source_kind")
+    var sourceKind: String
+
+    @Field(key: "source_documents")
+    var sourceDocuments: StoredDocuments
+
+    /// The canonical JSON text, exactly as `FormSchema.canonicalJSON()` wrote it.
+    @Field(key: "schema_json")
+    var schemaJSON: String
+
+    @Timestamp(key: "imported_at", on: .create)
+    var importedAt: Date?
+
+    @OptionalField(key: "imported_by")
+    var importedBy: String?
+
+    init() {}
+
+    init(
+        formID: String, version: Int, sourceKind: SourceKind, sourceDocuments: StoredDocuments, schemaJSON: String,
+        importedBy: String?
+    ) {
+        self.$form.id = formID
+        self.version = version
+        self.sourceKind = sourceKind.rawValue
+        self.sourceDocuments = sourceDocuments
+        self.schemaJSON = schemaJSON
+        self.importedBy = importedBy
+    }
+}

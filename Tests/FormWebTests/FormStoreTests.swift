@@ -1,0 +1,113 @@
+import FluentKit
+import FormImport
+import FormModel
+import Foundation
+import SQLKit
+import Testing
+
+@testable import FormWeb
+
+@Suite("Form store on SQLite")
+struct FormStoreTests {
+    @Test("a new form becomes version 1 with users access, a re-import becomes version 2")
+    func versions() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let store = database.forms
+        do {
+            let schema = Fixtures.schema([Field(name: "due", kind: .date)])
+            let first = try await store.store(Fixtures.importResult([schema]))
+            #expect(first == [StoredVersion(formID: "test-form", version: 1)])
+            var changed = schema
+            changed.title = "New Changed Thing"
+            let second = try await store.store(Fixtures.importResult([changed]), importedBy: "admin")
+            #expect(second == [StoredVersion(formID: "test-form", version: 2)])
+
+            let latest = try #require(try await store.latest(formID: "test-form"))
+            #expect(latest.version == 2)
+            #expect(latest.access == .users)
+            #expect(latest.state == .active)
+            #expect(latest.importedBy == "admin")
+            #expect(try latest.schema() == changed)
+            #expect(latest.schemaJSON == String(decoding: try changed.canonicalJSON(), as: UTF8.self))
+            #expect(try await store.latest(formID: "nope") == nil)
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    @Test("the list holds every form once with its latest version, ordered by id")
+    func list() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        do {
+            let b = Fixtures.schema([], id: "b-form")
+            let a = Fixtures.schema([], id: "a-form")
+            try await database.forms.store(Fixtures.importResult([b, a]), access: .public)
+            try await database.forms.store(Fixtures.importResult([b]))
+            let list = try await database.forms.list()
+            #expect(list.map(\.id) == ["a-form", "b-form"])
+            #expect(list.map(\.version) == [1, 2])
+            #expect(list.map(\.access) == [.public, .public])
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    @Test("an import that fails half-way stores nothing")
+    func atomic() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        do {
+            try await database.forms.store(Fixtures.importResult([Fixtures.schema([], id: "good-form")]))
+            // A trigger makes the database refuse the second form's version, after the first
+            // form of the same import has been written inside the transaction.
+            let sql = try #require(database.database() as? any SQLDatabase)
+            try await sql.raw(
+                "CREATE TRIGGER refuse BEFORE INSERT ON form_versions WHEN NEW.form_id = 'bad-form' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            ).run()
+            let before = try await database.forms.list()
+            await #expect(throws: (any Error).self) {
+                try await database.forms.store(
+                    Fixtures.importResult([Fixtures.schema([], id: "new-form"), Fixtures.schema([], id: "bad-form")]))
+            }
+            #expect(try await database.forms.list() == before)
+            #expect(try await database.forms.latest(formID: "new-form") == nil)
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
+    @Test("SQLite runs in WAL mode with synchronous NORMAL")
+    func walMode() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        do {
+            // Every event loop has its own connection; each must have been tuned.
+            for eventLoop in database.databases.eventLoopGroup.makeIterator() {
+                let sql = try #require(database.databases.database(logger: Fixtures.logger, on: eventLoop) as? any SQLDatabase)
+                let journal = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
+                let synchronous = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+                let timeout = try await sql.raw("PRAGMA busy_timeout").first()?.decode(column: "timeout", as: Int.self)
+                #expect(journal == "wal")
+                #expect(synchronous == 1)  // NORMAL
+                #expect(timeout == 5000)
+            }
+            #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("fieldwork.sqlite").path))
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+}
