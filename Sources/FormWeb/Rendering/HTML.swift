@@ -1,0 +1,76 @@
+import NIOCore
+
+/// HTML escaping for text and attribute values, and the clean-up of imported text.
+enum HTML {
+    /// Escapes `& < > " '` so the text is safe both between tags and inside quoted attributes.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Writes the escaped text straight into the response buffer, without an intermediate string.
+    static func writeEscaped(_ text: String, to buffer: inout ByteBuffer) {
+        var start = text.utf8.startIndex
+        var index = start
+        let utf8 = text.utf8
+        while index < utf8.endIndex {
+            let replacement: StaticString?
+            switch utf8[index] {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&#39;"
+            default: replacement = nil
+            }
+            if let replacement {
+                // Slice the UTF-8 view, not the String: String slicing rounds to grapheme
+                // boundaries and could take the special byte back in.
+                buffer.writeBytes(utf8[start..<index])
+                buffer.writeStaticString(replacement)
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        buffer.writeBytes(utf8[start..<utf8.endIndex])
+    }
+
+    /// The private-use characters that open and close a slot sentinel.
+    static let sentinelOpen: Unicode.Scalar = "\u{E000}"
+    static let sentinelClose: Unicode.Scalar = "\u{E001}"
+
+    /// Makes imported text safe to hand to Mustache: drops the sentinel characters, so no label
+    /// or option can forge a slot, and breaks up grapheme clusters that hold a character HTML
+    /// needs escaped. swift-mustache escapes whole `Character`s by lookup, so `"` followed by a
+    /// combining mark (or after a prepend mark) would pass through unescaped; keeping only the
+    /// special scalar of such a cluster lets the escaping see it. Only pathological text changes.
+    static func clean(_ text: String) -> String {
+        let needsWork = text.unicodeScalars.contains { $0 == sentinelOpen || $0 == sentinelClose || isSpecial($0) }
+        guard needsWork else { return text }
+        var out = String.UnicodeScalarView()
+        for character in text {
+            let scalars = character.unicodeScalars
+            if scalars.count > 1, scalars.contains(where: isSpecial) {
+                out.append(contentsOf: scalars.filter(isSpecial))
+            } else {
+                out.append(contentsOf: scalars.filter { $0 != sentinelOpen && $0 != sentinelClose })
+            }
+        }
+        return String(out)
+    }
+
+    private static func isSpecial(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "&" || scalar == "<" || scalar == ">" || scalar == "\"" || scalar == "'"
+    }
+}

@@ -1,0 +1,42 @@
+/// A per-request hole in a render plan, and what fills it.
+///
+/// Slots that stand for attributes render the whole attribute with its leading space
+/// (` value="…"`, ` checked`), or nothing, so the static markup around them never changes.
+enum Slot: Hashable, Sendable {
+    /// The class on `<html>` that picks the layout: `fw-layout-auto|compact|regular`.
+    case layoutClass
+    /// "Error: " before the page title when the form has errors, as screen readers hear the title first.
+    case titlePrefix
+    /// The hidden `_csrf` input's value.
+    case csrfToken
+    /// The error summary box (from `partials/error-summary`), or nothing.
+    case errorSummary
+    /// The summary's list items, one link per error.
+    case errorItems
+    /// ` value="…"` for a single-value input.
+    case value(field: String)
+    /// A textarea's content.
+    case text(field: String)
+    /// ` checked` when the field's values include the option.
+    case checked(field: String, option: String)
+    /// ` selected` when the field's values include the option.
+    case selected(field: String, option: String)
+    /// ` checked` when the switch is on.
+    case switchOn(field: String)
+    /// ` value="…"` for the hours or minutes part of a duration.
+    case durationPart(field: String, part: DurationPart)
+    /// The error message under the cell, or nothing.
+    case fieldError(field: String)
+    /// ` aria-invalid="true"` when the field has an error.
+    case invalid(field: String)
+    /// ` aria-describedby="…"`: the static ids (hint, count) plus the error's id when there is one.
+    case describedBy(field: String, ids: [String])
+    /// ` fw-cell--error` on the cell when the field has an error.
+    case cellState(field: String)
+}
+
+/// The two inputs of a duration.
+enum DurationPart: String, Hashable, Sendable {
+    case hours
+    case minutes
+}
