@@ -1,0 +1,88 @@
+// Fieldwork enhancements. Every page works without this file; it only makes inputs nicer.
+(function () {
+  "use strict";
+
+  // Slider: show the number field beside the range and keep both in step.
+  // Only the range is named, so the submitted value is unambiguous.
+  function enhanceSliders(root) {
+    root.querySelectorAll(".fw-slider").forEach(function (slider) {
+      var range = slider.querySelector(".fw-slider__range");
+      var pair = slider.querySelector(".fw-slider__pair");
+      var number = slider.querySelector(".fw-slider__number");
+      if (!range || !pair || !number) return;
+      pair.hidden = false;
+      number.value = range.value;
+      range.addEventListener("input", function () { number.value = range.value; });
+      number.addEventListener("input", function () {
+        if (number.value !== "" && !isNaN(Number(number.value))) range.value = number.value;
+      });
+      number.addEventListener("change", function () { number.value = range.value; });
+    });
+  }
+
+  // Grouped characters: "#" a digit, "A" a letter, "*" anything, other characters literal.
+  // The server strips the literals again, so this is cosmetic.
+  function applyFormat(format, raw) {
+    var chars = raw.replace(/[^0-9A-Za-z]/g, "").split("");
+    var out = "";
+    for (var i = 0; i < format.length && chars.length > 0; i++) {
+      var f = format.charAt(i);
+      if (f === "#" || f === "A" || f === "*") {
+        var c = chars[0];
+        var ok = f === "*" || (f === "#" ? /[0-9]/.test(c) : /[A-Za-z]/.test(c));
+        if (!ok) { chars.shift(); i--; continue; }
+        out += chars.shift();
+      } else {
+        out += f;
+      }
+    }
+    return out;
+  }
+
+  function enhanceFormats(root) {
+    root.querySelectorAll("input[data-format]").forEach(function (input) {
+      var format = input.getAttribute("data-format");
+      input.addEventListener("input", function () {
+        var atEnd = input.selectionStart === input.value.length;
+        var formatted = applyFormat(format, input.value);
+        if (formatted !== input.value && atEnd) input.value = formatted;
+      });
+    });
+  }
+
+  // Attachments: say how many files are chosen, against the limit.
+  function enhanceAttachments(root) {
+    root.querySelectorAll(".fw-attachments__input").forEach(function (input) {
+      var count = input.parentNode.querySelector(".fw-attachments__count");
+      if (!count) {
+        count = document.createElement("p");
+        count.className = "fw-attachments__count";
+        input.parentNode.appendChild(count);
+      }
+      var original = count.textContent;
+      count.setAttribute("aria-live", "polite");
+      input.addEventListener("change", function () {
+        var n = input.files ? input.files.length : 0;
+        var max = input.getAttribute("data-max-count");
+        if (n === 0) { count.textContent = original; return; }
+        count.textContent = n + (n === 1 ? " file" : " files") + " chosen" + (max ? " (up to " + max + ")" : "");
+      });
+    });
+  }
+
+  // After a failed submit, move focus to the error summary so it is read first.
+  function focusErrorSummary(root) {
+    var summary = root.querySelector(".fw-error-summary");
+    if (summary) summary.focus();
+  }
+
+  function init() {
+    enhanceSliders(document);
+    enhanceFormats(document);
+    enhanceAttachments(document);
+    focusErrorSummary(document);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,23 @@
+import Hummingbird
+import NIOCore
+
+/// Answers unknown addresses with a real HTML 404 page (JSON under `/api/`).
+struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
+    let notFound: RenderPlan
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            if request.uri.path.hasPrefix("/api/") {
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json; charset=utf-8"
+                return Response(
+                    status: .notFound, headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"not found"}"#)))
+            }
+            return HTMLResponse.page(notFound.render(RenderState(values: [:], csrfToken: "")), status: .notFound)
+        }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-import HummingbirdTesting
-@testable import FormWeb
-@Test func placeholder() {}
