@@ -1,6 +1,7 @@
 """Headless Chromium for the browser tests (Debian's chromium + chromium-driver, Selenium)."""
 import os
 import shutil
+import time
 
 import pytest
 from selenium import webdriver
@@ -39,7 +40,19 @@ class Browser:
 
     def open(self, path: str):
         self.driver.get(BASE + path)
+        self.settle()
         return self
+
+    def settle(self, timeout: float = 3.0):
+        """Waits until the sheet's entrance animation has finished, so rectangles are final."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            running = self.driver.execute_script(
+                "return document.getAnimations ? document.getAnimations()"
+                ".filter(a => a.playState === 'running').length : 0")
+            if not running:
+                return
+            time.sleep(0.05)
 
     def js_eval(self, script: str, *args):
         return self.driver.execute_script(script, *args)

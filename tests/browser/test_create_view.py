@@ -2,8 +2,8 @@
 import pytest
 
 FORM = "/forms/new-issue/new"
-SHEET = "[data-fw-sheet]"      # the element holding the form: full screen or the form sheet
-OVERLAY = "[data-fw-overlay]"  # the dimmed layer over the parent page at regular width
+SHEET = ".fw-sheet"    # the element holding the form: full screen or the form sheet
+OVERLAY = ".fw-overlay"# the dimmed layer over the parent page at regular width
 
 
 def no_horizontal_scroll(b):
@@ -19,8 +19,13 @@ def test_compact_is_full_screen(js, browser, browser_nojs):
     overlay = b.rect(OVERLAY)
     assert overlay is None or overlay["display"] == "none" or overlay["visibility"] == "hidden"
     assert no_horizontal_scroll(b)
-    nav = b.rect("[data-fw-navbar]")
-    assert nav is not None and nav["y"] < 1 and 44 <= nav["height"] <= 56, nav
+    b.js_eval("document.querySelector('#field-title').scrollIntoView({block: 'end'})")
+    nav = b.rect(".fw-navbar")
+    assert nav is not None and abs(nav["y"]) < 1 and 44 <= nav["height"] <= 56, nav
+    # The nav bar stays at the top while the form scrolls, whatever element scrolls.
+    b.js_eval("document.querySelector('[name=notes]').scrollIntoView({block: 'center'})")
+    assert abs(b.rect(".fw-navbar")["y"]) < 1, "the nav bar must stick to the top at compact width"
+    assert b.rect("[name=notes]")["y"] > 56
     b.screenshot(f"compact-{'js' if js else 'nojs'}")
     b.screenshot(f"compact-{'js' if js else 'nojs'}-full")
 
@@ -36,8 +41,11 @@ def test_regular_is_a_centred_sheet_over_an_overlay(js, browser, browser_nojs):
     assert overlay is not None and overlay["display"] != "none", overlay
     assert overlay["width"] >= 1280 - 1 and overlay["height"] >= 800 - 1, overlay
     assert overlay["background"].replace(" ", "") == "rgba(0,0,0,0.4)", overlay
+    # The sheet is on top: its centre hits the sheet, the page beside it hits the overlay.
+    assert b.js_eval("return !!document.elementFromPoint(640, 400).closest('.fw-sheet')")
+    assert b.js_eval("return !!document.elementFromPoint(100, 400).closest('.fw-overlay')")
     # The parent page is behind the overlay.
-    assert b.js_eval("return !!document.querySelector('[data-fw-parent]')")
+    assert b.js_eval("return !!document.querySelector('.fw-parent')")
     assert no_horizontal_scroll(b)
     b.screenshot(f"regular-{'js' if js else 'nojs'}")
 
@@ -59,7 +67,7 @@ def test_no_horizontal_scroll_at_320(browser):
 def test_nav_bar_and_sections(browser):
     b = browser.viewport(390, 844).open(FORM)
     d = b.driver
-    nav = d.find_element("css selector", "[data-fw-navbar]")
+    nav = d.find_element("css selector", ".fw-navbar")
     assert "Cancel" in nav.text and "New Issue" in nav.text and "Create" in nav.text
     cancel = nav.find_element("link text", "Cancel")
     assert cancel.get_attribute("href").endswith("/forms/new-issue")
