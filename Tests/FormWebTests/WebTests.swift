@@ -145,6 +145,10 @@ struct WebTests {
                 Self.expectSecurityHeaders(response)
                 #expect(String(buffer: response.body).contains("--fw-color-brand: #0070F2;"))
             }
+            try await client.execute(uri: "/js/fieldwork.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl]?.contains("max-age=300") == true)
+            }
         }
     }
 }

@@ -34,7 +34,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
             cacheControl: .init([
                 // Short max-age plus revalidation: file names carry no version hash yet.
                 (MediaType(type: .text, subType: "css"), [.public, .maxAge(300), .mustRevalidate]),
-                (MediaType(type: .application, subType: "javascript"), [.public, .maxAge(300), .mustRevalidate]),
+                (MediaType(type: .text, subType: "javascript"), [.public, .maxAge(300), .mustRevalidate]),
                 (MediaType(type: .image), [.public, .maxAge(86_400)]),
             ]),
             logger: logger
