@@ -66,6 +66,23 @@ struct CreateViewTests {
         #expect(!html.contains("disabled"))
     }
 
+    @Test("a read-only choice disables its controls and sends its values in hidden inputs")
+    func readOnlyChoice() async throws {
+        let field = Field(
+            name: "priority", kind: .buttons, label: "Priority", editable: .no, defaultValue: "high",
+            options: [OptionGroup(options: [Option(value: "low", label: "Low"), Option(value: "high", label: "High")])])
+        let slider = Field(
+            name: "progress", kind: .slider, label: "Progress", editable: .no, defaultValue: "40",
+            constraints: Constraints(min: "0", max: "100"))
+        let html = try await Fixtures.render(Fixtures.schema([field, slider]))
+        #expect(html.contains(#"name="priority" value="low" disabled>"#))
+        #expect(html.contains(#"name="priority" value="high" checked disabled>"#))
+        #expect(html.contains(#"</div><input type="hidden" name="priority" value="high">"#))
+        #expect(html.contains(#"name="progress" min="0" max="100" step="1" disabled value="40">"#))
+        #expect(html.contains(#"<input type="hidden" name="progress" value="40">"#))
+        #expect(!html.contains("readonly"))
+    }
+
     @Test("query values do not fill fields without prefill")
     func noPrefillWithoutOptIn() async throws {
         let field = Field(name: "task", kind: .text, label: "Task")

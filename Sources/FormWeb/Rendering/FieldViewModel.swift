@@ -44,7 +44,10 @@ struct FieldViewModel {
             "hint": hint.map { [$0] } ?? [],
             "hintID": "\(id)-hint",
             "fieldset": fieldset,
-            "readonly": readonly,
+            "readonly": readonly && !Self.isChoice(field.kind),
+            // Radios, checkboxes, selects, switches and ranges have no read-only state: they are
+            // disabled and the values travel in hidden inputs instead.
+            "disabled": readonly && Self.isChoice(field.kind),
             "multiple": field.takesSeveralValues,
             "inputType": field.constraints.multiple ? "checkbox" : "radio",
             "attrs": attributes(for: field),
@@ -60,6 +63,7 @@ struct FieldViewModel {
             "sSwitch": registry.sentinel(.switchOn(field: name)),
             "sHours": registry.sentinel(.durationPart(field: name, part: .hours)),
             "sMinutes": registry.sentinel(.durationPart(field: name, part: .minutes)),
+            "sHidden": readonly && Self.isChoice(field.kind) ? registry.sentinel(.hiddenValues(field: name)) : "",
             "sError": registry.sentinel(.fieldError(field: name)),
             "sInvalid": registry.sentinel(.invalid(field: name)),
             "sDescribedBy": registry.sentinel(.describedBy(field: name, ids: describedIDs)),
@@ -73,6 +77,14 @@ struct FieldViewModel {
         case .duration, .buttons, .chips: true
         case .valueList: field.constraints.multiple
         case .text, .number, .note, .date, .time, .datetime, .switch, .slider, .attachments: false
+        }
+    }
+
+    /// Kinds whose controls cannot be `readonly`.
+    static func isChoice(_ kind: FieldKind) -> Bool {
+        switch kind {
+        case .valueList, .buttons, .chips, .switch, .slider, .attachments: true
+        case .text, .number, .note, .date, .time, .datetime, .duration: false
         }
     }
 

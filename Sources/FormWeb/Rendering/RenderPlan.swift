@@ -122,6 +122,14 @@ public struct RenderPlan: Sendable {
             if state.values[field]?.contains(option) == true { buffer.writeStaticString(" selected") }
         case .switchOn(let field):
             if let value = state.firstValue(field), SwitchValue.isOn(value) { buffer.writeStaticString(" checked") }
+        case .hiddenValues(let field):
+            for value in state.values[field] ?? [] where !value.isEmpty {
+                buffer.writeStaticString("<input type=\"hidden\" name=\"")
+                HTML.writeEscaped(field, to: &buffer)
+                buffer.writeStaticString("\" value=\"")
+                HTML.writeEscaped(value, to: &buffer)
+                buffer.writeStaticString("\">")
+            }
         case .durationPart(let field, let part):
             writeValueAttribute(DurationValue.part(part, of: field, in: state), to: &buffer)
         case .fieldError(let field):

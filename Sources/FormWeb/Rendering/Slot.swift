@@ -23,6 +23,8 @@ enum Slot: Hashable, Sendable {
     case selected(field: String, option: String)
     /// ` checked` when the switch is on.
     case switchOn(field: String)
+    /// Hidden inputs carrying a read-only choice's values, since its disabled controls are not submitted.
+    case hiddenValues(field: String)
     /// ` value="…"` for the hours or minutes part of a duration.
     case durationPart(field: String, part: DurationPart)
     /// The error message under the cell, or nothing.
