@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import FormWeb
+
+@Suite("Configuration and parsing helpers")
+struct SupportTests {
+    @Test("resources come from FIELDWORK_RESOURCES, else a current directory with Templates, else the package root")
+    func resourceRoot() throws {
+        let explicit = ResourceRoot.resolve(environment: ["FIELDWORK_RESOURCES": "/srv/fieldwork"], currentDirectory: "/")
+        #expect(explicit.url.path == "/srv/fieldwork")
+        #expect(explicit.templates.path == "/srv/fieldwork/Templates")
+
+        let packageRoot = ResourceRoot.packageRoot
+        let fromCurrent = ResourceRoot.resolve(environment: [:], currentDirectory: packageRoot.path)
+        #expect(fromCurrent.url.standardizedFileURL.path == packageRoot.standardizedFileURL.path)
+
+        let fallback = ResourceRoot.resolve(environment: [:], currentDirectory: "/")
+        #expect(fallback.url == packageRoot)
+        #expect(FileManager.default.fileExists(atPath: fallback.templates.appendingPathComponent("form.mustache").path))
+    }
+
+    @Test("the environment sets the data folder and database URL; defaults are ./data and SQLite")
+    func configurationFromEnvironment() {
+        let defaults = FieldworkConfiguration.fromEnvironment([:])
+        #expect(defaults.dataFolder.lastPathComponent == "data")
+        #expect(defaults.databaseURL == nil)
+        #expect(defaults.sqliteFile.lastPathComponent == "fieldwork.sqlite")
+        let set = FieldworkConfiguration.fromEnvironment([
+            "FIELDWORK_DATA": "/tmp/fw", "FIELDWORK_DATABASE_URL": "postgres://u@h/db", "LOG_LEVEL": "DEBUG",
+        ])
+        #expect(set.dataFolder.path == "/tmp/fw")
+        #expect(set.databaseURL == "postgres://u@h/db")
+        #expect(set.logLevel == .debug)
+        #expect(set.secretFile.path == "/tmp/fw/secret.key")
+    }
+
+    @Test("query strings decode plus as space and percent escapes, and keep repeated keys")
+    func queryString() {
+        let query = QueryString.parse("task=T-1001&q=a+b%26c&tag=x&tag=y&empty=&=skipped&flag")
+        #expect(query["task"] == ["T-1001"])
+        #expect(query["q"] == ["a b&c"])
+        #expect(query["tag"] == ["x", "y"])
+        #expect(query["empty"] == [""])
+        #expect(query["flag"] == [""])
+        #expect(query[""] == nil)
+        #expect(QueryString.parse(nil).isEmpty)
+    }
+
+    @Test("object names are pluralised for the parent page")
+    func plurals() {
+        #expect(Plural.of("Issue") == "Issues")
+        #expect(Plural.of("Entry") == "Entries")
+        #expect(Plural.of("Day") == "Days")
+        #expect(Plural.of("Box") == "Boxes")
+    }
+
+    @Test("step follows the scale when the spec gives none")
+    func steps() {
+        #expect(FieldViewModel.step(forScale: 2) == "0.01")
+        #expect(FieldViewModel.step(forScale: 0) == "1")
+        #expect(FieldViewModel.step(forScale: nil) == "any")
+    }
+}
