@@ -62,6 +62,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `swift run -c release FormBenchmarks`: the create view's plan against per-request rendering.
+        .executableTarget(
+            name: "FormBenchmarks",
+            dependencies: ["FormWeb", "FormImport", "FormModel"],
+            path: "Benchmarks/FormBenchmarks"
+        ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(
             name: "FormImportTests",
