@@ -291,6 +291,26 @@ private final class ParseState {
         ctxt.pointee.input.map { Int($0.pointee.line) } ?? 0
     }
 
+    /// libxml2 stamps a new element with the line where its start tag *ends*; errors should point
+    /// where it begins. The start tag's `<` is the nearest one before the parser's position,
+    /// since `<` cannot occur inside a tag (not even in attribute values).
+    static func moveLineToTagStart(_ ctxt: xmlParserCtxtPtr) {
+        guard let node = ctxt.pointee.node, let input = ctxt.pointee.input,
+            var p = input.pointee.cur, let base = input.pointee.base
+        else { return }
+        var newlines: UInt16 = 0
+        while p > base {
+            p -= 1
+            if p.pointee == UInt8(ascii: "<") {
+                // Lines past 65535 are kept elsewhere by BIG_LINES; leave those alone.
+                let line = node.pointee.line
+                if newlines > 0, line < UInt16.max, line > newlines { node.pointee.line = line - newlines }
+                return
+            }
+            if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
+        }
+    }
+
     /// Hooks this state into the context's own SAX handler (a per-context copy, so nothing global changes).
     func install(on ctxt: xmlParserCtxtPtr) {
         guard let sax = ctxt.pointee.sax else { return }
@@ -318,6 +338,7 @@ private final class ParseState {
                 return
             }
             state.startElement?(ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes)
+            ParseState.moveLineToTagStart(ctxt)
         }
         sax.pointee.endElementNs = { ctx, localName, prefix, uri in
             guard let (_, state) = ParseState.from(ctx) else { return }
