@@ -203,6 +203,8 @@ final class SpecSchemaValidator: @unchecked Sendable {
 
     private init(schema: xmlSchemaPtr) { self.schema = schema }
 
+    deinit { xmlSchemaFree(schema) }
+
     /// The native format's validator, compiled once from the bundled `fieldwork-form-1.xsd`.
     static let native: Result<SpecSchemaValidator, ImportError> = {
         guard let url = Bundle.module.url(forResource: "fieldwork-form-1", withExtension: "xsd"),
