@@ -226,3 +226,28 @@ struct AttributeMappingTests {
         #expect(more.defaultValue == "false")
     }
 }
+
+@Suite("Concurrent import")
+struct ConcurrentImportTests {
+    @Test("imports running in parallel share the compiled XSD safely")
+    func parallel() async throws {
+        let demo = try Fixtures.demoBytes()
+        let broken = try Fixtures.bytes("unknown-attribute")
+        let outcomes = await withTaskGroup(of: [String].self) { group in
+            for i in 0..<32 {
+                group.addTask {
+                    do throws(ImportFailure) {
+                        return try NativeSpecImporter.importSpec(i.isMultiple(of: 2) ? demo : broken, file: "\(i).xml").0.allFields.map(\.name)
+                    } catch {
+                        return error.errors.map(\.code)
+                    }
+                }
+            }
+            var all: [[String]] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.filter { $0 == ["unknown-attribute"] }.count == 16)
+        #expect(outcomes.filter { $0.count == 19 }.count == 16)
+    }
+}
