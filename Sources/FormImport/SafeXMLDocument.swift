@@ -90,12 +90,7 @@ final class SafeXMLDocument {
 
         if let line = state.doctypeLine {
             if let parsed { xmlFreeDoc(parsed) }
-            throw ImportFailure([
-                ImportError(
-                    code: "doctype",
-                    message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
-                    file: file, line: line)
-            ])
+            throw ImportFailure([doctypeError(file: file, line: line)])
         }
         if let line = state.tooDeepLine {
             if let parsed { xmlFreeDoc(parsed) }
@@ -114,11 +109,16 @@ final class SafeXMLDocument {
         // Second wall: the SAX hook above should have stopped any DOCTYPE already.
         if parsed.pointee.intSubset != nil || parsed.pointee.extSubset != nil {
             xmlFreeDoc(parsed)
-            throw ImportFailure([
-                ImportError(code: "doctype", message: "The document has a DOCTYPE; form specs must not declare one.", file: file, line: 1)
-            ])
+            throw ImportFailure([doctypeError(file: file, line: 1)])
         }
         return SafeXMLDocument(doc: parsed, warnings: state.diagnostics.filter { !$0.isError })
+    }
+
+    private static func doctypeError(file: String?, line: Int) -> ImportError {
+        ImportError(
+            code: "doctype",
+            message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
+            file: file, line: line)
     }
 
     private static func malformed(_ errors: [XMLDiagnostic], file: String?) -> [ImportError] {
