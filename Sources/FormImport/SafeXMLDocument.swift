@@ -90,12 +90,7 @@ final class SafeXMLDocument {
 
         if let line = state.doctypeLine {
             if let parsed { xmlFreeDoc(parsed) }
-            throw ImportFailure([
-                ImportError(
-                    code: "doctype",
-                    message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
-                    file: file, line: line)
-            ])
+            throw ImportFailure([doctypeError(file: file, line: line)])
         }
         if let line = state.tooDeepLine {
             if let parsed { xmlFreeDoc(parsed) }
@@ -114,11 +109,16 @@ final class SafeXMLDocument {
         // Second wall: the SAX hook above should have stopped any DOCTYPE already.
         if parsed.pointee.intSubset != nil || parsed.pointee.extSubset != nil {
             xmlFreeDoc(parsed)
-            throw ImportFailure([
-                ImportError(code: "doctype", message: "The document has a DOCTYPE; form specs must not declare one.", file: file, line: 1)
-            ])
+            throw ImportFailure([doctypeError(file: file, line: 1)])
         }
         return SafeXMLDocument(doc: parsed, warnings: state.diagnostics.filter { !$0.isError })
+    }
+
+    private static func doctypeError(file: String?, line: Int) -> ImportError {
+        ImportError(
+            code: "doctype",
+            message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
+            file: file, line: line)
     }
 
     private static func malformed(_ errors: [XMLDiagnostic], file: String?) -> [ImportError] {
@@ -202,6 +202,8 @@ final class SpecSchemaValidator: @unchecked Sendable {
     private let schema: xmlSchemaPtr
 
     private init(schema: xmlSchemaPtr) { self.schema = schema }
+
+    deinit { xmlSchemaFree(schema) }
 
     /// The native format's validator, compiled once from the bundled `fieldwork-form-1.xsd`.
     static let native: Result<SpecSchemaValidator, ImportError> = {
@@ -291,6 +293,26 @@ private final class ParseState {
         ctxt.pointee.input.map { Int($0.pointee.line) } ?? 0
     }
 
+    /// libxml2 stamps a new element with the line where its start tag *ends*; errors should point
+    /// where it begins. The start tag's `<` is the nearest one before the parser's position,
+    /// since `<` cannot occur inside a tag (not even in attribute values).
+    static func moveLineToTagStart(_ ctxt: xmlParserCtxtPtr) {
+        guard let node = ctxt.pointee.node, let input = ctxt.pointee.input,
+            var p = input.pointee.cur, let base = input.pointee.base
+        else { return }
+        var newlines: UInt16 = 0
+        while p > base {
+            p -= 1
+            if p.pointee == UInt8(ascii: "<") {
+                // Lines past 65535 are kept elsewhere by BIG_LINES; leave those alone.
+                let line = node.pointee.line
+                if newlines > 0, line < UInt16.max, line > newlines { node.pointee.line = line - newlines }
+                return
+            }
+            if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
+        }
+    }
+
     /// Hooks this state into the context's own SAX handler (a per-context copy, so nothing global changes).
     func install(on ctxt: xmlParserCtxtPtr) {
         guard let sax = ctxt.pointee.sax else { return }
@@ -318,6 +340,7 @@ private final class ParseState {
                 return
             }
             state.startElement?(ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes)
+            ParseState.moveLineToTagStart(ctxt)
         }
         sax.pointee.endElementNs = { ctx, localName, prefix, uri in
             guard let (_, state) = ParseState.from(ctx) else { return }

@@ -56,6 +56,8 @@ struct DemoImportTests {
         #expect(task.prefill == .query)
         #expect(task.editable == .no)
         #expect(task.hint == "Filled in from the task you started from")
+        // The start tag spans lines 11-12: the field is where the tag begins.
+        #expect(task.location?.line == 11)
 
         let estimate = try #require(schema.field(named: "estimate"))
         #expect(estimate.kind == .duration)
@@ -146,5 +148,106 @@ struct DemoImportTests {
         let (schema, _) = try NativeSpecImporter.importSpec([0xEF, 0xBB, 0xBF] + Fixtures.demoBytes(), file: "bom.xml")
         #expect(schema.id == "new-issue")
         #expect(schema.field(named: "title")?.location?.line == 6)
+    }
+}
+
+@Suite("Attribute mapping")
+struct AttributeMappingTests {
+    private func schema() throws -> FormSchema {
+        let (schema, warnings) = try NativeSpecImporter.importSpec(Fixtures.bytes("every-attribute"), file: "every-attribute.xml")
+        #expect(warnings == [])
+        return schema
+    }
+
+    @Test("form attributes map to the schema")
+    func form() throws {
+        let schema = try schema()
+        #expect(schema.object == "Thing")
+        #expect(schema.submit == "Save thing")
+        #expect(schema.regular == .popover)
+    }
+
+    @Test("text and number attributes map to constraints and presentation")
+    func textAndNumber() throws {
+        let schema = try schema()
+        let code = try #require(schema.field(named: "code"))
+        #expect(code.constraints.textType == .url)
+        #expect(code.constraints.minLength == 3)
+        #expect(code.constraints.maxLength == 40)
+        #expect(code.editable == .createOnly)
+        #expect(code.defaultValue == "https://example.com")
+        #expect(code.presentation.prefix == "#")
+        #expect(code.presentation.suffix == "!")
+        #expect(code.location == FormModel.SourceLocation(line: 6))
+
+        let amount = try #require(schema.field(named: "amount"))
+        #expect(amount.constraints.min == "-5")
+        #expect(amount.constraints.max == "5.5")
+        #expect(amount.constraints.step == "0.5")
+        #expect(amount.constraints.scale == 1)
+        #expect(amount.label == nil)
+        #expect(amount.displayName == "Amount")
+    }
+
+    @Test("ungrouped fields around a group become groups without a label")
+    func groups() throws {
+        let properties = try #require(try schema().section(.properties))
+        #expect(properties.groups.map(\.label) == [nil, "Choices", nil])
+        #expect(properties.groups.map { $0.fields.map(\.name) } == [["amount"], ["colour", "size"], ["start"]])
+    }
+
+    @Test("inline options keep their groups; ungrouped options form an unlabelled group")
+    func inlineOptions() throws {
+        let colour = try #require(try schema().field(named: "colour"))
+        #expect(colour.options?.map(\.label) == [nil, "Cool"])
+        #expect(colour.options?.map { $0.options.map(\.value) } == [["red"], ["blue", "green"]])
+        #expect(colour.constraints.multiple)
+        #expect(colour.constraints.minSelected == 1)
+        #expect(colour.constraints.maxSelected == 2)
+        #expect(colour.defaultValues == ["red", "blue"])
+        #expect(colour.presentation.searchable == false)
+        let size = try #require(try schema().field(named: "size"))
+        #expect(size.constraints.minSelected == 1)
+    }
+
+    @Test("attachment limits parse; accept splits on any whitespace")
+    func attachments() throws {
+        let files = try #require(try schema().field(named: "files"))
+        #expect(files.constraints.minCount == 1)
+        #expect(files.constraints.maxCount == 3)
+        #expect(files.constraints.maxSize == 524_288)
+        #expect(files.constraints.accept == ["image/*", "application/pdf"])
+    }
+
+    @Test("a switch without children has none")
+    func emptySwitch() throws {
+        let more = try #require(try schema().field(named: "more"))
+        #expect(more.children == nil)
+        #expect(more.defaultValue == "false")
+    }
+}
+
+@Suite("Concurrent import")
+struct ConcurrentImportTests {
+    @Test("imports running in parallel share the compiled XSD safely")
+    func parallel() async throws {
+        let demo = try Fixtures.demoBytes()
+        let broken = try Fixtures.bytes("unknown-attribute")
+        let outcomes = await withTaskGroup(of: [String].self) { group in
+            for i in 0..<32 {
+                group.addTask {
+                    do throws(ImportFailure) {
+                        return try NativeSpecImporter.importSpec(i.isMultiple(of: 2) ? demo : broken, file: "\(i).xml").0.allFields.map(\.name)
+                    } catch {
+                        return error.errors.map(\.code)
+                    }
+                }
+            }
+            var all: [[String]] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.filter { $0 == ["unknown-attribute"] }.count == 16)
+        #expect(outcomes.filter { $0.count == 19 }.count == 16)
     }
 }

@@ -101,6 +101,26 @@ struct HostileInputTests {
         #expect(failure.errors.map(\.code) == ["too-large"])
     }
 
+    @Test("the deny-all entity loader keeps libxml2 from reading any file, even a valid XSD include")
+    func entityLoader() throws {
+        // A sound XSD on disk: only the loader stands between the include and a successful compile.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldwork-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let included = dir.appendingPathComponent("included.xsd")
+        try Data(#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#.utf8)
+            .write(to: included)
+        let xsd = #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="\#(included.absoluteString)"/></xs:schema>"#
+        if case .success = SpecSchemaValidator.compile(Array(xsd.utf8)) {
+            Issue.record("libxml2 loaded \(included.path)")
+        }
+        // Without the include the same XSD compiles, so the failure above is the loader's doing.
+        let plain = #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#
+        if case .failure(let error) = SpecSchemaValidator.compile(Array(plain.utf8)) {
+            Issue.record("a plain XSD did not compile: \(error)")
+        }
+    }
+
     @Test("elements in another namespace are unknown")
     func foreignElement() {
         let xml = #"<form xmlns="urn:fieldwork:form:1" id="b" title="B"><key><t:text xmlns:t="urn:t" name="t"/></key></form>"#

@@ -44,6 +44,7 @@ struct SpecRuleTests {
         Case(fixture: "huge-integer", code: "bad-integer", line: 7),
         Case(fixture: "sections-out-of-order", code: "section-order", line: 6),
         Case(fixture: "switch-in-switch", code: "nested-switch", line: 8),
+        Case(fixture: "multi-line-tag", code: "unknown-attribute", line: 7),
     ]
 
     @Test("each broken rule is refused with its code, its line and the file name", arguments: cases)

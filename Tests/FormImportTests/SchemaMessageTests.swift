@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import FormImport
+
+/// The rarer shapes of XSD errors, each rewritten into a sentence that says what to do.
+@Suite("Schema messages")
+struct SchemaMessageTests {
+    /// A sound form with `body` as line 5, inside <properties>.
+    private func errors(properties body: String, lists: String = "") -> [ImportError] {
+        let xml = """
+            <form xmlns="urn:fieldwork:form:1" id="sample" title="Sample">
+              <key><text name="title" required="true"/></key>
+              <properties>
+                <!-- the line under test follows -->
+                \(body)
+              </properties>
+              \(lists)
+            </form>
+            """
+        return Fixtures.errors(of: [ImportDocument(name: "inline.xml", data: Array(xml.utf8))])
+    }
+
+    @Test("text inside a field element")
+    func text() {
+        let found = errors(properties: #"<text name="nick">Nickname</text>"#)
+        #expect(found.map(\.code) == ["unexpected-text"])
+        #expect(found.first?.message == "<text> cannot hold text; move the text into an attribute such as label.")
+        #expect(found.first?.line == 5)
+    }
+
+    @Test("elements inside a field that takes none")
+    func content() {
+        let found = errors(properties: #"<number name="n"><option value="a">A</option></number>"#)
+        #expect(found.map(\.code) == ["unexpected-element"])
+        #expect(found.first?.message == "<number> cannot hold other elements; remove its content.")
+    }
+
+    @Test("a known element in the wrong place")
+    func misplaced() {
+        let found = errors(properties: #"<option value="a">A</option>"#)
+        #expect(found.map(\.code) == ["misplaced-element"])
+        #expect(found.first?.message == "<option> is not allowed inside <properties>.")
+        #expect(found.first?.line == 5)
+    }
+
+    @Test("an option group without options")
+    func emptyGroup() {
+        let found = errors(properties: "", lists: #"<lists><list id="l"><group label="G"/></list></lists>"#)
+        #expect(found.map(\.code) == ["missing-element"])
+        #expect(found.first?.message == "<group> is incomplete; add <option> inside it.")
+    }
+
+    @Test("a value that is not a whole number of 1 or more")
+    func positive() {
+        let found = errors(properties: #"<note name="n" rows="0"/>"#)
+        #expect(found.map(\.code) == ["bad-integer"])
+        #expect(found.first?.message == "rows on <note> must be a whole number of 1 or more, not \"0\".")
+    }
+
+    @Test("a boolean other than true or false")
+    func boolean() {
+        let found = errors(properties: #"<text name="n" required="yes"/>"#)
+        #expect(found.map(\.message) == ["required on <text> must be true or false, not \"yes\"."])
+    }
+}
