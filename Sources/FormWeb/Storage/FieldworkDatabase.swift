@@ -71,6 +71,7 @@ public struct FieldworkDatabase: Sendable {
         let migrations = Migrations()
         migrations.add(CreateForms())
         migrations.add(CreateFormVersions())
+        migrations.add(CreateAttachments())
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()

@@ -1,0 +1,218 @@
+import FluentKit
+import FormModel
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Receives, keeps, hands out and forgets the files of attachments fields.
+///
+/// Rows live in `attachments`; bytes in `<data>/attachments/<id>`, where the id is a random
+/// UUID, so no part of a path ever comes from a user. Files arrive staged, owned by the
+/// browser that sent them; an object claims them once it is stored; staged files nobody
+/// claimed are purged after a day (``AttachmentPurgeService``).
+public struct AttachmentStore: Sendable {
+    let database: FieldworkDatabase
+    /// `<data>/attachments`.
+    public let folder: URL
+    public let limits: AttachmentLimits
+    /// The clock that stamps uploads; tests move it.
+    let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - database: the open database (migrated, so `attachments` exists).
+    ///   - dataFolder: the configuration's data folder; files go to its `attachments/`.
+    ///   - limits: upload limits; by default the environment's (`FIELDWORK_MAX_UPLOAD`).
+    ///   - now: the clock for `created_at`.
+    public init(
+        database: FieldworkDatabase, dataFolder: URL, limits: AttachmentLimits = .fromEnvironment(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        self.folder = dataFolder.appendingPathComponent("attachments", isDirectory: true)
+        self.limits = limits
+        self.now = now
+    }
+
+    /// Where files are written while they arrive: `<data>/attachments/staging`.
+    public var stagingFolder: URL { folder.appendingPathComponent("staging", isDirectory: true) }
+
+    /// Where a stored file's bytes are.
+    public func location(of file: StoredAttachment) -> URL { folder.appendingPathComponent(file.id) }
+
+    // MARK: Receiving
+
+    /// Reads a `multipart/form-data` request into a submission, staging its files for `owner`.
+    ///
+    /// The body streams through (see ``MultipartSubmissionReader``); files land in
+    /// `<data>/attachments/<id>` with a staged row each. A file over its field's `max-size` is
+    /// in the submission with its real size, so validation reports it, but nothing of it is
+    /// kept. Files beyond `max-count` + 1 are dropped.
+    /// - Throws: ``UploadError`` (413 too large, 400 malformed, 415 not multipart), with
+    ///   nothing of the request left on disk or in the database.
+    public func receive(_ request: Request, schema: FormSchema, owner: String) async throws -> Submission {
+        try await receive(
+            request.body, contentType: request.headers[.contentType],
+            contentLength: request.headers[.contentLength].flatMap { Int($0) }, schema: schema, owner: owner)
+    }
+
+    /// ``receive(_:schema:owner:)`` for any body stream (tests, other transports).
+    public func receive<Body: AsyncSequence>(
+        _ body: Body, contentType: String?, contentLength: Int?, schema: FormSchema, owner: String
+    ) async throws -> Submission where Body.Element == ByteBuffer {
+        let reader = MultipartSubmissionReader(schema: schema, limits: limits, stagingFolder: stagingFolder)
+        let upload = try await reader.read(body, contentType: contentType, contentLength: contentLength)
+        try await record(upload, formID: schema.id, owner: owner)
+        var submission = Submission(fields: upload.fields)
+        for file in upload.files { submission.files[file.field, default: []].append(file.submitted) }
+        return submission
+    }
+
+    /// Moves the complete files out of staging and writes their rows, all or nothing.
+    private func record(_ upload: ReceivedUpload, formID: String, owner: String) async throws {
+        let kept = upload.files.filter { $0.stagingFile != nil }
+        guard !kept.isEmpty else { return }
+        let stamp = now()
+        do {
+            try await database.database().transaction { db in
+                let records = kept.enumerated().map { position, file in
+                    let record = AttachmentRecord()
+                    record.id = file.id
+                    record.owner = owner
+                    record.formID = formID
+                    record.field = file.field
+                    record.objectID = nil
+                    record.name = file.name
+                    record.size = file.size
+                    record.contentType = file.contentType
+                    record.createdAt = stamp
+                    record.staged = true
+                    record.position = position
+                    return record
+                }
+                try await records.create(on: db)
+                // Inside the transaction, so a failed move undoes the rows too. Staging is in
+                // the same folder tree, so this is a rename.
+                for file in kept {
+                    try FileManager.default.moveItem(at: file.stagingFile!, to: folder.appendingPathComponent(file.id))
+                }
+            }
+        } catch {
+            for file in kept {
+                try? FileManager.default.removeItem(at: file.stagingFile!)
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(file.id))
+            }
+            throw error
+        }
+    }
+
+    // MARK: Looking up
+
+    /// The staged files among `ids` that `owner` uploaded, in the order of `ids`; any other id
+    /// (someone else's, already claimed, purged, made up) is left out.
+    public func stagedFiles(ids: [String], owner: String) async throws -> [StoredAttachment] {
+        let wanted = Self.wellFormed(ids)
+        guard !wanted.isEmpty else { return [] }
+        let rows = try await AttachmentRecord.query(on: database.database())
+            .filter(\.$id ~~ wanted).filter(\.$owner == owner).filter(\.$staged == true)
+            .all().map(StoredAttachment.init)
+        return wanted.compactMap { id in rows.first { $0.id == id } }
+    }
+
+    /// One staged file of `owner` (for a preview of what they just sent), or nil.
+    public func stagedFile(id: String, owner: String) async throws -> StoredAttachment? {
+        try await stagedFiles(ids: [id], owner: owner).first
+    }
+
+    /// The files of an object, in the order they were sent.
+    public func files(objectID: UUID) async throws -> [StoredAttachment] {
+        try await AttachmentRecord.query(on: database.database())
+            .filter(\.$objectID == objectID).filter(\.$staged == false)
+            .sort(\.$createdAt).sort(\.$position).sort(\.$id)
+            .all().map(StoredAttachment.init)
+    }
+
+    /// One file of an object, or nil (also when the id belongs to another object).
+    public func file(id: String, objectID: UUID) async throws -> StoredAttachment? {
+        guard !Self.wellFormed([id]).isEmpty else { return nil }
+        return try await AttachmentRecord.query(on: database.database())
+            .filter(\.$id == id).filter(\.$objectID == objectID).filter(\.$staged == false)
+            .first().map(StoredAttachment.init)
+    }
+
+    // MARK: Claiming and forgetting
+
+    /// Makes `owner`'s staged files among `ids` the object's, and returns the files claimed;
+    /// ids of other owners, of claimed or of unknown files are ignored.
+    /// - Parameter db: the transaction that creates the object, so both commit together;
+    ///   nil runs on its own.
+    @discardableResult
+    public func claim(ids: [String], owner: String, objectID: UUID, on db: (any Database)? = nil) async throws
+        -> [StoredAttachment]
+    {
+        let wanted = Self.wellFormed(ids)
+        guard !wanted.isEmpty else { return [] }
+        let db = db ?? database.database()
+        // One conditional UPDATE: of two requests claiming the same file, only one matches it.
+        try await AttachmentRecord.query(on: db)
+            .filter(\.$id ~~ wanted).filter(\.$owner == owner).filter(\.$staged == true)
+            .set(\.$staged, to: false).set(\.$objectID, to: objectID)
+            .update()
+        let rows = try await AttachmentRecord.query(on: db)
+            .filter(\.$id ~~ wanted).filter(\.$objectID == objectID).filter(\.$staged == false)
+            .all().map(StoredAttachment.init)
+        return wanted.compactMap { id in rows.first { $0.id == id } }
+    }
+
+    /// Deletes some files of an object (those an edit dropped); returns how many went.
+    @discardableResult
+    public func delete(ids: [String], objectID: UUID) async throws -> Int {
+        let wanted = Self.wellFormed(ids)
+        guard !wanted.isEmpty else { return 0 }
+        return try await delete(
+            AttachmentRecord.query(on: database.database()).filter(\.$id ~~ wanted).filter(\.$objectID == objectID))
+    }
+
+    /// Deletes every file of an object (the object is being deleted); returns how many went.
+    @discardableResult
+    public func delete(objectID: UUID) async throws -> Int {
+        try await delete(AttachmentRecord.query(on: database.database()).filter(\.$objectID == objectID))
+    }
+
+    /// Deletes the staged files created before `date` (uploads nobody claimed), with their
+    /// bytes, and whatever a crash left in the staging folder; returns how many rows went.
+    @discardableResult
+    public func purgeStaged(olderThan date: Date) async throws -> Int {
+        let removed = try await delete(
+            AttachmentRecord.query(on: database.database()).filter(\.$staged == true).filter(\.$createdAt < date))
+        // Complete files are moved out of staging at once; anything still there is from a
+        // request that died between writing and recording.
+        let leftovers =
+            (try? FileManager.default.contentsOfDirectory(
+                at: stagingFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in leftovers {
+            let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+            if let modified, modified < date { try? FileManager.default.removeItem(at: file) }
+        }
+        return removed
+    }
+
+    /// Deletes the rows a query selects, then their files (a file without a row is unreachable,
+    /// a row without its file would be a broken link, so rows go first).
+    private func delete(_ query: QueryBuilder<AttachmentRecord>) async throws -> Int {
+        let ids = try await query.copy().all(\.$id)
+        guard !ids.isEmpty else { return 0 }
+        try await AttachmentRecord.query(on: database.database()).filter(\.$id ~~ ids).delete()
+        for id in ids { try? FileManager.default.removeItem(at: folder.appendingPathComponent(id)) }
+        return ids.count
+    }
+
+    /// The ids shaped like the ones the store makes (lowercase UUIDs), without repeats: the
+    /// others cannot exist, and a bounded IN list keeps a crafted request cheap.
+    static func wellFormed(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.prefix(1_000).filter { id in
+            guard let uuid = UUID(uuidString: id), uuid.uuidString.lowercased() == id else { return false }
+            return seen.insert(id).inserted
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Hummingbird
+import NIOCore
+
+/// Why a multipart request was refused before its submission could be validated.
+///
+/// It is an `HTTPResponseError`, so a route that lets it escape answers with its status and a
+/// small self-contained HTML page; a route may also catch it and render its own page from
+/// ``message``. Whatever the request had staged is already gone when this is thrown.
+public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible {
+    /// Stable code: `too-large`, `text-too-large`, `malformed`, `not-multipart`.
+    public var code: String
+    /// For people: what happened and what to do.
+    public var message: String
+    public var status: HTTPResponse.Status
+
+    /// The whole request is over its limit (413).
+    public static func tooLarge(limit: Int) -> UploadError {
+        UploadError(
+            code: "too-large",
+            message: "The files you sent are larger than \(AttachmentLimits.describe(limit)) altogether. "
+                + "Send fewer or smaller files.",
+            status: .contentTooLarge)
+    }
+
+    /// A text field, or all of them together, is over its limit (413).
+    public static func textTooLarge(limit: Int) -> UploadError {
+        UploadError(
+            code: "text-too-large",
+            message: "The text you sent is longer than \(AttachmentLimits.describe(limit)). Shorten it and send the form again.",
+            status: .contentTooLarge)
+    }
+
+    /// The body is not well-formed `multipart/form-data` (400).
+    public static let malformed = UploadError(
+        code: "malformed", message: "The form data could not be read. Reload the page and send the form again.",
+        status: .badRequest)
+
+    /// The request is not `multipart/form-data` with a boundary (415).
+    public static let notMultipart = UploadError(
+        code: "not-multipart", message: "This form must be sent as multipart/form-data. Reload the page and send it again.",
+        status: .unsupportedMediaType)
+
+    public var description: String { "\(code): \(message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let title = status == .contentTooLarge ? "Too much to upload" : "The form could not be read"
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title) – Fieldwork</title></head>
+            <body><main><h1>\(title)</h1><p>\(HTML.escape(message))</p>
+            <p>Use your browser’s Back button to return to the form.</p></main></body></html>
+
+            """
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
