@@ -13,6 +13,12 @@ public struct FieldworkConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Whether the demo form (`Specs/new-issue.xml`) is imported on first start.
     public var seedsDemo: Bool
+    /// The `admin` account's password on first start (`FIELDWORK_ADMIN_PASSWORD`); nil generates one and logs it once.
+    public var adminPassword: String?
+    /// bcrypt's work factor for passwords: 12; tests lower it to keep sign-ins fast.
+    public var bcryptCost: UInt8 = 12
+    /// How long a sign-in lasts without use.
+    public var sessionLifetime: Duration = .seconds(12 * 60 * 60)
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
@@ -29,7 +35,7 @@ public struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -37,6 +43,9 @@ public struct FieldworkConfiguration: Sendable {
         }
         if let url = environment["FIELDWORK_DATABASE_URL"], !url.isEmpty {
             configuration.databaseURL = url
+        }
+        if let password = environment["FIELDWORK_ADMIN_PASSWORD"], !password.isEmpty {
+            configuration.adminPassword = password
         }
         if let level = environment["LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) {
             configuration.logLevel = level

@@ -45,10 +45,17 @@ enum Fixtures {
     }
 
     static func configuration(data: URL, seedsDemo: Bool = false) -> FieldworkConfiguration {
-        FieldworkConfiguration(
+        var configuration = FieldworkConfiguration(
             hostname: "127.0.0.1", port: 0, dataFolder: data, resources: .resolve(), logLevel: .warning,
             seedsDemo: seedsDemo)
+        // bcrypt's lowest cost: the tests check sign-in, not the work factor.
+        configuration.bcryptCost = 4
+        configuration.adminPassword = adminPassword
+        return configuration
     }
+
+    /// The admin password the test configurations set.
+    static let adminPassword = "correct horse battery staple"
 
     static var logger: Logger {
         var logger = Logger(label: "fieldwork-tests")

@@ -2,12 +2,36 @@ import FormModel
 import Foundation
 import NIOCore
 
-/// The prepared create view of one form version: its render plan and the rules for initial values.
+/// The prepared create (or edit) view of one form version: its render plan, the rules for
+/// initial values, and the schema it was built from, so a POST needs no parsing.
 public struct CreateView: Sendable {
-    public let formID: String
+    public let schema: FormSchema
     public let version: Int
+    public let mode: FormMode
     let plan: RenderPlan
     let initialRules: [InitialValueRule]
+    /// Fields the user cannot change in this mode; the server supplies their values.
+    public let readOnlyFields: [String]
+
+    init(schema: FormSchema, version: Int, mode: FormMode, plan: RenderPlan, initialRules: [InitialValueRule]) {
+        self.schema = schema
+        self.version = version
+        self.mode = mode
+        self.plan = plan
+        self.initialRules = initialRules
+        self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
+    }
+
+    public var formID: String { schema.id }
+
+    /// The values of the read-only fields among `values`, what the create view seals.
+    public func readOnlyValues(_ values: [String: [String]]) -> [String: [String]] {
+        var sealed: [String: [String]] = [:]
+        for name in readOnlyFields {
+            if let given = values[name] { sealed[name] = given }
+        }
+        return sealed
+    }
 
     /// The page for one request.
     public func render(_ state: RenderState) -> ByteBuffer {

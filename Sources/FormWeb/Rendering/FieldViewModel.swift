@@ -9,13 +9,14 @@ struct FieldViewModel {
     let schema: FormSchema
     let marking: RequiredMarking
     let registry: SlotRegistry
+    var mode: FormMode = .create
 
     func context(for field: Field, inKeySection: Bool) -> [String: Any] {
         let name = HTML.clean(field.name)
         let id = "field-\(name)"
         let hint = field.hint.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
         let visibleLabel = field.label.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-        let readonly = field.editable == .no
+        let readonly = mode.isReadOnly(field)
         let fieldset = Self.usesFieldset(field)
         let countLabel = Self.countLabel(field)
 
@@ -68,6 +69,7 @@ struct FieldViewModel {
             "sInvalid": registry.sentinel(.invalid(field: name)),
             "sDescribedBy": registry.sentinel(.describedBy(field: name, ids: describedIDs)),
             "sCell": registry.sentinel(.cellState(field: name)),
+            "sFiles": field.kind == .attachments ? registry.sentinel(.files(field: name)) : "",
         ]
     }
 

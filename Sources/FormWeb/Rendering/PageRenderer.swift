@@ -17,24 +17,48 @@ public struct PageRenderer: Sendable {
 
     static let requiredTemplates =
         ["layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/error-summary",
-         "partials/parent-page"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
+         "partials/parent-page", "detail", "delete", "login"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
 
-    /// Builds the create view of a form version: renders it once with sentinels and splits it.
-    public func createView(for schema: FormSchema, version: Int) throws -> CreateView {
+    /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
+    public func createView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> CreateView {
         let registry = SlotRegistry()
-        let context = PageViewModel.form(schema, registry: registry)
-        let rendered = try render(context, template: "form")
-        let summary = try render(["items": registry.sentinel(.errorItems)], template: "partials/error-summary")
-        let plan = RenderPlan(
-            pieces: try RenderPlan.split(rendered, registry: registry),
-            errorSummary: try RenderPlan.split(summary, registry: registry))
+        let context = PageViewModel.form(schema, registry: registry, mode: mode)
         return CreateView(
-            formID: schema.id, version: version, plan: plan, initialRules: schema.allFields.map(InitialValueRule.init))
+            schema: schema, version: version, mode: mode, plan: try plan(context, template: "form", registry: registry),
+            initialRules: schema.allFields.map(InitialValueRule.init))
     }
 
-    /// The parent page of a form: the same bytes for everyone until submissions exist.
+    /// The parent page of a form, with a slot for the viewer's list of objects.
     public func parentPage(for schema: FormSchema) throws -> RenderPlan {
-        RenderPlan(staticPage: try render(PageViewModel.parent(schema), template: "parent"))
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.parent(schema, registry: registry), template: "parent", registry: registry)
+    }
+
+    /// The detail page of objects created with a form version.
+    public func detailPage(for schema: FormSchema) throws -> RenderPlan {
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.detail(schema, registry: registry), template: "detail", registry: registry)
+    }
+
+    /// The page asking whether to delete an object of a form.
+    public func deletePage(for schema: FormSchema) throws -> RenderPlan {
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.deleteConfirmation(schema, registry: registry), template: "delete", registry: registry)
+    }
+
+    /// The sign-in page.
+    public func loginPage() throws -> RenderPlan {
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.login(registry: registry), template: "login", registry: registry)
+    }
+
+    /// Renders a page once with sentinels, and the error summary beside it, and splits both.
+    func plan(_ context: [String: Any], template: String, registry: SlotRegistry) throws -> RenderPlan {
+        let rendered = try render(context, template: template)
+        let summary = try render(["items": registry.sentinel(.errorItems)], template: "partials/error-summary")
+        return RenderPlan(
+            pieces: try RenderPlan.split(rendered, registry: registry),
+            errorSummary: try RenderPlan.split(summary, registry: registry))
     }
 
     /// The list of forms on `/`.

@@ -158,6 +158,42 @@ public struct RenderPlan: Sendable {
             buffer.writeStaticString("\"")
         case .cellState(let field):
             if state.error(for: field) != nil { buffer.writeStaticString(" fw-cell--error") }
+        case .objectPath:
+            HTML.writeEscaped(state.objectPath, to: &buffer)
+        case .prefillSeal:
+            if let seal = state.prefillSeal {
+                buffer.writeStaticString("<input type=\"hidden\" name=\"")
+                buffer.writeString(SignedPrefill.fieldName)
+                buffer.writeStaticString("\" value=\"")
+                HTML.writeEscaped(seal, to: &buffer)
+                buffer.writeStaticString("\">")
+            }
+        case .files(let field):
+            FileListMarkup.writeKept(state.files[field] ?? [], field: field, to: &buffer)
+        case .displayValue(let field):
+            if let files = state.files[field], !files.isEmpty {
+                FileListMarkup.writeShown(files, date: state.filesDate, to: &buffer)
+            } else if let text = state.display[field] {
+                HTML.writeEscaped(text, to: &buffer)
+            }
+        case .displayHidden(let field):
+            if state.display[field] == nil && (state.files[field] ?? []).isEmpty { buffer.writeStaticString(" hidden") }
+        case .heading:
+            HTML.writeEscaped(state.heading, to: &buffer)
+        case .listItems:
+            for item in state.listItems {
+                buffer.writeStaticString("<li class=\"fw-list__item\"><a class=\"fw-list__link\" href=\"")
+                HTML.writeEscaped(item.href, to: &buffer)
+                buffer.writeStaticString("\">")
+                HTML.writeEscaped(item.text, to: &buffer)
+                buffer.writeStaticString("</a></li>")
+            }
+        case .listEmpty(let text):
+            if state.listItems.isEmpty {
+                buffer.writeStaticString("<p class=\"fw-list__empty\">")
+                HTML.writeEscaped(text, to: &buffer)
+                buffer.writeStaticString("</p>")
+            }
         }
     }
 

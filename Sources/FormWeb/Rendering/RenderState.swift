@@ -1,4 +1,5 @@
 import FormModel
+import Foundation
 
 /// An error shown for one field: in the summary at the top and under the field's cell.
 public struct FieldError: Sendable, Hashable {
@@ -10,6 +11,17 @@ public struct FieldError: Sendable, Hashable {
     public init(field: String, message: String) {
         self.field = field
         self.message = message
+    }
+}
+
+/// One object in the parent page's list.
+public struct ListItem: Sendable, Hashable {
+    public var href: String
+    public var text: String
+
+    public init(href: String, text: String) {
+        self.href = href
+        self.text = text
     }
 }
 
@@ -37,6 +49,20 @@ public struct RenderState: Sendable {
     public var errors: [FieldError]
     public var csrfToken: String
     public var layout: LayoutMode
+    /// `/forms/{id}/{object}` on the edit, detail and delete pages.
+    public var objectPath: String = ""
+    /// The signed read-only values the create view carries (``SignedPrefill``).
+    public var prefillSeal: String?
+    /// Files already received, per attachments field: staged on a failed create, stored on edit.
+    public var files: [String: [SubmittedFile]] = [:]
+    /// Values formatted for the detail page, per field.
+    public var display: [String: String] = [:]
+    /// When the detail page's files were added ("21 Nov 2026").
+    public var filesDate: String = ""
+    /// The object's key information, for headings.
+    public var heading: String = ""
+    /// The parent page's list.
+    public var listItems: [ListItem] = []
 
     public init(values: [String: [String]], errors: [FieldError] = [], csrfToken: String, layout: LayoutMode = .auto) {
         self.values = values

@@ -35,6 +35,23 @@ enum Slot: Hashable, Sendable {
     case describedBy(field: String, ids: [String])
     /// ` fw-cell--error` on the cell when the field has an error.
     case cellState(field: String)
+    /// The object's path, `/forms/{id}/{object}`: the edit form's action and the detail page's links.
+    case objectPath
+    /// The hidden input with the signed values of read-only fields (``SignedPrefill``), or nothing.
+    case prefillSeal
+    /// The files already received for an attachments field, listed with hidden inputs that
+    /// send them back, so they are not uploaded twice.
+    case files(field: String)
+    /// A value on the detail page, formatted for people (attachments as thumbnails).
+    case displayValue(field: String)
+    /// ` hidden` on a detail row whose field has no value.
+    case displayHidden(field: String)
+    /// The object's key information as a heading.
+    case heading
+    /// The list items of the parent page.
+    case listItems
+    /// The parent page's empty-state paragraph, when the list is empty.
+    case listEmpty(text: String)
 }
 
 /// The two inputs of a duration.

@@ -47,6 +47,9 @@ public struct FieldworkDatabase: Sendable {
     /// The form store on this database.
     public var forms: FormStore { FormStore(database: self) }
 
+    /// The object store on this database.
+    public var objects: ObjectStore { ObjectStore(database: self) }
+
     /// Closes every connection; call once, at the end.
     public func shutdown() async {
         await databases.shutdownAsync()
@@ -71,6 +74,9 @@ public struct FieldworkDatabase: Sendable {
         let migrations = Migrations()
         migrations.add(CreateForms())
         migrations.add(CreateFormVersions())
+        migrations.add(CreateUsers())
+        migrations.add(CreateSessions())
+        migrations.add(CreateObjects())
         migrations.add(CreateAttachments())
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())

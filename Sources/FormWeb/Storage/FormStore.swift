@@ -76,6 +76,18 @@ public struct FormStore: Sendable {
         return try await latest(of: form, on: db)
     }
 
+    /// One version of a form (the one an object was created with), or nil.
+    public func version(formID: String, version: Int) async throws -> StoredForm? {
+        let db = database.database()
+        guard let form = try await FormRecord.find(formID, on: db),
+            let record = try await FormVersionRecord.query(on: db)
+                .filter(\.$form.$id == formID)
+                .filter(\.$version == version)
+                .first()
+        else { return nil }
+        return Self.stored(form: form, version: record)
+    }
+
     /// Every form with its latest version, ordered by id.
     public func list() async throws -> [StoredForm] {
         let db = database.database()
@@ -99,8 +111,12 @@ public struct FormStore: Sendable {
                 .sort(\.$version, .descending)
                 .first()
         else { return nil }
-        return StoredForm(
-            id: id,
+        return Self.stored(form: form, version: version)
+    }
+
+    private static func stored(form: FormRecord, version: FormVersionRecord) -> StoredForm {
+        StoredForm(
+            id: form.id ?? "",
             access: FormAccess(rawValue: form.access) ?? .users,
             state: FormState(rawValue: form.state) ?? .active,
             version: version.version,

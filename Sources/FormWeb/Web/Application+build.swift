@@ -1,11 +1,12 @@
 import FluentKit
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import Logging
 
-/// Builds the Fieldwork server: opens (and migrates) the database, seeds the demo form, loads
-/// the templates and wires the routes. Run it with `try await app.runService()`; the database
-/// is one of the app's services and closes after the HTTP server on SIGINT/SIGTERM.
+/// Builds the Fieldwork server: opens (and migrates) the database, seeds the demo form and the
+/// admin account, loads the templates and wires the routes. Run it with `try await app.runService()`;
+/// the database is one of the app's services and closes after the HTTP server on SIGINT/SIGTERM.
 /// - Parameter configuration: where to listen and where data and resources live.
 public func buildApplication(_ configuration: FieldworkConfiguration) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "fieldwork")
@@ -15,16 +16,19 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let secret = try ServerSecret.loadOrCreate(at: configuration.secretFile)
     let database = try await FieldworkDatabase.open(configuration, logger: logger)
     let store = database.forms
+    let users: UserStore
     do {
         if configuration.seedsDemo {
             try await DemoSeed.seedIfNeeded(store: store, resources: configuration.resources, logger: logger)
         }
+        users = try await UserStore(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
+        try await users.ensureAdmin(password: configuration.adminPassword, logger: logger)
     } catch {
         await database.shutdown()
         throw error
     }
 
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage()))
@@ -39,7 +43,29 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
             ]),
             logger: logger
         ))
-    FormController(store: store, plans: PlanCache(renderer: renderer), csrf: CSRF(secret: secret))
+    // After the static files, so they never touch the sessions table. A request without the
+    // session cookie costs no query at all.
+    router.add(
+        middleware: SessionMiddleware<AppRequestContext>(
+            storage: DatabasePersistDriver(database: database),
+            configuration: .init(
+                sessionCookieParameters: .init(name: "fieldwork_session", path: "/", sameSite: .lax),
+                keyPrefix: "s.",
+                defaultSessionExpiration: configuration.sessionLifetime)))
+
+    let plans = PlanCache(renderer: renderer)
+    let csrf = CSRF(secret: secret)
+    let viewers = ViewerResolver(users: users, csrf: csrf)
+    let prefill = SignedPrefill(secret: secret)
+    FormController(store: store, objects: database.objects, plans: plans, viewers: viewers, prefill: prefill)
+        .addRoutes(to: router)
+    AccountController(users: users, viewers: viewers, loginPage: try renderer.loginPage())
+        .addRoutes(to: router)
+    ObjectController(
+        forms: store, objects: database.objects, plans: plans, viewers: viewers, prefill: prefill,
+        submissions: SubmissionReader()
+    ).addRoutes(to: router)
+    ObjectAPIController(forms: store, objects: database.objects, plans: plans, viewers: viewers)
         .addRoutes(to: router)
 
     var app = Application(

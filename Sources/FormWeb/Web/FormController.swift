@@ -3,13 +3,15 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The browser pages and the read-only JSON of forms.
+/// The browser pages of forms (list, parent page, create view) and the read-only JSON of forms.
 struct FormController {
     let store: FormStore
+    let objects: ObjectStore
     let plans: PlanCache
-    let csrf: CSRF
+    let viewers: ViewerResolver
+    let prefill: SignedPrefill
 
-    func addRoutes(to router: Router<BasicRequestContext>) {
+    func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/", use: index)
         router.get("/forms/:id", use: parentPage)
         router.get("/forms/:id/new", use: createView)
@@ -17,37 +19,51 @@ struct FormController {
     }
 
     /// `GET /`: the forms that can be filled.
-    @Sendable func index(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let forms = try await store.list().filter { $0.state == .active }
         return HTMLResponse.page(try await plans.indexPage(for: forms).render(emptyState))
     }
 
-    /// `GET /forms/{id}`: the parent page with the "+" action.
-    @Sendable func parentPage(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    /// `GET /forms/{id}`: the parent page, listing the objects this viewer may see, newest first.
+    @Sendable func parentPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await requireForm(context)
-        return HTMLResponse.page(try await plans.parentPage(for: form).render(emptyState))
+        let viewer = try await viewers.viewer(request, context: context)
+        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
+        var state = emptyState
+        state.listItems = try await objects.list(formID: form.id, for: viewer).map { object in
+            ListItem(href: "/forms/\(form.id)/\(object.id.uuidString.lowercased())", text: object.keyText)
+        }
+        // The list is this viewer's: no shared cache may keep it.
+        var response = HTMLResponse.page(try await plans.parentPage(for: form).render(state), cacheControl: "no-store")
+        response.remember(viewer)
+        return response
     }
 
     /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
-    @Sendable func createView(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func createView(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await requireForm(context)
         guard form.state == .active else { throw HTTPError(.notFound) }
+        let viewer = try await viewers.viewer(request, context: context)
+        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)
         let query = QueryString.parse(request.uri.query)
-        let browser = csrf.identify(request)
-        let state = RenderState(
-            values: view.initialValues(query: query),
-            csrfToken: csrf.token(for: browser.id),
+        let values = view.initialValues(query: query)
+        var state = RenderState(
+            values: values,
+            csrfToken: viewers.token(for: viewer),
             layout: LayoutMode(query: query["layout"]?.first)
         )
+        if !view.readOnlyFields.isEmpty {
+            state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: view.readOnlyValues(values))
+        }
         // The page holds this browser's CSRF token: never let a shared cache keep it.
         var response = HTMLResponse.page(view.render(state), cacheControl: "no-store")
-        if let cookie = browser.newCookie { response.setCookie(cookie) }
+        response.remember(viewer)
         return response
     }
 
     /// `GET /api/forms/{id}`: the canonical JSON schema.
-    @Sendable func schemaJSON(_ request: Request, context: BasicRequestContext) async throws -> Response {
+    @Sendable func schemaJSON(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await requireForm(context)
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -56,7 +72,7 @@ struct FormController {
 
     private var emptyState: RenderState { RenderState(values: [:], csrfToken: "") }
 
-    private func requireForm(_ context: BasicRequestContext) async throws -> StoredForm {
+    private func requireForm(_ context: AppRequestContext) async throws -> StoredForm {
         let id = try context.parameters.require("id")
         guard let form = try await store.latest(formID: id) else { throw HTTPError(.notFound) }
         return form

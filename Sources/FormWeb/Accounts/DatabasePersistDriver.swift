@@ -1,0 +1,84 @@
+import FluentKit
+import Foundation
+import Hummingbird
+
+/// Hummingbird's key/value `PersistDriver` over the `sessions` table, so sign-ins survive a
+/// restart and work across several server processes on one database.
+///
+/// Expired rows read as absent; each write also deletes a few expired rows, which keeps the
+/// table from growing without a separate sweeper task.
+public struct DatabasePersistDriver: PersistDriver {
+    let database: FieldworkDatabase
+
+    public init(database: FieldworkDatabase) {
+        self.database = database
+    }
+
+    public func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        let db = database.database()
+        if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing) {
+            throw PersistError.duplicate
+        }
+        try await SessionRecord.query(on: db).filter(\.$id == key).delete()
+        try await SessionRecord(id: key, value: try Self.encode(value), expiresAt: Self.date(after: expires)).create(on: db)
+        try await sweep(on: db)
+    }
+
+    public func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        let db = database.database()
+        let text = try Self.encode(value)
+        if let existing = try await SessionRecord.find(key, on: db) {
+            existing.value = text
+            // A nil expiry keeps the one already there, as the protocol asks.
+            if let expires { existing.expiresAt = Self.date(after: expires) }
+            try await existing.update(on: db)
+        } else {
+            try await SessionRecord(id: key, value: text, expiresAt: Self.date(after: expires)).create(on: db)
+            try await sweep(on: db)
+        }
+    }
+
+    public func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
+        try await getWithTTL(key: key, as: type)?.object
+    }
+
+    public func getWithTTL<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws
+        -> (object: Object, ttl: Duration?)?
+    {
+        guard let record = try await SessionRecord.find(key, on: database.database()), !Self.isExpired(record) else {
+            return nil
+        }
+        do {
+            let object = try JSONDecoder().decode(Object.self, from: Data(record.value.utf8))
+            let ttl = record.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
+            return (object, ttl)
+        } catch {
+            throw PersistError.invalidConversion
+        }
+    }
+
+    public func remove(key: String) async throws {
+        try await SessionRecord.query(on: database.database()).filter(\.$id == key).delete()
+    }
+
+    /// Deletes expired rows; bounded so one request never pays for a long backlog.
+    private func sweep(on db: any Database) async throws {
+        let stale = try await SessionRecord.query(on: db).filter(\.$expiresAt < Date()).limit(20).all(\.$id)
+        guard !stale.isEmpty else { return }
+        try await SessionRecord.query(on: db).filter(\.$id ~~ stale).delete()
+    }
+
+    static func isExpired(_ record: SessionRecord, now: Date = Date()) -> Bool {
+        record.expiresAt.map { $0 <= now } ?? false
+    }
+
+    static func date(after duration: Duration?) -> Date? {
+        guard let duration else { return nil }
+        let (seconds, attoseconds) = duration.components
+        return Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    static func encode<Object: Encodable>(_ value: Object) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Hummingbird
+
+/// Who is asking: a signed-in account or nobody, and the browser in either case.
+public struct Viewer: Sendable {
+    /// The signed-in account, if any.
+    public var account: Account?
+    /// The browser's id from the `fieldwork_csrf` cookie: owns what this browser created anonymously.
+    public var browserID: String
+    /// What CSRF tokens are derived from: the signed-in session's own key, else the browser id.
+    /// A new key at sign-in means a token seen before sign-in is worthless after it.
+    public var csrfKey: String
+    /// The browser-id cookie to set when this request brought none.
+    public var newBrowserCookie: Cookie?
+
+    public var isAdmin: Bool { account?.isAdmin ?? false }
+
+    /// Whether the viewer may see and change an object: its creator or an admin.
+    public func mayAccess(_ object: StoredObject) -> Bool {
+        if isAdmin { return true }
+        if let owner = object.creatorUserID { return owner == account?.id }
+        return object.creatorBrowser == browserID
+    }
+
+    /// The creator to record for an object this viewer creates.
+    public var creator: Creator {
+        if let account { return .account(account.id) }
+        return .browser(browserID)
+    }
+}

@@ -1,0 +1,79 @@
+import FormModel
+import Foundation
+import NIOCore
+
+/// The markup of files already received: on a form (kept with hidden inputs) and on the
+/// detail page (thumbnails or a type icon, with name, size and date).
+enum FileListMarkup {
+    /// The hidden input that sends a kept file's id back: `NAME._kept`. The server only
+    /// accepts ids it can resolve for this object or this browser's staged uploads.
+    static func keptInputName(for field: String) -> String { "\(field)._kept" }
+
+    /// Where the attachments pipeline serves a file's bytes (sniffed type, `nosniff`).
+    static func url(for file: SubmittedFile) -> String { "/attachments/\(file.id)" }
+
+    static func isImage(_ file: SubmittedFile) -> Bool {
+        ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(file.contentType ?? "")
+    }
+
+    /// A short name for the icon of a non-image file: `pdf`, `csv`, else `file`.
+    static func iconKind(_ file: SubmittedFile) -> String {
+        switch file.contentType {
+        case "application/pdf": "pdf"
+        case "text/csv": "csv"
+        default: "file"
+        }
+    }
+
+    static func writeKept(_ files: [SubmittedFile], field: String, to buffer: inout ByteBuffer) {
+        guard !files.isEmpty else { return }
+        buffer.writeStaticString("<ul class=\"fw-attachments__list\">")
+        for file in files {
+            buffer.writeStaticString("<li class=\"fw-attachment\">")
+            writeThumbnail(file, to: &buffer)
+            buffer.writeStaticString("<span class=\"fw-attachment__name\">")
+            HTML.writeEscaped(file.name, to: &buffer)
+            buffer.writeStaticString("</span> <span class=\"fw-attachment__size\">")
+            HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
+            buffer.writeStaticString("</span><input type=\"hidden\" name=\"")
+            HTML.writeEscaped(keptInputName(for: field), to: &buffer)
+            buffer.writeStaticString("\" value=\"")
+            HTML.writeEscaped(file.id, to: &buffer)
+            buffer.writeStaticString("\"></li>")
+        }
+        buffer.writeStaticString("</ul>")
+    }
+
+    static func writeShown(_ files: [SubmittedFile], date: String, to buffer: inout ByteBuffer) {
+        buffer.writeStaticString("<ul class=\"fw-attachments__list\">")
+        for file in files {
+            buffer.writeStaticString("<li class=\"fw-attachment\"><a class=\"fw-attachment__link\" href=\"")
+            HTML.writeEscaped(url(for: file), to: &buffer)
+            buffer.writeStaticString("\">")
+            writeThumbnail(file, to: &buffer)
+            buffer.writeStaticString("<span class=\"fw-attachment__name\">")
+            HTML.writeEscaped(file.name, to: &buffer)
+            buffer.writeStaticString("</span></a> <span class=\"fw-attachment__size\">")
+            HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
+            if !date.isEmpty {
+                buffer.writeStaticString(" <span class=\"fw-attachment__date\">")
+                HTML.writeEscaped(date, to: &buffer)
+                buffer.writeStaticString("</span>")
+            }
+            buffer.writeStaticString("</span></li>")
+        }
+        buffer.writeStaticString("</ul>")
+    }
+
+    private static func writeThumbnail(_ file: SubmittedFile, to buffer: inout ByteBuffer) {
+        if isImage(file) {
+            buffer.writeStaticString("<img class=\"fw-attachment__thumb\" src=\"")
+            HTML.writeEscaped(url(for: file), to: &buffer)
+            buffer.writeStaticString("\" alt=\"\" width=\"88\" height=\"88\">")
+        } else {
+            buffer.writeStaticString("<span class=\"fw-attachment__icon fw-attachment__icon--")
+            buffer.writeString(iconKind(file))
+            buffer.writeStaticString("\" aria-hidden=\"true\"></span>")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+
+/// The values of read-only fields a create view was rendered with, signed so the POST can
+/// trust them: HMAC-SHA256 under the server secret over the form id, its version and the values.
+///
+/// A `prefill="query"` field with `editable="false"` shows what the link said; without the
+/// seal, a user could change the hidden value and the server would have no way to tell.
+public struct SignedPrefill: Sendable {
+    /// The hidden input carrying the seal.
+    public static let fieldName = "_prefill"
+
+    let secret: ServerSecret
+
+    public init(secret: ServerSecret) {
+        self.secret = secret
+    }
+
+    /// `base64url(JSON values).base64url(mac)`; the JSON has sorted keys, so equal values seal equally.
+    public func seal(formID: String, version: Int, values: [String: [String]]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let payload = (try? encoder.encode(values)) ?? Data("{}".utf8)
+        return CSRF.base64URL(payload) + "." + CSRF.base64URL(mac(formID: formID, version: version, payload: payload))
+    }
+
+    /// The sealed values, or nil when the seal is missing, altered, or made for another form or version.
+    public func open(_ seal: String?, formID: String, version: Int) -> [String: [String]]? {
+        guard let seal else { return nil }
+        let parts = seal.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let payload = Self.decode(parts[0]), let given = Self.decode(parts[1]) else { return nil }
+        let expected = mac(formID: formID, version: version, payload: payload)
+        guard given.count == expected.count else { return nil }
+        // Constant time, like the CSRF check.
+        var difference: UInt8 = 0
+        for (a, b) in zip(given, expected) { difference |= a ^ b }
+        guard difference == 0 else { return nil }
+        return try? JSONDecoder().decode([String: [String]].self, from: payload)
+    }
+
+    private func mac(formID: String, version: Int, payload: Data) -> Data {
+        // NUL separators: no form id, version and payload can run into each other.
+        var message = Data("fieldwork-prefill\u{0}\(formID)\u{0}\(version)\u{0}".utf8)
+        message.append(payload)
+        return Data(HMAC<SHA256>.authenticationCode(for: message, using: secret.key))
+    }
+
+    static func decode(_ text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+
+/// Who may fill a form: `users` forms need a signed-in account.
+enum Access {
+    /// A 303 to the sign-in page that comes back here, when the form needs an account the viewer lacks.
+    static func signInRedirect(form: StoredForm, viewer: Viewer, request: Request) -> Response? {
+        guard form.access == .users, viewer.account == nil else { return nil }
+        // After a failed POST, come back to the create view rather than to the POST's address.
+        var back = request.uri.path
+        if request.method == .post, back.hasPrefix("/forms/") { back = "/forms/\(form.id)/new" }
+        if request.method == .get, let query = request.uri.query, !query.isEmpty { back += "?\(query)" }
+        return Response.seeOther("/login?next=\(LocalPath.percentEncoded(back))")
+    }
+
+    /// Throws 401 for the JSON API when the form needs an account the viewer lacks.
+    static func requireAPIAccess(form: StoredForm, viewer: Viewer) throws {
+        if form.access == .users, viewer.account == nil {
+            throw HTTPError(.unauthorized, message: "Sign in to use this form.")
+        }
+    }
+}
+
+extension Response {
+    /// A 303 See Other: after a POST the browser GETs the new address.
+    static func seeOther(_ location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        headers[.cacheControl] = "no-store"
+        return Response(status: .seeOther, headers: headers)
+    }
+}
+
+/// Paths that are safe to redirect to after sign-in: this site's own.
+enum LocalPath {
+    /// The path when it stays on this site (`/x`, not `//host` or `/\host`), else `/`.
+    static func safe(_ path: String?) -> String {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
+            !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\\" })
+        else { return "/" }
+        return path
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "/"
+    }
+}

@@ -1,0 +1,189 @@
+import FormModel
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The JSON API for objects: create from `{"field": value}` and read back.
+struct ObjectAPIController {
+    let forms: FormStore
+    let objects: ObjectStore
+    let plans: PlanCache
+    let viewers: ViewerResolver
+
+    /// JSON bodies are text fields only.
+    static let limit = 1024 * 1024
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/api/forms/:id/objects", use: create)
+        router.get("/api/forms/:id/objects/:object", use: show)
+    }
+
+    /// `POST /api/forms/{id}/objects`: 201 with the stored object, or 422 with every issue.
+    ///
+    /// Only `application/json` is taken: a cross-site page cannot send that type without a
+    /// CORS preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let form = try await forms.latest(formID: id), form.state == .active else { throw HTTPError(.notFound) }
+        let viewer = try await viewers.viewer(request, context: context)
+        try Access.requireAPIAccess(form: form, viewer: viewer)
+        guard FormBody.isJSON(request) else {
+            throw HTTPError(.unsupportedMediaType, message: "Send the object as application/json.")
+        }
+        let view = try await plans.createView(for: form)
+        let body = try await request.body.collect(upTo: Self.limit)
+        let input: [String: JSONInput]
+        do {
+            input = try JSONDecoder().decode([String: JSONInput].self, from: Data(buffer: body))
+        } catch {
+            return try Self.json(["errors": [["field": "", "code": "malformed", "message": "Send a JSON object of field names and values."]]], status: .badRequest)
+        }
+        var fields: [String: [String]] = [:]
+        var issues: [FieldIssue] = []
+        for (name, value) in input {
+            guard let strings = value.strings else {
+                issues.append(FieldIssue(field: name, code: "type", message: "Give a string, number, boolean or list"))
+                continue
+            }
+            if !strings.isEmpty { fields[name] = strings }
+        }
+        // Read-only fields keep their defaults: an API client has no create view to be bound to.
+        let serverValues = ObjectController.serverValues(view: view, known: view.readOnlyValues(view.initialValues(query: [:])))
+        let result = FormValidator.validate(
+            view.schema, Submission(fields: fields),
+            context: ValidationContext(mode: .create, serverValues: serverValues, today: ObjectController.today()))
+        guard issues.isEmpty, result.isValid else {
+            let all = issues + result.issues
+            return try Self.json(
+                ["errors": all.map { ["field": $0.field, "code": $0.code, "message": $0.message] }],
+                status: .unprocessableContent)
+        }
+        let object = try await objects.create(
+            formID: form.id, version: form.version, values: result.values,
+            keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator)
+        var response = try Self.json(ObjectJSON(object), status: .created)
+        response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
+        response.remember(viewer)
+        return response
+    }
+
+    /// `GET /api/forms/{id}/objects/{object}`: the stored object; 404 for anyone but its creator and admins.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let formID = try context.parameters.require("id")
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
+            let form = try await forms.latest(formID: formID)
+        else { throw HTTPError(.notFound) }
+        let viewer = try await viewers.viewer(request, context: context)
+        try Access.requireAPIAccess(form: form, viewer: viewer)
+        guard let object = try await objects.find(formID: formID, id: objectID), viewer.mayAccess(object) else {
+            throw HTTPError(.notFound)
+        }
+        return try Self.json(ObjectJSON(object), status: .ok)
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(value)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// One value of a JSON create request: strings, numbers, booleans and lists of them become the
+/// strings a browser would send; `null` means no value.
+enum JSONInput: Decodable {
+    case string(String)
+    case number(Decimal)
+    case bool(Bool)
+    case list([JSONInput])
+    case null
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let number = try? container.decode(Decimal.self) {
+            self = .number(number)
+        } else if let list = try? container.decode([JSONInput].self) {
+            self = .list(list)
+        } else {
+            self = .other
+        }
+    }
+
+    /// The strings a browser would send, or nil for nested objects.
+    var strings: [String]? {
+        switch self {
+        case .string(let text): return [text]
+        case .number(let number): return [NumberText.plain(number)]
+        // A switch sends `on`; off sends nothing.
+        case .bool(let on): return on ? ["on"] : []
+        case .null: return []
+        case .other: return nil
+        case .list(let items):
+            var all: [String] = []
+            for item in items {
+                switch item {
+                case .string, .number, .bool: all += item.strings ?? []
+                case .null: continue
+                // Lists of lists and objects have no form equivalent.
+                case .list, .other: return nil
+                }
+            }
+            return all
+        }
+    }
+}
+
+/// An object as the API shows it; values in plain JSON (numbers as numbers, dates as ISO text).
+struct ObjectJSON: Encodable {
+    var id: String
+    var form: String
+    var version: Int
+    var values: [String: PlainValue]
+    var createdAt: Date?
+    var updatedAt: Date?
+
+    init(_ object: StoredObject) {
+        id = object.id.uuidString.lowercased()
+        form = object.formID
+        version = object.formVersion
+        values = object.values.mapValues(PlainValue.init)
+        createdAt = object.createdAt
+        updatedAt = object.updatedAt
+    }
+}
+
+/// A typed value as plain JSON.
+struct PlainValue: Encodable {
+    let value: FieldValue
+
+    init(_ value: FieldValue) {
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch value {
+        case .text(let text): try container.encode(text)
+        case .number(let number): try container.encode(number)
+        case .bool(let bool): try container.encode(bool)
+        case .date(let date): try container.encode(date.description)
+        case .time(let time): try container.encode(time.description)
+        case .datetime(let datetime): try container.encode(datetime.description)
+        case .duration(let duration): try container.encode(duration.description)
+        case .choice(let choice): try container.encode(choice)
+        case .choices(let choices): try container.encode(choices)
+        case .files(let files): try container.encode(files)
+        }
+    }
+}
