@@ -22,6 +22,13 @@ public struct Viewer: Sendable {
         return object.creatorBrowser == browserID
     }
 
+    /// Who owns the files this viewer uploads until an object claims them: the account, or
+    /// for an anonymous viewer the browser.
+    public var ownerKey: String {
+        if let account { return "user:\(account.id.uuidString.lowercased())" }
+        return "browser:\(browserID)"
+    }
+
     /// The creator to record for an object this viewer creates.
     public var creator: Creator {
         if let account { return .account(account.id) }

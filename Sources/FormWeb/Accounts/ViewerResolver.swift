@@ -23,11 +23,14 @@ struct ViewerResolver: Sendable {
         csrf.token(for: viewer.csrfKey)
     }
 
+    /// What a refused POST says.
+    static let refusal = "This form has expired or came from another site. Go back, reload the page and send it again."
+
     /// Throws 403 unless the submitted token belongs to this viewer. A viewer whose browser
     /// brought no cookie can never pass: its id was made up for this request.
     func requireToken(_ token: String?, for viewer: Viewer) throws {
         guard viewer.account != nil || viewer.newBrowserCookie == nil, csrf.verify(token: token, cookie: viewer.csrfKey) else {
-            throw HTTPError(.forbidden, message: "This form has expired or came from another site. Go back, reload the page and send it again.")
+            throw HTTPError(.forbidden, message: Self.refusal)
         }
     }
 }

@@ -7,8 +7,11 @@ public struct ObjectStore: Sendable {
     let database: FieldworkDatabase
 
     /// Stores a new object created with a form version.
+    /// - Parameter alongside: runs in the same transaction with the new object's id (the
+    ///   attachments claim their files there), so both commit or neither does.
     public func create(
-        formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator
+        formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator,
+        alongside: (@Sendable (any Database, UUID) async throws -> Void)? = nil
     ) async throws -> StoredObject {
         let record = ObjectRecord()
         record.id = UUID()
@@ -20,7 +23,11 @@ public struct ObjectStore: Sendable {
         case .account(let id): record.creatorUserID = id
         case .browser(let id): record.creatorBrowser = id
         }
-        try await record.create(on: database.database())
+        let id = record.id!
+        try await database.database().transaction { db in
+            try await record.create(on: db)
+            try await alongside?(db, id)
+        }
         return try StoredObject(record)
     }
 
@@ -50,14 +57,20 @@ public struct ObjectStore: Sendable {
     }
 
     /// Replaces an object's values; false when it is gone.
+    /// - Parameter alongside: runs in the same transaction, as for ``create(formID:version:values:keyText:creator:alongside:)``.
     @discardableResult
-    public func update(formID: String, id: UUID, values: [String: FieldValue], keyText: String) async throws -> Bool {
-        let db = database.database()
-        guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
-        record.values = StoredValues(values)
-        record.keyText = keyText
-        try await record.update(on: db)
-        return true
+    public func update(
+        formID: String, id: UUID, values: [String: FieldValue], keyText: String,
+        alongside: (@Sendable (any Database, UUID) async throws -> Void)? = nil
+    ) async throws -> Bool {
+        try await database.database().transaction { db in
+            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            record.values = StoredValues(values)
+            record.keyText = keyText
+            try await record.update(on: db)
+            try await alongside?(db, id)
+            return true
+        }
     }
 
     /// Deletes an object; false when it was already gone.

@@ -9,8 +9,12 @@ enum FileListMarkup {
     /// accepts ids it can resolve for this object or this browser's staged uploads.
     static func keptInputName(for field: String) -> String { "\(field)._kept" }
 
-    /// Where the attachments pipeline serves a file's bytes (sniffed type, `nosniff`).
-    static func url(for file: SubmittedFile) -> String { "/attachments/\(file.id)" }
+    /// Where a file's bytes are served (sniffed type, `nosniff`): an object's file under the
+    /// object, so the object's access rule covers it; a staged upload to its uploader only.
+    static func url(for file: SubmittedFile, state: RenderState) -> String {
+        if state.stagedFileIDs.contains(file.id) || state.objectPath.isEmpty { return "/attachments/staged/\(file.id)" }
+        return "\(state.objectPath)/files/\(file.id)"
+    }
 
     static func isImage(_ file: SubmittedFile) -> Bool {
         ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(file.contentType ?? "")
@@ -25,12 +29,12 @@ enum FileListMarkup {
         }
     }
 
-    static func writeKept(_ files: [SubmittedFile], field: String, to buffer: inout ByteBuffer) {
+    static func writeKept(_ files: [SubmittedFile], field: String, state: RenderState, to buffer: inout ByteBuffer) {
         guard !files.isEmpty else { return }
         buffer.writeStaticString("<ul class=\"fw-attachments__list\">")
         for file in files {
             buffer.writeStaticString("<li class=\"fw-attachment\">")
-            writeThumbnail(file, to: &buffer)
+            writeThumbnail(file, state: state, to: &buffer)
             buffer.writeStaticString("<span class=\"fw-attachment__name\">")
             HTML.writeEscaped(file.name, to: &buffer)
             buffer.writeStaticString("</span> <span class=\"fw-attachment__size\">")
@@ -44,13 +48,14 @@ enum FileListMarkup {
         buffer.writeStaticString("</ul>")
     }
 
-    static func writeShown(_ files: [SubmittedFile], date: String, to buffer: inout ByteBuffer) {
+    static func writeShown(_ files: [SubmittedFile], state: RenderState, to buffer: inout ByteBuffer) {
+        let date = state.filesDate
         buffer.writeStaticString("<ul class=\"fw-attachments__list\">")
         for file in files {
             buffer.writeStaticString("<li class=\"fw-attachment\"><a class=\"fw-attachment__link\" href=\"")
-            HTML.writeEscaped(url(for: file), to: &buffer)
+            HTML.writeEscaped(url(for: file, state: state), to: &buffer)
             buffer.writeStaticString("\">")
-            writeThumbnail(file, to: &buffer)
+            writeThumbnail(file, state: state, to: &buffer)
             buffer.writeStaticString("<span class=\"fw-attachment__name\">")
             HTML.writeEscaped(file.name, to: &buffer)
             buffer.writeStaticString("</span></a> <span class=\"fw-attachment__size\">")
@@ -65,10 +70,10 @@ enum FileListMarkup {
         buffer.writeStaticString("</ul>")
     }
 
-    private static func writeThumbnail(_ file: SubmittedFile, to buffer: inout ByteBuffer) {
+    private static func writeThumbnail(_ file: SubmittedFile, state: RenderState, to buffer: inout ByteBuffer) {
         if isImage(file) {
             buffer.writeStaticString("<img class=\"fw-attachment__thumb\" src=\"")
-            HTML.writeEscaped(url(for: file), to: &buffer)
+            HTML.writeEscaped(url(for: file, state: state), to: &buffer)
             buffer.writeStaticString("\" alt=\"\" width=\"88\" height=\"88\">")
         } else {
             buffer.writeStaticString("<span class=\"fw-attachment__icon fw-attachment__icon--")

@@ -169,10 +169,10 @@ public struct RenderPlan: Sendable {
                 buffer.writeStaticString("\">")
             }
         case .files(let field):
-            FileListMarkup.writeKept(state.files[field] ?? [], field: field, to: &buffer)
+            FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, to: &buffer)
         case .displayValue(let field):
             if let files = state.files[field], !files.isEmpty {
-                FileListMarkup.writeShown(files, date: state.filesDate, to: &buffer)
+                FileListMarkup.writeShown(files, state: state, to: &buffer)
             } else if let text = state.display[field] {
                 HTML.writeEscaped(text, to: &buffer)
             }

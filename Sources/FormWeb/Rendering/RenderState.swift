@@ -55,6 +55,8 @@ public struct RenderState: Sendable {
     public var prefillSeal: String?
     /// Files already received, per attachments field: staged on a failed create, stored on edit.
     public var files: [String: [SubmittedFile]] = [:]
+    /// Which of ``files`` are staged uploads rather than an object's files (they are served apart).
+    public var stagedFileIDs: Set<String> = []
     /// Values formatted for the detail page, per field.
     public var display: [String: String] = [:]
     /// When the detail page's files were added ("21 Nov 2026").

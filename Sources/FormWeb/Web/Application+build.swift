@@ -61,9 +61,10 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         .addRoutes(to: router)
     AccountController(users: users, viewers: viewers, loginPage: try renderer.loginPage())
         .addRoutes(to: router)
+    let attachments = AttachmentStore(database: database, dataFolder: configuration.dataFolder)
     ObjectController(
         forms: store, objects: database.objects, plans: plans, viewers: viewers, prefill: prefill,
-        submissions: SubmissionReader()
+        submissions: SubmissionReader(attachments: attachments), attachments: attachments
     ).addRoutes(to: router)
     ObjectAPIController(forms: store, objects: database.objects, plans: plans, viewers: viewers)
         .addRoutes(to: router)
@@ -73,6 +74,6 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Fieldwork"),
         logger: logger
     )
-    app.addServices(DatabaseService(database: database))
+    app.addServices(DatabaseService(database: database), AttachmentPurgeService(store: attachments, logger: logger))
     return app
 }

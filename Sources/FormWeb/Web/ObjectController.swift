@@ -11,6 +11,7 @@ struct ObjectController {
     let viewers: ViewerResolver
     let prefill: SignedPrefill
     let submissions: SubmissionReader
+    let attachments: AttachmentStore
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/forms/:id", use: create)
@@ -19,6 +20,8 @@ struct ObjectController {
         router.get("/forms/:id/:object/edit", use: edit)
         router.get("/forms/:id/:object/delete", use: confirmDelete)
         router.post("/forms/:id/:object/delete", use: delete)
+        router.get("/forms/:id/:object/files/:file", use: file)
+        router.get("/attachments/staged/:file", use: stagedFile)
     }
 
     /// `POST /forms/{id}`: 303 to the new object once it is committed, or 422 with the create view again.
@@ -28,13 +31,14 @@ struct ObjectController {
         let viewer = try await viewers.viewer(request, context: context)
         if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)
-        let received = try await submissions.read(request, schema: view.schema, context: context)
+        var received = try await submissions.read(request, schema: view.schema, viewer: viewer)
         do {
             try viewers.requireToken(received.control(CSRF.fieldName), for: viewer)
         } catch {
-            await submissions.discard(received)
+            await submissions.discard(received, viewer: viewer)
             throw error
         }
+        try await submissions.resolveKept(&received, schema: view.schema, viewer: viewer, stored: [:])
         // Read-only values come from the seal the create view carried, or, when it is missing or
         // altered, from the form's own defaults: never from what the browser sent for them.
         let sealed =
@@ -46,6 +50,7 @@ struct ObjectController {
             context: ValidationContext(mode: .create, serverValues: serverValues, today: Self.today()))
         guard result.isValid else {
             var state = Self.failedState(view: view, received: received, result: result, serverValues: serverValues)
+            state.files = try await submissions.listable(received, viewer: viewer, stored: [:])
             state.csrfToken = viewers.token(for: viewer)
             state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
             if !view.readOnlyFields.isEmpty {
@@ -55,10 +60,16 @@ struct ObjectController {
             response.remember(viewer)
             return response
         }
+        let fileIDs = SubmissionReader.fileIDs(result.values)
+        let attachments = attachments
+        let owner = viewer.ownerKey
         let object = try await objects.create(
             formID: form.id, version: form.version, values: result.values,
-            keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator)
-        try await submissions.commit(received, values: result.values)
+            keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator
+        ) { db, objectID in
+            // The files become the object's in the object's own transaction.
+            if !fileIDs.isEmpty { try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, on: db) }
+        }
         var response = Response.seeOther(Self.path(form.id, object.id))
         response.remember(viewer)
         return response
@@ -98,35 +109,43 @@ struct ObjectController {
     /// `POST /forms/{id}/{object}`: 303 to the detail page, or 422 with the edit view again.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (_, object, view, viewer) = try await load(request, context: context)
-        var received = try await submissions.read(request, schema: view.schema, context: context)
+        var received = try await submissions.read(request, schema: view.schema, viewer: viewer)
         do {
             try viewers.requireToken(received.control(CSRF.fieldName), for: viewer)
         } catch {
-            await submissions.discard(received)
+            await submissions.discard(received, viewer: viewer)
             throw error
         }
-        received.keep(storedFiles: InputStrings.files(of: object.values), schema: view.schema)
+        let storedFiles = InputStrings.files(of: object.values)
+        try await submissions.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
         let serverValues = Self.serverValues(view: view, known: InputStrings.of(object.values))
         let result = FormValidator.validate(
             view.schema, received.submission,
             context: ValidationContext(mode: .edit, serverValues: serverValues, today: Self.today()))
         guard result.isValid else {
             var state = Self.failedState(view: view, received: received, result: result, serverValues: serverValues)
+            state.files = try await submissions.listable(received, viewer: viewer, stored: storedFiles)
             state.csrfToken = viewers.token(for: viewer)
             state.objectPath = Self.path(object.formID, object.id)
             var response = HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")
             response.remember(viewer)
             return response
         }
+        let keptIDs = SubmissionReader.fileIDs(result.values)
+        let newIDs = keptIDs.filter { received.stagedIDs.contains($0) }
+        let attachments = attachments
+        let owner = viewer.ownerKey
         guard
             try await objects.update(
                 formID: object.formID, id: object.id, values: result.values,
-                keyText: InputStrings.keyText(result.values, schema: view.schema))
-        else {
-            await submissions.discard(received)
-            throw HTTPError(.notFound)
-        }
-        try await submissions.commit(received, values: result.values)
+                keyText: InputStrings.keyText(result.values, schema: view.schema),
+                alongside: { db, objectID in
+                    if !newIDs.isEmpty { try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, on: db) }
+                })
+        else { throw HTTPError(.notFound) }
+        // Files the edit dropped go once the new values are committed.
+        let dropped = storedFiles.values.flatMap { $0.map(\.id) }.filter { !keptIDs.contains($0) }
+        if !dropped.isEmpty { try await attachments.delete(ids: dropped, objectID: object.id) }
         return Response.seeOther(Self.path(object.formID, object.id))
     }
 
@@ -147,7 +166,25 @@ struct ObjectController {
         let fields = try await FormBody.fields(request)
         try viewers.requireToken(fields[CSRF.fieldName]?.first, for: viewer)
         try await objects.delete(formID: object.formID, id: object.id)
+        try await attachments.delete(objectID: object.id)
         return Response.seeOther("/forms/\(object.formID)")
+    }
+
+    /// `GET /forms/{id}/{object}/files/{file}`: a file of an object, to whoever may see the object.
+    @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (_, object, _, _) = try await load(request, context: context)
+        guard let file = try await attachments.file(id: try context.parameters.require("file"), objectID: object.id) else {
+            throw HTTPError(.notFound)
+        }
+        return try await AttachmentResponse.response(for: file, store: attachments, context: context)
+    }
+
+    /// `GET /attachments/staged/{file}`: a file just uploaded with a refused form, to its uploader only.
+    @Sendable func stagedFile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try await viewers.viewer(request, context: context)
+        guard let file = try await attachments.stagedFile(id: try context.parameters.require("file"), owner: viewer.ownerKey)
+        else { throw HTTPError(.notFound) }
+        return try await AttachmentResponse.response(for: file, store: attachments, context: context)
     }
 
     /// The form, the object, its version's edit view and the viewer; 404 when any is missing or
@@ -192,7 +229,7 @@ struct ObjectController {
         for (name, strings) in serverValues { values[name] = strings }
         var state = RenderState(
             values: values, errors: result.issues.map { FieldError(field: $0.field, message: $0.message) }, csrfToken: "")
-        state.files = received.submission.files
+        state.stagedFileIDs = received.stagedIDs
         return state
     }
 

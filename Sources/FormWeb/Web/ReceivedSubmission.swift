@@ -5,6 +5,10 @@ import FormModel
 struct ReceivedSubmission: Sendable {
     var submission: Submission
     var controls: [String: String]
+    /// Files this request itself staged (multipart uploads).
+    var uploadedIDs: [String] = []
+    /// Every staged file the submission holds: uploaded now, or kept from a refused attempt.
+    var stagedIDs: Set<String> = []
 
     /// Inputs that steer the request rather than carry a field's value.
     static let controlNames: Set<String> = [CSRF.fieldName, SignedPrefill.fieldName]
@@ -21,18 +25,4 @@ struct ReceivedSubmission: Sendable {
     }
 
     func control(_ name: String) -> String? { controls[name] }
-
-    /// Puts the object's stored files that the edit form sent back (`NAME._kept` ids) ahead of
-    /// any new uploads. Only ids of this object's own files count: an id from anywhere else is
-    /// ignored, so no one can attach a file they cannot see.
-    mutating func keep(storedFiles: [String: [SubmittedFile]], schema: FormSchema) {
-        for field in schema.allFields where field.kind == .attachments {
-            let keptName = FileListMarkup.keptInputName(for: field.name)
-            let ids = submission.fields.removeValue(forKey: keptName) ?? []
-            let stored = storedFiles[field.name] ?? []
-            let kept = ids.compactMap { id in stored.first { $0.id == id } }
-            let uploaded = submission.files[field.name] ?? []
-            if !kept.isEmpty || !uploaded.isEmpty { submission.files[field.name] = kept + uploaded }
-        }
-    }
 }

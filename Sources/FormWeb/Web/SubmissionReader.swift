@@ -1,19 +1,94 @@
+import FluentKit
 import FormModel
+import Foundation
 import Hummingbird
 
 /// Turns a POSTed create or edit form into a ``ReceivedSubmission``: urlencoded bodies here,
-/// `multipart/form-data` through the attachments pipeline, which stages the files.
+/// `multipart/form-data` through the attachments store, which stages the files for the viewer.
 struct SubmissionReader: Sendable {
-    func read(_ request: Request, schema: FormSchema, context: AppRequestContext) async throws -> ReceivedSubmission {
+    let attachments: AttachmentStore
+
+    /// Reads the body. Nothing is trusted yet: the caller checks the CSRF token next, then
+    /// calls ``resolveKept(_:schema:viewer:stored:)``, or ``discard(_:viewer:)`` on refusal.
+    func read(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
         if FormBody.isURLEncoded(request) {
             return ReceivedSubmission(fields: try await FormBody.fields(request))
         }
-        throw HTTPError(.unsupportedMediaType)
+        guard FormBody.isMultipart(request) else { throw HTTPError(.unsupportedMediaType) }
+        // A browser that brought no cookie cannot hold a valid token: refuse before staging anything.
+        guard viewer.account != nil || viewer.newBrowserCookie == nil else {
+            throw HTTPError(.forbidden, message: ViewerResolver.refusal)
+        }
+        let submission = try await attachments.receive(request, schema: schema, owner: viewer.ownerKey)
+        var received = ReceivedSubmission(fields: submission.fields, files: submission.files)
+        received.uploadedIDs = submission.files.values.flatMap { $0.map(\.id) }
+        return received
     }
 
-    /// Forgets what a refused request staged.
-    func discard(_ received: ReceivedSubmission) async {}
+    /// Puts the files the form sent back by id (`NAME._kept`) ahead of new uploads: the
+    /// object's own stored files, and this viewer's staged uploads from a refused attempt.
+    /// Any other id is ignored, so no one can attach a file they cannot see.
+    func resolveKept(
+        _ received: inout ReceivedSubmission, schema: FormSchema, viewer: Viewer, stored: [String: [SubmittedFile]]
+    ) async throws {
+        for field in schema.allFields where field.kind == .attachments {
+            let ids = received.submission.fields.removeValue(forKey: FileListMarkup.keptInputName(for: field.name)) ?? []
+            guard !ids.isEmpty else { continue }
+            let own = stored[field.name] ?? []
+            var kept: [SubmittedFile] = []
+            var stagedIDs: [String] = []
+            for id in ids {
+                if let file = own.first(where: { $0.id == id }) { kept.append(file) } else { stagedIDs.append(id) }
+            }
+            if !stagedIDs.isEmpty {
+                let staged = try await attachments.stagedFiles(ids: stagedIDs, owner: viewer.ownerKey)
+                    .filter { $0.field == field.name && $0.formID == schema.id }
+                kept += staged.map(\.submitted)
+                received.stagedIDs.formUnion(staged.map(\.id))
+            }
+            let uploaded = received.submission.files[field.name] ?? []
+            if !kept.isEmpty || !uploaded.isEmpty { received.submission.files[field.name] = kept + uploaded }
+        }
+        received.stagedIDs.formUnion(received.uploadedIDs)
+    }
 
-    /// Makes the staged files of a stored object permanent.
-    func commit(_ received: ReceivedSubmission, values: [String: FieldValue]) async throws {}
+    /// The files of a refused submission that really are kept somewhere (a file over its
+    /// `max-size` is named in the submission but nothing of it was stored), to list again.
+    func listable(_ received: ReceivedSubmission, viewer: Viewer, stored: [String: [SubmittedFile]]) async throws
+        -> [String: [SubmittedFile]]
+    {
+        let storedIDs = Set(stored.values.flatMap { $0.map(\.id) })
+        let stagedIDs = Array(received.stagedIDs)
+        let present = Set(try await attachments.stagedFiles(ids: stagedIDs, owner: viewer.ownerKey).map(\.id))
+        return received.submission.files.mapValues { files in
+            files.filter { storedIDs.contains($0.id) || present.contains($0.id) }
+        }
+    }
+
+    /// Forgets what a refused request (bad token) staged: its rows and bytes.
+    func discard(_ received: ReceivedSubmission, viewer: Viewer) async {
+        try? await attachments.discardStaged(ids: received.uploadedIDs, owner: viewer.ownerKey)
+    }
+
+    /// The ids of every file among the valid values, for the store to claim.
+    static func fileIDs(_ values: [String: FieldValue]) -> [String] {
+        values.values.flatMap { value -> [String] in
+            if case .files(let files) = value { return files.map(\.id) }
+            return []
+        }
+    }
+}
+
+extension AttachmentStore {
+    /// Deletes staged files of an owner by id, rows first, then bytes; claimed files are untouched.
+    func discardStaged(ids: [String], owner: String) async throws {
+        let wanted = Self.wellFormed(ids)
+        guard !wanted.isEmpty else { return }
+        let db = database.database()
+        let rows = try await AttachmentRecord.query(on: db)
+            .filter(\.$id ~~ wanted).filter(\.$owner == owner).filter(\.$staged == true).all(\.$id)
+        guard !rows.isEmpty else { return }
+        try await AttachmentRecord.query(on: db).filter(\.$id ~~ rows).delete()
+        for id in rows { try? FileManager.default.removeItem(at: folder.appendingPathComponent(id)) }
+    }
 }

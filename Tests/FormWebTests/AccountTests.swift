@@ -1,0 +1,166 @@
+import FormModel
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import FormWeb
+
+@Suite("Accounts and sessions")
+struct AccountTests {
+    static let members = Fixtures.schema([], id: "members", title: "New Note", object: "Note")
+
+    @Test("admin exists on first start with the configured password and can sign in")
+    func adminSignsIn() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/login?next=/forms/x")
+            #expect(page.status == .ok)
+            #expect(page.title == "Sign in – Fieldwork")
+            #expect(page.body.contains(#"<input type="hidden" name="next" value="/forms/x">"#))
+            let done = try await browser.post(
+                "/login", [("_csrf", page.csrf ?? ""), ("name", "admin"), ("password", Fixtures.adminPassword), ("next", "/forms/x")])
+            #expect(done.status == .seeOther)
+            #expect(done.location == "/forms/x")
+            #expect(await browser.cookies["fieldwork_session"] != nil)
+        }
+    }
+
+    @Test("a wrong password or a missing name answers 422 with the error summary and keeps the name")
+    func wrongPassword() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/login")
+            let wrong = try await browser.post("/login", [("_csrf", page.csrf ?? ""), ("name", "admin"), ("password", "nope")])
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.title == "Error: Sign in – Fieldwork")
+            #expect(wrong.body.contains(#"role="alert""#))
+            #expect(wrong.body.contains(##"<li><a href="#field-name">The user name or password is wrong</a></li>"##))
+            #expect(wrong.body.contains(#"value="admin""#))
+            #expect(!wrong.body.contains("nope"))
+            #expect(await browser.cookies["fieldwork_session"] == nil)
+
+            let empty = try await browser.post("/login", [("_csrf", page.csrf ?? ""), ("name", " "), ("password", "x")])
+            #expect(empty.status == .unprocessableContent)
+            #expect(empty.body.contains(##"<li><a href="#field-name">Enter your user name</a></li>"##))
+            #expect(empty.body.contains(#"id="field-name" name="name" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" aria-describedby="field-name-error" aria-invalid="true">"#))
+        }
+    }
+
+    @Test("sign-in without a valid CSRF token is refused with 403 and signs nobody in")
+    func loginNeedsToken() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = TestBrowser(client)
+            _ = try await browser.get("/login")
+            let forged = try await browser.post("/login", [("name", "admin"), ("password", Fixtures.adminPassword)])
+            #expect(forged.status == .forbidden)
+            #expect(await browser.cookies["fieldwork_session"] == nil)
+        }
+    }
+
+    @Test("only a local path is taken as where to go after sign-in")
+    func nextStaysLocal() {
+        #expect(LocalPath.safe("/forms/a?b=c") == "/forms/a?b=c")
+        #expect(LocalPath.safe("//evil.example/") == "/")
+        #expect(LocalPath.safe("/\\evil.example") == "/")
+        #expect(LocalPath.safe("https://evil.example") == "/")
+        #expect(LocalPath.safe(nil) == "/")
+    }
+
+    @Test("a users form sends visitors to sign in and back, and the API answers 401")
+    func usersFormNeedsSignIn() async throws {
+        try await TestApp.run(forms: [(Self.members, .users)], users: [("ada", "lovelace-1815", false)]) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/forms/members/new?layout=compact")
+            #expect(page.status == .seeOther)
+            #expect(page.location == "/login?next=/forms/members/new%3Flayout%3Dcompact")
+            #expect(try await browser.get("/forms/members").status == .seeOther)
+            let api = try await browser.postJSON("/api/forms/members/objects", #"{"title":"x"}"#)
+            #expect(api.status == .unauthorized)
+
+            try await browser.signIn("ada", password: "lovelace-1815")
+            #expect(try await browser.get("/forms/members/new").status == .ok)
+        }
+    }
+
+    @Test("sign-out needs the token, ends the session and the users form asks for sign-in again")
+    func signOut() async throws {
+        try await TestApp.run(forms: [(Self.members, .users)], users: [("ada", "lovelace-1815", false)]) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("ada", password: "lovelace-1815")
+            let form = try await browser.get("/forms/members/new")
+            #expect(try await browser.post("/logout", []).status == .forbidden)
+            #expect(try await browser.get("/forms/members/new").status == .ok)
+            let out = try await browser.post("/logout", [("_csrf", form.csrf ?? "")])
+            #expect(out.status == .seeOther)
+            #expect(await browser.cookies["fieldwork_session"] == nil)
+            #expect(try await browser.get("/forms/members/new").status == .seeOther)
+        }
+    }
+
+    @Test("a session is kept in the database and survives a new app instance on the same data")
+    func sessionSurvivesRestart() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let session = SessionBox()
+        try await TestApp.run(forms: [(Self.members, .users)], data: data, keepData: true, users: [("ada", "lovelace-1815", false)]) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("ada", password: "lovelace-1815")
+            await session.set(await browser.cookies["fieldwork_session"])
+        }
+        let cookie = try #require(await session.value)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            await browser.setCookie("fieldwork_session", cookie)
+            let restored = try await browser.get("/forms/members/new")
+            #expect(restored.status == .ok)
+            await browser.setCookie("fieldwork_session", "made-up")
+            let madeUp = try await browser.get("/forms/members/new")
+            #expect(madeUp.status == .seeOther)
+        }
+    }
+
+    actor SessionBox {
+        var value: String?
+        func set(_ value: String?) { self.value = value }
+    }
+}
+
+@Suite("Session storage on the database")
+struct PersistDriverTests {
+    struct Payload: Codable, Sendable, Equatable {
+        var n: Int
+    }
+
+    @Test("values are stored, overwritten, expire and are removed")
+    func roundTrip() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        do {
+            let driver = DatabasePersistDriver(database: database)
+            try await driver.create(key: "a", value: Payload(n: 1), expires: .seconds(60))
+            await #expect(throws: PersistError.duplicate) {
+                try await driver.create(key: "a", value: Payload(n: 2), expires: nil)
+            }
+            #expect(try await driver.get(key: "a", as: Payload.self) == Payload(n: 1))
+            try await driver.set(key: "a", value: Payload(n: 3), expires: nil)
+            let (value, ttl) = try #require(try await driver.getWithTTL(key: "a", as: Payload.self))
+            #expect(value == Payload(n: 3))
+            // A nil expiry on set keeps the one there.
+            #expect(ttl.map { $0 > .seconds(50) && $0 <= .seconds(60) } == true)
+            try await driver.set(key: "b", value: Payload(n: 4), expires: .seconds(-1))
+            #expect(try await driver.get(key: "b", as: Payload.self) == nil)
+            try await driver.remove(key: "a")
+            #expect(try await driver.get(key: "a", as: Payload.self) == nil)
+            await #expect(throws: PersistError.invalidConversion) {
+                try await driver.set(key: "c", value: "text", expires: nil)
+                _ = try await driver.get(key: "c", as: Payload.self)
+            }
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+}

@@ -1,0 +1,75 @@
+import Crypto
+import FormModel
+import Foundation
+import Testing
+
+@testable import FormWeb
+
+@Suite("Signed prefill, stored values and value text")
+struct ObjectSupportTests {
+    let prefill = SignedPrefill(secret: ServerSecret(key: SymmetricKey(data: Data(repeating: 9, count: 32))))
+
+    @Test("a seal opens to its values only for the form and version it was made for")
+    func sealRoundTrip() {
+        let values = ["task": ["T-1001"], "b": ["x", "y"]]
+        let seal = prefill.seal(formID: "f", version: 2, values: values)
+        #expect(prefill.open(seal, formID: "f", version: 2) == values)
+        #expect(prefill.open(seal, formID: "f", version: 3) == nil)
+        #expect(prefill.open(seal, formID: "g", version: 2) == nil)
+        #expect(prefill.open(nil, formID: "f", version: 2) == nil)
+        #expect(prefill.open("garbage", formID: "f", version: 2) == nil)
+        let other = SignedPrefill(secret: ServerSecret(key: SymmetricKey(data: Data(repeating: 8, count: 32))))
+        #expect(other.open(seal, formID: "f", version: 2) == nil)
+        // A different payload under the same mac fails.
+        let forged = CSRF.base64URL(Data(#"{"task":["EVIL"]}"#.utf8)) + "." + seal.split(separator: ".")[1]
+        #expect(prefill.open(forged, formID: "f", version: 2) == nil)
+    }
+
+    @Test("every kind of value survives the stored JSON")
+    func storedValuesRoundTrip() throws {
+        let values: [String: FieldValue] = [
+            "t": .text("a \"quoted\" text"), "n": .number(Decimal(string: "12.50")!), "b": .bool(true),
+            "d": .date(LocalDate("2026-11-21")!), "tm": .time(LocalTime("14:30")!),
+            "dt": .datetime(LocalDateTime("2026-11-21T14:30")!), "du": .duration(ISODuration("PT1H30M")!),
+            "c": .choice("x"), "cs": .choices(["y", "x"]),
+            "f": .files([SubmittedFile(id: "1", name: "a.png", size: 3, contentType: "image/png")]),
+        ]
+        let data = try JSONEncoder().encode(StoredValues(values))
+        #expect(try JSONDecoder().decode(StoredValues.self, from: data).values == values)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""n":{"number":"12.5"}"#))
+    }
+
+    @Test("values read as people write them")
+    func displayText() {
+        let schema = Fixtures.schema([])
+        let cost = Field(name: "cost", kind: .number, constraints: Constraints(scale: 2), presentation: Presentation(prefix: "USD"))
+        #expect(FieldValue.number(Decimal(string: "12.5")!).displayText(for: cost, in: schema) == "USD 12.50")
+        let date = Field(name: "due", kind: .date)
+        #expect(FieldValue.date(LocalDate("2026-11-21")!).displayText(for: date, in: schema) == "21 November 2026")
+        let estimate = Field(name: "e", kind: .duration)
+        #expect(FieldValue.duration(ISODuration("PT1H30M")!).displayText(for: estimate, in: schema) == "1 hour 30 minutes")
+        #expect(FieldValue.duration(ISODuration("PT45M")!).displayText(for: estimate, in: schema) == "45 minutes")
+        let chips = Field(name: "c", kind: .chips, options: SubmissionTests.options)
+        #expect(FieldValue.choices(["c", "a"]).displayText(for: chips, in: schema) == "Gamma, Alpha")
+        #expect(FieldValue.choice("zz").displayText(for: chips, in: schema) == "zz")
+    }
+
+    @Test("stored values turn back into the strings the edit view's inputs hold")
+    func inputStrings() {
+        let strings = InputStrings.of([
+            "n": .number(Decimal(string: "3.25")!), "on": .bool(true), "off": .bool(false), "cs": .choices(["a", "b"]),
+            "du": .duration(ISODuration("PT2H15M")!), "dt": .datetime(LocalDateTime("2026-11-21T09:05")!),
+        ])
+        #expect(strings == ["n": ["3.25"], "on": ["on"], "cs": ["a", "b"], "du": ["PT2H15M"], "dt": ["2026-11-21T09:05"]])
+    }
+
+    @Test("edit mode makes create-only fields read-only too")
+    func modes() {
+        let createOnly = Field(name: "c", kind: .text, editable: .createOnly)
+        let never = Field(name: "n", kind: .text, editable: .no)
+        #expect(!FormMode.create.isReadOnly(createOnly))
+        #expect(FormMode.edit.isReadOnly(createOnly))
+        #expect(FormMode.create.isReadOnly(never))
+        #expect(!FormMode.edit.isReadOnly(Field(name: "y", kind: .text)))
+    }
+}
