@@ -139,6 +139,15 @@ public struct AttachmentStore: Sendable {
             .first().map(StoredAttachment.init)
     }
 
+    /// A claimed file by id alone, for a route whose URL names only the file: the caller must
+    /// then check that the viewer may see the object it belongs to (``StoredAttachment/objectID``).
+    public func claimedFile(id: String) async throws -> StoredAttachment? {
+        guard !Self.wellFormed([id]).isEmpty else { return nil }
+        return try await AttachmentRecord.query(on: database.database())
+            .filter(\.$id == id).filter(\.$staged == false)
+            .first().map(StoredAttachment.init)
+    }
+
     // MARK: Claiming and forgetting
 
     /// Makes `owner`'s staged files among `ids` the object's, and returns the files claimed;
