@@ -70,6 +70,14 @@ struct ContentSnifferTests {
         #expect(Self.sniff("a,b\u{0}c") == nil)
     }
 
+    @Test("a CSV prefix cut inside a record is still CSV")
+    func cutRecord() {
+        #expect(Self.sniff("name,size\nA,1\nB,2") == "text/csv", "a whole last record without a line break")
+        #expect(Self.sniff("name,size\nA,1\nB,2\nC") == "text/csv")
+        #expect(Self.sniff("name,size\nA,1\nB,2,3") == "text/plain")
+        #expect(ContentSniffer.sniff(Array("a,b\nc,d\n".utf8)) == "text/csv")
+    }
+
     @Test("a text prefix cut inside a character is still text")
     func cutPrefix() {
         let bytes = Array("cr\u{e8}me br\u{fb}l\u{e9}e caf\u{e9}".utf8)

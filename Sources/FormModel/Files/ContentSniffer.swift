@@ -3,7 +3,8 @@ import Foundation
 /// The MIME type of a file from its first bytes, never from its name or the declared type.
 ///
 /// Markup (HTML, SVG, XML) is always named as such, so an `accept` list of images or CSV refuses
-/// it whatever the file is called. Pass the whole file or its first 64 KB.
+/// it whatever the file is called. Pass the whole file or its first bytes (8 KB is plenty): a
+/// character or a CSV record cut at the end of a prefix is allowed for.
 public enum ContentSniffer {
     public static let docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
     public static let xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -11,6 +12,9 @@ public enum ContentSniffer {
 
     /// The sniffed type, or nil for content it does not recognise.
     public static func mediaType(of data: Data) -> String? { mediaType(of: [UInt8](data)) }
+
+    /// The sniffed type, or nil for content it does not recognise (same as `mediaType(of:)`).
+    public static func sniff(_ bytes: [UInt8]) -> String? { mediaType(of: bytes) }
 
     /// The sniffed type, or nil for content it does not recognise.
     public static func mediaType(of bytes: [UInt8]) -> String? {
@@ -69,7 +73,7 @@ public enum ContentSniffer {
         if text.unicodeScalars.contains(where: { $0.value < 32 && !"\t\n\r\u{0C}".unicodeScalars.contains($0) }) {
             return nil
         }
-        return isCSV(text, complete: bytes.count < 65_536 || bytes.last == 0x0A) ? "text/csv" : "text/plain"
+        return isCSV(text) ? "text/csv" : "text/plain"
     }
 
     /// HTML, SVG or XML when the text starts like markup or carries tags browsers would run.
@@ -88,8 +92,8 @@ public enum ContentSniffer {
     }
 
     /// At least two records, each with the same number of commas outside quotes, more than none.
-    /// When the text may be cut short, the last record is not counted.
-    static func isCSV(_ text: String, complete: Bool) -> Bool {
+    /// A last record without a line break may be cut short: with fewer commas it is not counted.
+    static func isCSV(_ text: String) -> Bool {
         var counts: [Int] = []
         var commas = 0
         var quoted = false
@@ -106,7 +110,7 @@ public enum ContentSniffer {
             default: recordHasContent = true
             }
         }
-        if recordHasContent && (complete || counts.isEmpty) { counts.append(commas) }
+        if recordHasContent, counts.isEmpty || commas >= counts[0] { counts.append(commas) }
         guard counts.count >= 2, let first = counts.first, first > 0 else { return false }
         return counts.allSatisfy { $0 == first }
     }
