@@ -130,3 +130,42 @@ struct FormValidatorTests {
         #expect(result.values["scan"] == .files([kept]))
     }
 }
+
+@Suite("Server-decided values")
+struct ServerDecidedTests {
+    static let prefilled = SchemaSamples.with(Field(name: "ref", kind: .text, label: "Reference", prefill: .query))
+
+    @Test("an editable prefilled field takes what the user typed: the query is only its initial value")
+    func editablePrefill() {
+        let result = FormValidator.validate(
+            Self.prefilled, Submission(fields: ["title": ["T"], "ref": ["R-2"]]),
+            context: ValidationContext(serverValues: ["ref": ["R-1"]]))
+        #expect(result.values["ref"] == .text("R-2"))
+    }
+
+    @Test("a non-editable date defaulting to today takes the context's today")
+    func todayDefault() {
+        let schema = SchemaSamples.with(Field(name: "opened", kind: .date, label: "Opened", editable: .no, defaultValue: "today"))
+        let today = LocalDate(year: 2026, month: 11, day: 21)
+        let result = FormValidator.validate(
+            schema, Submission(fields: ["title": ["T"], "opened": ["1999-01-01"]]), context: ValidationContext(today: today))
+        #expect(result.values["opened"] == today.map(FieldValue.date))
+    }
+
+    @Test("server values are checked like submitted ones")
+    func serverValuesChecked() {
+        let schema = SchemaSamples.with(
+            Field(name: "code", kind: .text, label: "Code", editable: .no, constraints: Constraints(maxLength: 3)))
+        let result = FormValidator.validate(
+            schema, Submission(fields: ["title": ["T"]]), context: ValidationContext(serverValues: ["code": ["ABCD"]]))
+        #expect(result.issues.map(\.message) == ["Code must be 3 characters or fewer"])
+    }
+
+    @Test("which fields the server decides, by mode", arguments: [
+        (Editability.yes, ValidationMode.create, false), (.yes, .edit, false), (.no, .create, true), (.no, .edit, true),
+        (.createOnly, .create, false), (.createOnly, .edit, true),
+    ])
+    func decidedByMode(_ editable: Editability, _ mode: ValidationMode, _ decided: Bool) {
+        #expect(FormValidator.isServerDecided(Field(name: "f", kind: .text, editable: editable), mode: mode) == decided)
+    }
+}

@@ -28,7 +28,9 @@ public enum FormValidator {
         return ValidationResult(values: values, issues: issues)
     }
 
-    /// Whether the server, not the submission, decides a field's value in a mode.
+    /// Whether the server, not the submission, decides a field's value in a mode: fields read-only
+    /// there (`editable="false"`, and `create-only` in edit mode). An editable `prefill="query"`
+    /// field stays the user's, the query giving only its initial value.
     public static func isServerDecided(_ field: Field, mode: ValidationMode) -> Bool {
         switch mode {
         case .create: return field.editable == .no
