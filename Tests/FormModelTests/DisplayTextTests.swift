@@ -48,6 +48,16 @@ struct DisplayTextTests {
         #expect(text("attachments", .files([file])) == "a.png")
     }
 
+    @Test("pages that list every value get each label or file name")
+    func items() {
+        let schema = Self.schema
+        let categories = schema.field(named: "categories")!
+        #expect(FieldValue.choices(["bug", "feature", "ui", "docs"]).displayItems(for: categories, in: schema) == ["Bug", "Feature", "UI", "Documentation"])
+        let file = SubmittedFile(id: "1", name: "a.png", size: 1, contentType: "image/png")
+        #expect(FieldValue.files([file, file]).displayItems(for: schema.field(named: "attachments")!, in: schema) == ["a.png", "a.png"])
+        #expect(FieldValue.number(3).displayItems(for: schema.field(named: "cost")!, in: schema) == ["USD 3.00"])
+    }
+
     @Test("values decoded from JSON display like typed ones")
     func decoded() {
         #expect(text("due", .text("2026-11-21")) == "21 November 2026")

@@ -23,6 +23,16 @@ extension FieldValue {
         }
     }
 
+    /// Each value for people, for pages that list them all: option labels, or file names;
+    /// a single value gives one item, its `displayText`.
+    public func displayItems(for field: Field, in schema: FormSchema) -> [String] {
+        switch self.conformed(to: field) ?? self {
+        case .choices(let values): return values.map { label(of: $0, field, schema) }
+        case .files(let files): return files.map(\.name)
+        default: return [displayText(for: field, in: schema)]
+        }
+    }
+
     private func label(of value: String, _ field: Field, _ schema: FormSchema) -> String {
         schema.options(for: field).first { $0.value == value }?.label ?? value
     }
