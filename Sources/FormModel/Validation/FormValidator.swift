@@ -3,10 +3,82 @@
 public enum FormValidator {
     /// Checks every field of `schema` (parse, then required, then constraints), reporting all
     /// issues at once in form order.
+    ///
+    /// Fields read-only in this mode take `context.serverValues` (else their default) instead of
+    /// what was submitted. Children of a switch are checked and stored only while the switch is
+    /// on, as decided from the submitted values. Unknown names are ignored.
     public static func validate(
         _ schema: FormSchema, _ submission: Submission, context: ValidationContext = ValidationContext()
     ) -> ValidationResult {
-        // Implemented on branch `validation` (issue 3); this declaration fixes the API.
-        ValidationResult(values: [:], issues: [FieldIssue(field: "", code: "unavailable", message: "Validation is not merged yet.")])
+        var values: [String: FieldValue] = [:]
+        var issues: [FieldIssue] = []
+        func run(_ field: Field) {
+            switch check(field, in: schema, submission, context) {
+            case .empty: break
+            case .value(let value): values[field.name] = value
+            case .issues(let found): issues += found
+            }
+        }
+        for field in schema.topLevelFields {
+            run(field)
+            if field.kind == .switch, values[field.name] == .bool(true) {
+                for child in field.children ?? [] { run(child) }
+            }
+        }
+        return ValidationResult(values: values, issues: issues)
+    }
+
+    /// Whether the server, not the submission, decides a field's value in a mode: fields read-only
+    /// there (`editable="false"`, and `create-only` in edit mode). An editable `prefill="query"`
+    /// field stays the user's, the query giving only its initial value.
+    public static func isServerDecided(_ field: Field, mode: ValidationMode) -> Bool {
+        switch mode {
+        case .create: return field.editable == .no
+        case .edit: return field.editable != .yes
+        }
+    }
+
+    /// One field: its rule, then `required` when the rule found nothing.
+    static func check(_ field: Field, in schema: FormSchema, _ submission: Submission, _ context: ValidationContext)
+        -> RuleOutcome
+    {
+        let raw = input(for: field, submission, context)
+        let outcome: RuleOutcome
+        switch field.kind {
+        case .text, .note: outcome = TextRule.check(field, raw)
+        case .number, .slider: outcome = NumberRule.check(field, raw)
+        case .date, .time, .datetime: outcome = TemporalRule.check(field, raw)
+        case .duration: outcome = DurationRule.check(field, raw)
+        case .valueList, .buttons, .chips: outcome = ChoiceRule.check(field, raw, offered: schema.options(for: field))
+        case .switch: outcome = SwitchRule.check(field, raw)
+        case .attachments: outcome = AttachmentsRule.check(field, raw)
+        }
+        if outcome == .empty, field.required {
+            return .issue(field, "required", RequiredMessage.text(for: field))
+        }
+        return outcome
+    }
+
+    /// The strings and files to check: the submission's, or the server's for read-only fields.
+    static func input(for field: Field, _ submission: Submission, _ context: ValidationContext) -> RawInput {
+        guard isServerDecided(field, mode: context.mode) else {
+            return RawInput(
+                strings: submission.fields[field.name] ?? [],
+                hours: submission.first("\(field.name).hours"),
+                minutes: submission.first("\(field.name).minutes"),
+                files: submission.files[field.name] ?? [])
+        }
+        let files = context.serverFiles[field.name] ?? []
+        if let given = context.serverValues[field.name] { return RawInput(strings: given, files: files) }
+        guard context.mode == .create else { return RawInput(files: files) }
+        // A read-only field of a new object keeps the value the form was given.
+        let defaults = field.defaultValues.compactMap { value -> String? in
+            switch value {
+            case "today": return field.kind == .date ? context.today?.description : value
+            case "now": return field.kind == .datetime ? nil : value
+            default: return value
+            }
+        }
+        return RawInput(strings: defaults, files: files)
     }
 }

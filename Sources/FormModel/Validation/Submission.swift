@@ -86,12 +86,19 @@ public struct ValidationContext: Sendable, Hashable {
     /// that are read-only there (`editable="false"`, `create-only`). For these fields the
     /// submitted strings are ignored and these are used instead.
     public var serverValues: [String: [String]]
+    /// The stored files of attachments fields that are read-only in this mode (edit mode), kept
+    /// whatever was uploaded.
+    public var serverFiles: [String: [SubmittedFile]]
     /// "Today" for `default="today"` (not used for bounds: those are fixed in the spec).
     public var today: LocalDate?
 
-    public init(mode: ValidationMode = .create, serverValues: [String: [String]] = [:], today: LocalDate? = nil) {
+    public init(
+        mode: ValidationMode = .create, serverValues: [String: [String]] = [:],
+        serverFiles: [String: [SubmittedFile]] = [:], today: LocalDate? = nil
+    ) {
         self.mode = mode
         self.serverValues = serverValues
+        self.serverFiles = serverFiles
         self.today = today
     }
 }

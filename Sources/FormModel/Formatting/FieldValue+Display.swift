@@ -1,0 +1,39 @@
+/// Values as people read them on detail and list pages.
+extension FieldValue {
+    /// The value for people: "21 November 2026", "USD 12.50", "Bug, UI and 3 more", "On", "3 files".
+    public func displayText(for field: Field, in schema: FormSchema) -> String {
+        switch self.conformed(to: field) ?? self {
+        case .text(let s):
+            if let format = field.constraints.format { return GroupedFormat(format).regroup(s) }
+            return s
+        case .number(let n):
+            let number = HumanText.number(n, scale: field.constraints.scale)
+            let prefix = field.presentation.prefix.map { "\($0) " } ?? ""
+            let suffix = field.presentation.suffix.map { " \($0)" } ?? ""
+            return prefix + number + suffix
+        case .bool(let on): return on ? "On" : "Off"
+        case .date(let d): return HumanText.date(d)
+        case .time(let t): return HumanText.time(t)
+        case .datetime(let dt): return HumanText.datetime(dt)
+        case .duration(let d): return HumanText.duration(d)
+        case .choice(let value): return label(of: value, field, schema)
+        case .choices(let values): return HumanText.summary(values.map { label(of: $0, field, schema) })
+        case .files(let files):
+            return files.count == 1 ? files[0].name : "\(files.count) files"
+        }
+    }
+
+    /// Each value for people, for pages that list them all: option labels, or file names;
+    /// a single value gives one item, its `displayText`.
+    public func displayItems(for field: Field, in schema: FormSchema) -> [String] {
+        switch self.conformed(to: field) ?? self {
+        case .choices(let values): return values.map { label(of: $0, field, schema) }
+        case .files(let files): return files.map(\.name)
+        default: return [displayText(for: field, in: schema)]
+        }
+    }
+
+    private func label(of value: String, _ field: Field, _ schema: FormSchema) -> String {
+        schema.options(for: field).first { $0.value == value }?.label ?? value
+    }
+}

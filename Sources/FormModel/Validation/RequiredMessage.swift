@@ -1,0 +1,22 @@
+/// What to do when a required field is empty: "Enter a title", "Select a project", "Turn on Remind me".
+public enum RequiredMessage {
+    /// The `required` message for a field, by kind.
+    public static func text(for field: Field) -> String {
+        let words = FieldWording(field)
+        switch field.kind {
+        case .text, .note, .number, .slider, .date, .time, .datetime, .duration:
+            return "Enter \(words.withArticle)"
+        case .valueList, .buttons, .chips:
+            if field.takesSeveralValues {
+                let min = max(field.constraints.minSelected ?? 1, 1)
+                return min == 1 ? "Select at least one \(words.singular)" : "Select at least \(words.count(min))"
+            }
+            return "Select \(words.withArticle)"
+        case .switch:
+            return "Turn on \(words.subject)"
+        case .attachments:
+            let min = max(field.constraints.minCount ?? 1, 1)
+            return min == 1 ? "Select a file" : "Select at least \(min) files"
+        }
+    }
+}

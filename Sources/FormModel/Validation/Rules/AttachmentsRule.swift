@@ -1,0 +1,39 @@
+/// Attachments: count, size and type of the staged files, the type being the one sniffed from content.
+enum AttachmentsRule {
+    static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
+        let files = raw.files
+        if files.isEmpty { return .empty }
+        let c = field.constraints
+        var issues: [FieldIssue] = []
+        func add(_ code: String, _ message: String) { issues.append(FieldIssue(field: field.name, code: code, message: message)) }
+
+        if let min = c.minCount, files.count < min {
+            add("min-count", "Select at least \(min) file\(min == 1 ? "" : "s")")
+        }
+        if let max = c.maxCount, files.count > max {
+            add("max-count", "Select up to \(max) file\(max == 1 ? "" : "s")")
+        }
+        if let accept = c.accept, !accept.isEmpty {
+            let bad = files.filter { !MediaTypes.matches($0.contentType, accept: accept) }
+            if !bad.isEmpty {
+                add("file-type", "\(subject(bad, of: files)) must be \(MediaTypes.describe(accept))")
+            }
+        }
+        if let maxSize = c.maxSize {
+            let bad = files.filter { $0.size > maxSize }
+            if !bad.isEmpty {
+                let each = bad.count > 1 ? " each" : ""
+                add("file-size", "\(subject(bad, of: files)) must\(each) be smaller than \(ByteSize.describe(maxSize))")
+            }
+        }
+        return issues.isEmpty ? .value(.files(files)) : .issues(issues)
+    }
+
+    /// "The selected file" when one file was sent, the file's name when one of several is bad,
+    /// "The selected files" when several are.
+    static func subject(_ bad: [SubmittedFile], of all: [SubmittedFile]) -> String {
+        if all.count == 1 { return "The selected file" }
+        if bad.count == 1 { return bad[0].name }
+        return "The selected files"
+    }
+}

@@ -1,0 +1,32 @@
+/// Value lists, buttons and chips: only offered values, one for a single choice, `min-selected`
+/// and `max-selected` for several. A field whose list has no options yet accepts any value.
+enum ChoiceRule {
+    static func check(_ field: Field, _ raw: RawInput, offered: [Option]) -> RuleOutcome {
+        let words = FieldWording(field)
+        var chosen: [String] = []
+        for value in raw.strings.map({ $0.trimmingCharacters(in: .whitespaces) }) where !value.isEmpty {
+            if !chosen.contains(value) { chosen.append(value) }
+        }
+        if chosen.isEmpty { return .empty }
+        let several = field.takesSeveralValues
+        if !several && chosen.count > 1 {
+            return .issue(field, "too-many", "Select only one \(words.singular)")
+        }
+        let values = offered.map(\.value)
+        if !values.isEmpty, chosen.contains(where: { !values.contains($0) }) {
+            let what = several ? words.plural : words.withArticle
+            return .issue(field, "not-an-option", "Select \(what) from the list")
+        }
+        guard several else { return .value(.choice(chosen[0])) }
+        let c = field.constraints
+        if let min = c.minSelected, chosen.count < min {
+            return .issue(field, "min-selected", "Select at least \(words.count(min))")
+        }
+        if let max = c.maxSelected, chosen.count > max {
+            return .issue(field, "max-selected", "Select at most \(words.count(max))")
+        }
+        // Stored in the order the field offers its options.
+        if !values.isEmpty { chosen = values.filter(chosen.contains) }
+        return .value(.choices(chosen))
+    }
+}

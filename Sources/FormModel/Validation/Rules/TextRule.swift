@@ -1,0 +1,118 @@
+import Foundation
+
+/// Single-line text and notes: trimming, length, full-match pattern, email, tel, url and grouped characters.
+enum TextRule {
+    static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
+        guard var text = raw.first else { return .empty }
+        let words = FieldWording(field)
+        if field.kind == .note {
+            // Browsers send CRLF for line breaks; count and store one character per break.
+            text = text.replacingOccurrences(of: "\r\n", with: "\n")
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .empty }
+        } else {
+            text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { return .empty }
+        }
+        let c = field.constraints
+
+        if let format = c.format.map(GroupedFormat.init) {
+            guard let normalised = format.normalise(text) else {
+                return .issue(field, "format", formatMessage(field, format, words))
+            }
+            text = normalised
+        } else {
+            switch c.textType {
+            case .email?:
+                guard isEmail(text) else {
+                    return .issue(field, "email", "Enter an email address in the correct format, like name@example.com")
+                }
+            case .tel?:
+                guard isTelephone(text) else {
+                    return .issue(field, "tel", "Enter a telephone number, like 01632 960 001 or +44 808 157 0192")
+                }
+            case .url?:
+                guard isWebAddress(text) else {
+                    return .issue(field, "url", "Enter a web address in the correct format, like https://www.example.com")
+                }
+            case .text?, nil:
+                break
+            }
+        }
+
+        if let max = c.maxLength, text.count > max {
+            return .issue(field, "too-long", "\(words.subject) must be \(characters(max)) or fewer")
+        }
+        if let min = c.minLength, text.count < min {
+            return .issue(field, "too-short", "\(words.subject) must be at least \(characters(min))")
+        }
+        if let pattern = c.pattern, !fullMatch(pattern, text) {
+            return .issue(field, "pattern", patternMessage(field, words))
+        }
+        return .value(.text(text))
+    }
+
+    static func characters(_ n: Int) -> String { n == 1 ? "1 character" : "\(n) characters" }
+
+    /// "Contact phone must be 10 digits, like (555) 123-4567", or the format itself when it mixes kinds.
+    static func formatMessage(_ field: Field, _ format: GroupedFormat, _ words: FieldWording) -> String {
+        guard let count = format.countDescription else {
+            return "Enter \(words.noun) in the format \(format.format)"
+        }
+        let example = field.placeholder.flatMap { format.normalise($0) != nil ? $0 : nil }
+        return "\(words.subject) must be \(count)" + (example.map { ", like \($0)" } ?? " in the format \(format.format)")
+    }
+
+    /// From the hint when there is one ("Two letters, a hyphen and four digits, like AB-1234" →
+    /// "Asset code must be two letters, a hyphen and four digits"), else "Enter asset code in the correct format".
+    static func patternMessage(_ field: Field, _ words: FieldWording) -> String {
+        guard let rule = field.hint.flatMap(ruleFromHint) else {
+            return "Enter \(words.noun) in the correct format"
+        }
+        return "\(words.subject) must be \(rule)"
+    }
+
+    /// The hint without its example and final full stop, first letter lower-cased.
+    static func ruleFromHint(_ hint: String) -> String? {
+        var text = hint.trimmingCharacters(in: .whitespaces)
+        for marker in [", like ", " like ", ", for example ", " (e.g. ", " (e.g ", " (for example ", ", e.g. ", " e.g. "] {
+            if let range = text.range(of: marker, options: .caseInsensitive) { text = String(text[..<range.lowerBound]) }
+        }
+        text = text.trimmingCharacters(in: CharacterSet(charactersIn: " .:;,"))
+        guard let first = text.first else { return nil }
+        let firstWord = text.prefix { $0 != " " }
+        let keep = firstWord.count > 1 && firstWord.allSatisfy(\.isUppercase)
+        return keep ? text : first.lowercased() + text.dropFirst()
+    }
+
+    static func fullMatch(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: []) else { return false }
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = regex.firstMatch(in: text, options: [.anchored], range: range) else { return false }
+        return match.range == range
+    }
+
+    /// One `@`, something before it, a dotted domain after it, no spaces.
+    static func isEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, text.count <= 254,
+            !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 32 } == true })
+        else { return false }
+        let domain = parts[1]
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+    }
+
+    /// Digits, spaces, `+`, `-`, `(`, `)` and at least 5 digits.
+    static func isTelephone(_ text: String) -> Bool {
+        text.allSatisfy { $0.isASCIIDigit || " +-()".contains($0) } && text.filter(\.isASCIIDigit).count >= 5
+    }
+
+    /// `http` or `https` with a host.
+    static func isWebAddress(_ text: String) -> Bool {
+        guard !text.contains(where: \.isWhitespace), let url = URL(string: text),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}
