@@ -5,7 +5,7 @@ import Testing
 
 @testable import FormWeb
 
-@Suite("Signed prefill, stored values and value text")
+@Suite("Signed prefill, stored values and input strings")
 struct ObjectSupportTests {
     let prefill = SignedPrefill(secret: ServerSecret(key: SymmetricKey(data: Data(repeating: 9, count: 32))))
 
@@ -37,21 +37,6 @@ struct ObjectSupportTests {
         let data = try JSONEncoder().encode(StoredValues(values))
         #expect(try JSONDecoder().decode(StoredValues.self, from: data).values == values)
         #expect(String(decoding: data, as: UTF8.self).contains(#""n":{"number":"12.5"}"#))
-    }
-
-    @Test("values read as people write them")
-    func displayText() {
-        let schema = Fixtures.schema([])
-        let cost = Field(name: "cost", kind: .number, constraints: Constraints(scale: 2), presentation: Presentation(prefix: "USD"))
-        #expect(FieldValue.number(Decimal(string: "12.5")!).displayText(for: cost, in: schema) == "USD 12.50")
-        let date = Field(name: "due", kind: .date)
-        #expect(FieldValue.date(LocalDate("2026-11-21")!).displayText(for: date, in: schema) == "21 November 2026")
-        let estimate = Field(name: "e", kind: .duration)
-        #expect(FieldValue.duration(ISODuration("PT1H30M")!).displayText(for: estimate, in: schema) == "1 hour 30 minutes")
-        #expect(FieldValue.duration(ISODuration("PT45M")!).displayText(for: estimate, in: schema) == "45 minutes")
-        let chips = Field(name: "c", kind: .chips, options: SubmissionTests.options)
-        #expect(FieldValue.choices(["c", "a"]).displayText(for: chips, in: schema) == "Gamma, Alpha")
-        #expect(FieldValue.choice("zz").displayText(for: chips, in: schema) == "zz")
     }
 
     @Test("stored values turn back into the strings the edit view's inputs hold")

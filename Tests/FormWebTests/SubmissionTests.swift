@@ -8,7 +8,6 @@ import Testing
 @testable import FormWeb
 
 /// Create, detail, edit, update, delete and the object API, in-process, on a urlencoded form.
-/// Tests that need real validation fail until the validation branch is merged.
 @Suite("Submissions")
 struct SubmissionTests {
     static let options = [OptionGroup(options: [

@@ -63,7 +63,8 @@ public struct PageRenderer: Sendable {
 
     /// The list of forms on `/`.
     public func indexPage(forms: [FormSchema]) throws -> RenderPlan {
-        RenderPlan(staticPage: try render(PageViewModel.index(forms), template: "index"))
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.index(forms, registry: registry), template: "index", registry: registry)
     }
 
     /// The 404 page.

@@ -156,8 +156,9 @@ enum PageViewModel {
         ]
     }
 
-    static func index(_ forms: [FormSchema]) -> [String: Any] {
+    static func index(_ forms: [FormSchema], registry: SlotRegistry) -> [String: Any] {
         [
+            "account": registry.sentinel(.accountBar),
             "pageTitle": "Forms – \(siteName)",
             "htmlClass": "fw-page fw-layout-auto",
             "bodyClass": "fw-body fw-body--index",

@@ -188,6 +188,16 @@ public struct RenderPlan: Sendable {
                 HTML.writeEscaped(item.text, to: &buffer)
                 buffer.writeStaticString("</a></li>")
             }
+        case .accountBar:
+            if let name = state.accountName {
+                buffer.writeStaticString("<form class=\"fw-account\" method=\"post\" action=\"/logout\"><span class=\"fw-account__name\">")
+                HTML.writeEscaped(name, to: &buffer)
+                buffer.writeStaticString("</span><input type=\"hidden\" name=\"_csrf\" value=\"")
+                HTML.writeEscaped(state.csrfToken, to: &buffer)
+                buffer.writeStaticString("\"><button class=\"fw-account__button\" type=\"submit\">Sign out</button></form>")
+            } else {
+                buffer.writeStaticString("<a class=\"fw-page-header__back\" href=\"/login\">Sign in</a>")
+            }
         case .listEmpty(let text):
             if state.listItems.isEmpty {
                 buffer.writeStaticString("<p class=\"fw-list__empty\">")

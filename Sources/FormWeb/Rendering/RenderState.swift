@@ -63,6 +63,8 @@ public struct RenderState: Sendable {
     public var filesDate: String = ""
     /// The object's key information, for headings.
     public var heading: String = ""
+    /// The signed-in account's name, for the sign-out button; nil shows "Sign in".
+    public var accountName: String?
     /// The parent page's list.
     public var listItems: [ListItem] = []
 

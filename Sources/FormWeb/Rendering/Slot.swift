@@ -52,6 +52,8 @@ enum Slot: Hashable, Sendable {
     case listItems
     /// The parent page's empty-state paragraph, when the list is empty.
     case listEmpty(text: String)
+    /// "Sign in", or the account's name with a Sign out button.
+    case accountBar
 }
 
 /// The two inputs of a duration.

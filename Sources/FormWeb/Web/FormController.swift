@@ -21,7 +21,12 @@ struct FormController {
     /// `GET /`: the forms that can be filled.
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let forms = try await store.list().filter { $0.state == .active }
-        return HTMLResponse.page(try await plans.indexPage(for: forms).render(emptyState))
+        let viewer = try await viewers.viewer(request, context: context)
+        var state = RenderState(values: [:], csrfToken: viewers.token(for: viewer))
+        state.accountName = viewer.account?.name
+        var response = HTMLResponse.page(try await plans.indexPage(for: forms).render(state), cacheControl: "no-store")
+        response.remember(viewer)
+        return response
     }
 
     /// `GET /forms/{id}`: the parent page, listing the objects this viewer may see, newest first.

@@ -85,7 +85,8 @@ struct ObjectController {
         state.filesDate = (object.updatedAt ?? object.createdAt).map(DisplayDate.text) ?? ""
         for field in view.schema.allFields where field.kind != .attachments {
             guard let value = object.values[field.name] else { continue }
-            let text = value.displayText(for: field, in: view.schema)
+            // The detail page lists every choice; `displayText` would summarise long lists.
+            let text = value.displayItems(for: field, in: view.schema).joined(separator: ", ")
             if !text.isEmpty { state.display[field.name] = text }
         }
         var response = HTMLResponse.page(try await plans.detailPage(for: view).render(state), cacheControl: "no-store")

@@ -1,0 +1,113 @@
+import FormModel
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import FormWeb
+
+/// The demo form posts `multipart/form-data` (it has attachments): refused with the file kept,
+/// then created with it, shown, served and edited.
+@Suite("Demo form submissions (multipart)")
+struct DemoSubmissionTests {
+    static let boundary = "----FieldworkTestBoundary"
+    /// A PNG signature and a few bytes: enough for the content sniffer.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 24)
+
+    enum Part {
+        case field(String, String)
+        case file(String, filename: String, bytes: [UInt8])
+    }
+
+    static func multipart(_ parts: [Part]) -> ByteBuffer {
+        var out: [UInt8] = []
+        func line(_ text: String) { out += Array(text.utf8) + [13, 10] }
+        for part in parts {
+            line("--\(boundary)")
+            switch part {
+            case .field(let name, let value):
+                line("Content-Disposition: form-data; name=\"\(name)\"")
+                line("")
+                line(value)
+            case .file(let name, let filename, let bytes):
+                line("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"")
+                line("Content-Type: application/octet-stream")
+                line("")
+                out += bytes
+                line("")
+            }
+        }
+        line("--\(boundary)--")
+        return ByteBuffer(bytes: out)
+    }
+
+    static func post(_ browser: TestBrowser, _ uri: String, _ parts: [Part]) async throws -> TestBrowser.Page {
+        try await browser.send(
+            uri, method: .post, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: multipart(parts))
+    }
+
+    @Test("a refused create lists the uploaded file with its id; sent back, it becomes the object's file")
+    func fileKeptAcrossRefusal() async throws {
+        try await TestApp.run(forms: [], seedsDemo: true) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/forms/new-issue/new?task=T-1001")
+            let controls: [Part] = [.field("_csrf", page.csrf ?? ""), .field("_prefill", page.prefill ?? "")]
+            // No project: refused, but the file is staged and listed.
+            let refused = try await Self.post(
+                browser, "/forms/new-issue",
+                controls + [.field("title", "With a file"), .file("attachments", filename: "shot.png", bytes: Self.png)])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("Select a project"))
+            #expect(refused.body.contains(#"<span class="fw-attachment__name">shot.png</span>"#))
+            let kept = try #require(refused.body.firstMatch(of: /name="attachments\._kept" value="([0-9a-f-]{36})"/)?.1)
+            #expect(refused.body.contains(#"<img class="fw-attachment__thumb" src="/attachments/staged/\#(kept)""#))
+            #expect(refused.body.contains(#"name="task" type="text" readonly value="T-1001""#))
+            let preview = try await browser.get("/attachments/staged/\(kept)")
+            #expect(preview.status == .ok)
+            #expect(preview.headers[.contentType] == "image/png")
+            #expect(try await TestBrowser(client).get("/attachments/staged/\(kept)").status == .notFound)
+
+            let created = try await Self.post(
+                browser, "/forms/new-issue",
+                [.field("_csrf", refused.csrf ?? ""), .field("_prefill", refused.prefill ?? ""), .field("title", "With a file"),
+                 .field("project", "portal"), .field("attachments._kept", String(kept))])
+            #expect(created.status == .seeOther)
+            let location = try #require(created.location)
+            let detail = try await browser.get(location)
+            #expect(detail.body.contains("shot.png"))
+            #expect(detail.body.contains("Customer Portal"))
+            #expect(detail.body.contains("T-1001"))
+            #expect(detail.body.contains(#"src="\#(location)/files/\#(kept)""#))
+            #expect(try await browser.get("\(location)/files/\(kept)").status == .ok)
+            #expect(try await TestBrowser(client).get("\(location)/files/\(kept)").status == .notFound)
+            // Claimed: no longer a staged upload.
+            #expect(try await browser.get("/attachments/staged/\(kept)").status == .notFound)
+
+            // The edit view lists the stored file; leaving it out of the update deletes it.
+            let edit = try await browser.get("\(location)/edit")
+            #expect(edit.body.contains(#"name="attachments._kept" value="\#(kept)""#))
+            let saved = try await Self.post(
+                browser, location, [.field("_csrf", edit.csrf ?? ""), .field("title", "No file now"), .field("project", "portal")])
+            #expect(saved.status == .seeOther)
+            #expect(try await browser.get("\(location)/files/\(kept)").status == .notFound)
+        }
+    }
+
+    @Test("a multipart create without a valid token is refused with 403 and keeps nothing it sent")
+    func multipartNeedsToken() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        try await TestApp.run(forms: [], seedsDemo: true, data: data) { client in
+            let browser = TestBrowser(client)
+            _ = try await browser.get("/forms/new-issue/new")
+            let refused = try await Self.post(
+                browser, "/forms/new-issue",
+                [.field("_csrf", "forged"), .field("title", "x"), .file("attachments", filename: "a.png", bytes: Self.png)])
+            #expect(refused.status == .forbidden)
+            let folder = data.appendingPathComponent("attachments")
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0 != "staging" } ?? []
+            #expect(left.isEmpty)
+            #expect(try await browser.get("/forms/new-issue").body.contains("No issues yet"))
+        }
+    }
+}
