@@ -30,7 +30,7 @@ struct AttachmentsReaderTests {
             let files = try #require(submission.files["files"])
             #expect(files.map(\.name) == ["photo.png", "manual.pdf", "notes.txt"])
             #expect(files.map(\.size) == [F.png.count, F.pdf.count, F.lookalike.count])
-            #expect(files.map(\.contentType) == ["image/png", "application/pdf", nil])
+            #expect(files.map(\.contentType) == ["image/png", "application/pdf", "text/plain"])
             // Every byte arrived intact, under the id only; staging is empty again.
             #expect(try Array(Data(contentsOf: store.folder.appendingPathComponent(files[0].id))) == F.png)
             #expect(try Array(Data(contentsOf: store.folder.appendingPathComponent(files[1].id))) == F.pdf)
