@@ -156,7 +156,7 @@ struct CreateViewTests {
             errors: [FieldError(field: "email", message: message)])
         #expect(html.contains("<title>Error: New Thing – Fieldwork</title>"))
         #expect(html.contains(
-            "<div class=\"fw-error-summary\" role=\"alert\" tabindex=\"-1\" aria-labelledby=\"fw-error-summary-title\">\n<h2 class=\"fw-error-summary__title\" id=\"fw-error-summary-title\">There is a problem</h2>\n<ul class=\"fw-error-summary__list\"><li><a href=\"#field-email\">\(message)</a></li></ul>\n</div>"))
+            "<div class=\"fw-error-summary\" tabindex=\"-1\" aria-labelledby=\"fw-error-summary-title\">\n<div role=\"alert\">\n<h2 class=\"fw-error-summary__title\" id=\"fw-error-summary-title\">There is a problem</h2>\n<ul class=\"fw-error-summary__list\"><li><a href=\"#field-email\">\(message)</a></li></ul>\n</div>\n</div>"))
         #expect(html.contains(#"<div class="fw-cell fw-cell--text fw-cell--error">"#))
         #expect(html.contains(
             "<p class=\"fw-field__error\" id=\"field-email-error\"><span class=\"fw-field__error-icon\" aria-hidden=\"true\"></span><span class=\"fw-visually-hidden\">Error: </span>\(message)</p>"))

@@ -66,6 +66,9 @@ struct DemoSubmissionTests {
             let preview = try await browser.get("/attachments/staged/\(kept)")
             #expect(preview.status == .ok)
             #expect(preview.headers[.contentType] == "image/png")
+            // The file keeps its own stricter policy; the page policy does not replace it.
+            #expect(preview.headers[.init("Content-Security-Policy")!] == "default-src 'none'; sandbox")
+            #expect(preview.headers[.init("X-Content-Type-Options")!] == "nosniff")
             #expect(try await TestBrowser(client).get("/attachments/staged/\(kept)").status == .notFound)
 
             let created = try await Self.post(

@@ -98,7 +98,7 @@ struct SubmissionTests {
             #expect(page.status == .unprocessableContent)
             #expect(page.title == "Error: New Thing – Fieldwork")
             let html = page.body
-            #expect(html.contains(#"<div class="fw-error-summary" role="alert" tabindex="-1" aria-labelledby="fw-error-summary-title">"#))
+            #expect(html.contains(#"<div class="fw-error-summary" tabindex="-1" aria-labelledby="fw-error-summary-title">\#n<div role="alert">\#n<h2 class="fw-error-summary__title" id="fw-error-summary-title">There is a problem</h2>"#))
             #expect(html.contains("There is a problem"))
             #expect(html.contains(##"<li><a href="#field-title">Enter a title</a></li>"##))
             #expect(html.contains(#"<p class="fw-field__error" id="field-title-error"><span class="fw-field__error-icon" aria-hidden="true"></span><span class="fw-visually-hidden">Error: </span>Enter a title</p>"#))

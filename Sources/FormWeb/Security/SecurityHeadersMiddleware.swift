@@ -21,7 +21,10 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
             // Turn errors into responses here so they get the headers too.
             response = try error.response(from: request, context: context)
         }
-        response.headers[.fwContentSecurityPolicy] = Self.contentSecurityPolicy
+        // A route may set a stricter policy of its own (served attachments: `sandbox`); keep it.
+        if response.headers[.fwContentSecurityPolicy] == nil {
+            response.headers[.fwContentSecurityPolicy] = Self.contentSecurityPolicy
+        }
         response.headers[.fwContentTypeOptions] = "nosniff"
         response.headers[.fwReferrerPolicy] = "same-origin"
         return response

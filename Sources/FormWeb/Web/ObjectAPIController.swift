@@ -144,12 +144,13 @@ enum JSONInput: Decodable {
     }
 }
 
-/// An object as the API shows it; values in plain JSON (numbers as numbers, dates as ISO text).
+/// An object as the API shows it; values in the model's plain JSON (numbers as numbers,
+/// dates as ISO text, several choices as arrays, files as objects).
 struct ObjectJSON: Encodable {
     var id: String
     var form: String
     var version: Int
-    var values: [String: PlainValue]
+    var values: [String: FieldValue]
     var createdAt: Date?
     var updatedAt: Date?
 
@@ -157,33 +158,8 @@ struct ObjectJSON: Encodable {
         id = object.id.uuidString.lowercased()
         form = object.formID
         version = object.formVersion
-        values = object.values.mapValues(PlainValue.init)
+        values = object.values
         createdAt = object.createdAt
         updatedAt = object.updatedAt
-    }
-}
-
-/// A typed value as plain JSON.
-struct PlainValue: Encodable {
-    let value: FieldValue
-
-    init(_ value: FieldValue) {
-        self.value = value
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch value {
-        case .text(let text): try container.encode(text)
-        case .number(let number): try container.encode(number)
-        case .bool(let bool): try container.encode(bool)
-        case .date(let date): try container.encode(date.description)
-        case .time(let time): try container.encode(time.description)
-        case .datetime(let datetime): try container.encode(datetime.description)
-        case .duration(let duration): try container.encode(duration.description)
-        case .choice(let choice): try container.encode(choice)
-        case .choices(let choices): try container.encode(choices)
-        case .files(let files): try container.encode(files)
-        }
     }
 }
