@@ -132,6 +132,9 @@ struct AttachmentsReaderTests {
             #expect(F.files(in: store.folder) == [files[1].id])
             #expect(F.files(in: store.stagingFolder).isEmpty)
             #expect(try await store.stagedFiles(ids: files.map(\.id), owner: "a").map(\.id) == [files[1].id])
+            // The real size is the mark validation reads.
+            let issues = FormValidator.validate(F.schema, submission).issues.filter { $0.field == "files" }
+            #expect(issues.map(\.code) == ["file-size"])
         }
     }
 
@@ -144,6 +147,9 @@ struct AttachmentsReaderTests {
                 schema: F.schema, owner: "a")
             #expect(submission.files["files"]?.map(\.name) == ["1.png", "2.png", "3.png", "4.png"])
             #expect(F.files(in: store.folder).count == 4)
+            // One over max-count is enough for validation to say so.
+            let issues = FormValidator.validate(F.schema, submission).issues.filter { $0.field == "files" }
+            #expect(issues.map(\.code) == ["max-count"])
         }
     }
 
@@ -183,6 +189,13 @@ struct AttachmentsReaderTests {
             }
             #expect(F.files(in: store.folder).isEmpty)
             #expect(F.files(in: store.stagingFolder).isEmpty)
+
+            // A body that never contains its boundary is no form either.
+            await #expect(throws: UploadError.malformed) {
+                try await store.receive(
+                    ChunkedBody(F.body([.field("title", "x")]), chunkSize: 10),
+                    contentType: "multipart/form-data; boundary=other", contentLength: nil, schema: F.schema, owner: "a")
+            }
         }
     }
 

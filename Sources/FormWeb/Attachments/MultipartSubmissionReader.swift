@@ -103,6 +103,7 @@ private struct PartAssembler {
     let requestLimit: Int
 
     private var received = 0
+    private var sawPart = false
     private var textBytes = 0
     private var headers: [(name: String, value: String)] = []
     private var current: Part?
@@ -166,9 +167,10 @@ private struct PartAssembler {
         }
     }
 
-    /// The result, once the body has ended; a part still open means the body was cut short.
+    /// The result, once the body has ended; a part still open means the body was cut short,
+    /// and bytes without a single part mean the boundary was not the body's.
     func finish() throws -> ReceivedUpload {
-        guard current == nil, headers.isEmpty else { throw UploadError.malformed }
+        guard current == nil, headers.isEmpty, sawPart || received == 0 else { throw UploadError.malformed }
         return upload
     }
 
@@ -188,6 +190,7 @@ private struct PartAssembler {
 
     private mutating func begin() throws -> Part {
         defer { headers = [] }
+        sawPart = true
         let disposition = headers.last { $0.name.lowercased() == "content-disposition" }
             .flatMap { MultipartHeader.disposition($0.value) }
         guard let disposition, let name = disposition.name else {
