@@ -56,7 +56,7 @@ struct AttachmentsResponseTests {
                 == #"attachment; filename="a _b_ _ na_ve;.pdf"; filename*=UTF-8''a%20%22b%22%20%5C%20na%C3%AFve%3B.pdf"#)
     }
 
-    @Test("a stored file is served from disk with nosniff, a sandboxing policy and private caching")
+    @Test("a stored file is served from disk with nosniff, a sandboxing policy (kept by the site-wide headers) and private caching")
     func served() async throws {
         try await F.withStore { store, _ in
             let submission = try await store.receive(
@@ -66,6 +66,8 @@ struct AttachmentsResponseTests {
             let stored = try #require(try await store.stagedFile(id: id, owner: "a"))
 
             let router = Router()
+            // As in the app: the site-wide headers must not loosen the file's own policy.
+            router.add(middleware: SecurityHeadersMiddleware())
             router.get("/file") { _, context in try await AttachmentResponse.response(for: stored, store: store, context: context) }
             router.post("/upload") { _, _ -> Response in throw UploadError.tooLarge(limit: 10 << 20) }
             let app = Application(router: router)
