@@ -61,6 +61,8 @@ struct SubmissionTests {
             #expect(detail.body.contains(#"<h1 class="fw-page-header__title">Fix &lt;the&gt; sink</h1>"#))
             #expect(detail.body.contains(#"<dt class="fw-detail__label">Categories</dt><dd class="fw-detail__value">Alpha, Gamma</dd>"#))
             #expect(detail.body.contains("1 hour 30 minutes"))
+            // Fields without a value, and groups with none, are left out.
+            #expect(detail.body.contains(#"<div class="fw-detail__row" hidden><dt class="fw-detail__label">Code</dt>"#))
             #expect(detail.body.contains(#"href="\#(location)/edit""#))
             #expect(detail.body.contains(#"<a class="fw-page-header__back" href="/forms/new-thing">Things</a>"#))
             let parent = try await browser.get("/forms/new-thing")

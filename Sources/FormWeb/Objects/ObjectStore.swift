@@ -40,7 +40,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// The objects of a form the viewer may see, newest first.
-    public func list(formID: String, for viewer: Viewer) async throws -> [StoredObject] {
+    public func list(formID: String, for viewer: Viewer) async throws -> [ObjectSummary] {
         let query = ObjectRecord.query(on: database.database()).filter(\.$formID == formID)
         if !viewer.isAdmin {
             let browser = viewer.browserID
@@ -53,7 +53,13 @@ public struct ObjectStore: Sendable {
                 if let account { or.filter(\.$creatorUserID == account) }
             }
         }
-        return try await query.sort(\.$createdAt, .descending).sort(\.$id, .descending).all().map(StoredObject.init)
+        // Only the columns the list shows: decoding every row's values JSON made a list of
+        // 300 objects ten times slower.
+        return try await query.field(\.$id).field(\.$keyText).field(\.$createdAt)
+            .sort(\.$createdAt, .descending).sort(\.$id, .descending).all()
+            .compactMap { record in
+                record.id.map { ObjectSummary(id: $0, keyText: record.keyText, createdAt: record.createdAt) }
+            }
     }
 
     /// Replaces an object's values; false when it is gone.

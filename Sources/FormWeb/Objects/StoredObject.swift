@@ -27,6 +27,13 @@ public struct StoredObject: Sendable, Hashable {
     }
 }
 
+/// An object as lists show it: its id and key information.
+public struct ObjectSummary: Sendable, Hashable {
+    public var id: UUID
+    public var keyText: String
+    public var createdAt: Date?
+}
+
 /// Who created an object: a signed-in account, or an anonymous browser.
 public enum Creator: Sendable, Hashable {
     case account(UUID)

@@ -63,7 +63,8 @@ enum PageViewModel {
         let sections: [[String: Any]] = schema.sections.map { section in
             let groups: [[String: Any]] = section.groups.map { group in
                 let label = group.label.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-                let rows: [[String: Any]] = group.fields.flatMap { [$0] + ($0.children ?? []) }.map { field in
+                let fields = group.fields.flatMap { [$0] + ($0.children ?? []) }
+                let rows: [[String: Any]] = fields.map { field in
                     let name = HTML.clean(field.name)
                     return [
                         "rowLabel": HTML.clean(field.displayName),
@@ -71,7 +72,10 @@ enum PageViewModel {
                         "sRowHidden": registry.sentinel(.displayHidden(field: name)),
                     ]
                 }
-                return ["hasGroupLabel": label != nil, "groupLabelText": label ?? "", "rows": rows]
+                return [
+                    "hasGroupLabel": label != nil, "groupLabelText": label ?? "", "rows": rows,
+                    "sGroupHidden": registry.sentinel(.displayGroupHidden(fields: fields.map { HTML.clean($0.name) })),
+                ]
             }
             return ["sectionKind": section.kind.rawValue, "groups": groups]
         }

@@ -177,7 +177,9 @@ public struct RenderPlan: Sendable {
                 HTML.writeEscaped(text, to: &buffer)
             }
         case .displayHidden(let field):
-            if state.display[field] == nil && (state.files[field] ?? []).isEmpty { buffer.writeStaticString(" hidden") }
+            if !state.hasDisplayValue(field) { buffer.writeStaticString(" hidden") }
+        case .displayGroupHidden(let fields):
+            if !fields.contains(where: state.hasDisplayValue) { buffer.writeStaticString(" hidden") }
         case .heading:
             HTML.writeEscaped(state.heading, to: &buffer)
         case .listItems:

@@ -79,6 +79,11 @@ public struct RenderState: Sendable {
         values[name]?.first
     }
 
+    /// Whether the detail page has something to show for a field.
+    func hasDisplayValue(_ field: String) -> Bool {
+        display[field] != nil || !(files[field] ?? []).isEmpty
+    }
+
     func error(for field: String) -> FieldError? {
         errors.first { $0.field == field }
     }

@@ -46,6 +46,8 @@ enum Slot: Hashable, Sendable {
     case displayValue(field: String)
     /// ` hidden` on a detail row whose field has no value.
     case displayHidden(field: String)
+    /// ` hidden` on a detail group none of whose fields has a value.
+    case displayGroupHidden(fields: [String])
     /// The object's key information as a heading.
     case heading
     /// The list items of the parent page.
