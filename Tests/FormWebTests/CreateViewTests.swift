@@ -15,7 +15,7 @@ struct CreateViewTests {
         let html = try await Fixtures.render(schema, csrf: "tok-123")
         #expect(html.contains("<title>New Issue – Fieldwork</title>"))
         #expect(html.contains(
-            "<form class=\"fw-form\" method=\"post\" action=\"/forms/new-issue\" enctype=\"application/x-www-form-urlencoded\">\n<header class=\"fw-navbar\">\n<a class=\"fw-navbar__cancel\" href=\"/forms/new-issue\">Cancel</a>\n<h1 class=\"fw-navbar__title\">New Issue</h1>\n<button class=\"fw-navbar__done fw-button fw-button--primary\" type=\"submit\">Create</button>\n</header>"))
+            "<form class=\"fw-form\" method=\"post\" action=\"/forms/new-issue\" enctype=\"application/x-www-form-urlencoded\" novalidate>\n<header class=\"fw-navbar\">\n<a class=\"fw-navbar__cancel\" href=\"/forms/new-issue\">Cancel</a>\n<h1 class=\"fw-navbar__title\">New Issue</h1>\n<button class=\"fw-navbar__done fw-button fw-button--primary\" type=\"submit\">Create</button>\n</header>"))
         #expect(html.contains(#"<input type="hidden" name="_csrf" value="tok-123">"#))
         #expect(!html.contains("style="))
         #expect(!html.contains("<script>"))

@@ -97,6 +97,24 @@ struct DemoSubmissionTests {
         }
     }
 
+    @Test("a file refused for its content is not listed again, and its staged copy is gone")
+    func unfitFileDropped() async throws {
+        try await TestApp.run(forms: [], seedsDemo: true) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/forms/new-issue/new")
+            let html = Array("<!DOCTYPE html><html><script>alert(1)</script></html>".utf8)
+            let refused = try await Self.post(
+                browser, "/forms/new-issue",
+                [.field("_csrf", page.csrf ?? ""), .field("title", "Two files"), .field("project", "portal"),
+                 .file("attachments", filename: "shot.png", bytes: Self.png), .file("attachments", filename: "evil.png", bytes: html)])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("evil.png must be a PNG, JPEG, PDF or CSV"))
+            #expect(refused.body.contains(#"<span class="fw-attachment__name">shot.png</span>"#))
+            #expect(!refused.body.contains(#"<span class="fw-attachment__name">evil.png</span>"#))
+            #expect(refused.body.matches(of: /name="attachments\._kept"/).count == 1)
+        }
+    }
+
     @Test("a multipart create without a valid token is refused with 403 and keeps nothing it sent")
     func multipartNeedsToken() async throws {
         let data = Fixtures.temporaryDataFolder()

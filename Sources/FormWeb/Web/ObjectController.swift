@@ -50,7 +50,7 @@ struct ObjectController {
             context: ValidationContext(mode: .create, serverValues: serverValues, today: Self.today()))
         guard result.isValid else {
             var state = Self.failedState(view: view, received: received, result: result, serverValues: serverValues)
-            state.files = try await submissions.listable(received, viewer: viewer, stored: [:])
+            state.files = try await submissions.listable(received, schema: view.schema, viewer: viewer, stored: [:])
             state.csrfToken = viewers.token(for: viewer)
             state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
             if !view.readOnlyFields.isEmpty {
@@ -125,7 +125,7 @@ struct ObjectController {
             context: ValidationContext(mode: .edit, serverValues: serverValues, today: Self.today()))
         guard result.isValid else {
             var state = Self.failedState(view: view, received: received, result: result, serverValues: serverValues)
-            state.files = try await submissions.listable(received, viewer: viewer, stored: storedFiles)
+            state.files = try await submissions.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
             state.csrfToken = viewers.token(for: viewer)
             state.objectPath = Self.path(object.formID, object.id)
             var response = HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")

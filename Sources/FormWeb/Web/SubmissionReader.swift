@@ -52,17 +52,39 @@ struct SubmissionReader: Sendable {
         received.stagedIDs.formUnion(received.uploadedIDs)
     }
 
-    /// The files of a refused submission that really are kept somewhere (a file over its
-    /// `max-size` is named in the submission but nothing of it was stored), to list again.
-    func listable(_ received: ReceivedSubmission, viewer: Viewer, stored: [String: [SubmittedFile]]) async throws
-        -> [String: [SubmittedFile]]
-    {
+    /// The files of a refused submission to list again: those really kept somewhere (a file
+    /// over `max-size` is named in the submission but nothing of it was stored) and fit to
+    /// keep. A file of the wrong type or size is dropped here and its staged copy deleted, so
+    /// sending the form again does not bring the same refusal back.
+    func listable(
+        _ received: ReceivedSubmission, schema: FormSchema, viewer: Viewer, stored: [String: [SubmittedFile]]
+    ) async throws -> [String: [SubmittedFile]] {
         let storedIDs = Set(stored.values.flatMap { $0.map(\.id) })
-        let stagedIDs = Array(received.stagedIDs)
-        let present = Set(try await attachments.stagedFiles(ids: stagedIDs, owner: viewer.ownerKey).map(\.id))
-        return received.submission.files.mapValues { files in
-            files.filter { storedIDs.contains($0.id) || present.contains($0.id) }
+        let present = Set(
+            try await attachments.stagedFiles(ids: Array(received.stagedIDs), owner: viewer.ownerKey).map(\.id))
+        var listed: [String: [SubmittedFile]] = [:]
+        var unfit: [String] = []
+        for field in schema.allFields where field.kind == .attachments {
+            for file in received.submission.files[field.name] ?? [] {
+                guard storedIDs.contains(file.id) || present.contains(file.id) else { continue }
+                if Self.fits(file, field) {
+                    listed[field.name, default: []].append(file)
+                } else if present.contains(file.id) {
+                    unfit.append(file.id)
+                }
+            }
         }
+        if !unfit.isEmpty { try await attachments.discardStaged(ids: unfit, owner: viewer.ownerKey) }
+        return listed
+    }
+
+    /// Whether a file on its own meets its field's type and size rules.
+    static func fits(_ file: SubmittedFile, _ field: Field) -> Bool {
+        if let accept = field.constraints.accept, !accept.isEmpty, !MediaTypes.matches(file.contentType, accept: accept) {
+            return false
+        }
+        if let maxSize = field.constraints.maxSize, file.size > maxSize { return false }
+        return true
     }
 
     /// Forgets what a refused request (bad token) staged: its rows and bytes.
