@@ -77,6 +77,8 @@ struct AccountTests {
             #expect(try await browser.get("/forms/members").status == .seeOther)
             let api = try await browser.postJSON("/api/forms/members/objects", #"{"title":"x"}"#)
             #expect(api.status == .unauthorized)
+            #expect(api.headers[.contentType] == "application/json; charset=utf-8")
+            #expect(api.body == #"{"error":"Sign in to use this form."}"#)
 
             try await browser.signIn("ada", password: "lovelace-1815")
             #expect(try await browser.get("/forms/members/new").status == .ok)

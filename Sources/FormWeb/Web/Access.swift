@@ -12,13 +12,6 @@ enum Access {
         if request.method == .get, let query = request.uri.query, !query.isEmpty { back += "?\(query)" }
         return Response.seeOther("/login?next=\(LocalPath.percentEncoded(back))")
     }
-
-    /// Throws 401 for the JSON API when the form needs an account the viewer lacks.
-    static func requireAPIAccess(form: StoredForm, viewer: Viewer) throws {
-        if form.access == .users, viewer.account == nil {
-            throw HTTPError(.unauthorized, message: "Sign in to use this form.")
-        }
-    }
 }
 
 extension Response {

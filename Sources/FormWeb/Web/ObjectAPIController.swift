@@ -26,9 +26,9 @@ struct ObjectAPIController {
         let id = try context.parameters.require("id")
         guard let form = try await forms.latest(formID: id), form.state == .active else { throw HTTPError(.notFound) }
         let viewer = try await viewers.viewer(request, context: context)
-        try Access.requireAPIAccess(form: form, viewer: viewer)
+        if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard FormBody.isJSON(request) else {
-            throw HTTPError(.unsupportedMediaType, message: "Send the object as application/json.")
+            return try Self.json(["error": "Send the object as application/json."], status: .unsupportedMediaType)
         }
         let view = try await plans.createView(for: form)
         let body = try await request.body.collect(upTo: Self.limit)
@@ -74,11 +74,17 @@ struct ObjectAPIController {
             let form = try await forms.latest(formID: formID)
         else { throw HTTPError(.notFound) }
         let viewer = try await viewers.viewer(request, context: context)
-        try Access.requireAPIAccess(form: form, viewer: viewer)
+        if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard let object = try await objects.find(formID: formID, id: objectID), viewer.mayAccess(object) else {
             throw HTTPError(.notFound)
         }
         return try Self.json(ObjectJSON(object), status: .ok)
+    }
+
+    /// 401 as JSON when the form needs an account the viewer lacks.
+    static func refusal(form: StoredForm, viewer: Viewer) throws -> Response? {
+        guard form.access == .users, viewer.account == nil else { return nil }
+        return try json(["error": "Sign in to use this form."], status: .unauthorized)
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
