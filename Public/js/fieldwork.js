@@ -70,10 +70,12 @@
     });
   }
 
-  // After a failed submit, move focus to the error summary so it is read first.
+  // After a failed submit, move focus to the error summary so it is read first. It already
+  // stands at the top of the new page; letting focus() scroll would measure it while the sheet
+  // is still sliding in (a screen height lower) and leave the page scrolled far past it.
   function focusErrorSummary(root) {
     var summary = root.querySelector(".fw-error-summary");
-    if (summary) summary.focus();
+    if (summary) summary.focus({ preventScroll: true });
   }
 
   function init() {
