@@ -12,6 +12,7 @@ import Testing
 struct SubmissionTests {
     static let options = [OptionGroup(options: [
         Option(value: "a", label: "Alpha"), Option(value: "b", label: "Beta"), Option(value: "c", label: "Gamma"),
+        Option(value: "d", label: "Delta <&>"), Option(value: "e", label: "Epsilon"),
     ])]
     static let form = Fixtures.schema(
         [
@@ -44,6 +45,19 @@ struct SubmissionTests {
         return json?["values"] as? [String: Any] ?? [:]
     }
 
+    @Test("the detail page summarises a long multi-value as 'A, B and 3 more' and lists every item behind a disclosure")
+    func longMultiValue() async throws {
+        try await Self.run { client in
+            let browser = TestBrowser(client)
+            let done = try await Self.create(
+                browser, [("title", "Many"), ("categories", "a"), ("categories", "b"), ("categories", "c"), ("categories", "d"), ("categories", "e")])
+            let detail = try await browser.get(try #require(done.location))
+            #expect(
+                detail.body.contains(
+                    #"<dd class="fw-detail__value">Alpha, Beta and 3 more<details class="fw-detail__more"><summary>Show all 5</summary><ul class="fw-detail__items"><li>Alpha</li><li>Beta</li><li>Gamma</li><li>Delta &lt;&amp;&gt;</li><li>Epsilon</li></ul></details></dd>"#))
+        }
+    }
+
     @Test("a valid create answers 303 to the new object's page, which shows its values; the parent page lists it")
     func createValid() async throws {
         try await Self.run { client in
@@ -59,7 +73,7 @@ struct SubmissionTests {
             #expect(detail.status == .ok)
             #expect(detail.title == "Fix &lt;the&gt; sink – Things – Fieldwork")
             #expect(detail.body.contains(#"<h1 class="fw-page-header__title">Fix &lt;the&gt; sink</h1>"#))
-            #expect(detail.body.contains(#"<dt class="fw-detail__label">Categories</dt><dd class="fw-detail__value">Alpha, Gamma</dd>"#))
+            #expect(detail.body.contains(#"<dt class="fw-detail__label">Categories</dt><dd class="fw-detail__value">Alpha and Gamma</dd>"#))
             #expect(detail.body.contains("1 hour 30 minutes"))
             // Fields without a value, and groups with none, are left out.
             #expect(detail.body.contains(#"<div class="fw-detail__row" hidden><dt class="fw-detail__label">Code</dt>"#))

@@ -175,6 +175,18 @@ public struct RenderPlan: Sendable {
                 FileListMarkup.writeShown(files, state: state, to: &buffer)
             } else if let text = state.display[field] {
                 HTML.writeEscaped(text, to: &buffer)
+                if let items = state.displayItems[field] {
+                    // A native disclosure: the whole list is there without JavaScript.
+                    buffer.writeStaticString("<details class=\"fw-detail__more\"><summary>Show all ")
+                    buffer.writeString(String(items.count))
+                    buffer.writeStaticString("</summary><ul class=\"fw-detail__items\">")
+                    for item in items {
+                        buffer.writeStaticString("<li>")
+                        HTML.writeEscaped(item, to: &buffer)
+                        buffer.writeStaticString("</li>")
+                    }
+                    buffer.writeStaticString("</ul></details>")
+                }
             }
         case .displayHidden(let field):
             if !state.hasDisplayValue(field) { buffer.writeStaticString(" hidden") }

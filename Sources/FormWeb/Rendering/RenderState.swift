@@ -59,6 +59,9 @@ public struct RenderState: Sendable {
     public var stagedFileIDs: Set<String> = []
     /// Values formatted for the detail page, per field.
     public var display: [String: String] = [:]
+    /// Every item of a multi-value field on the detail page, when ``display`` summarises them
+    /// ("A, B and 3 more"): the page offers the whole list behind a disclosure.
+    public var displayItems: [String: [String]] = [:]
     /// When the detail page's files were added ("21 Nov 2026").
     public var filesDate: String = ""
     /// The object's key information, for headings.

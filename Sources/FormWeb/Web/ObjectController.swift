@@ -85,9 +85,11 @@ struct ObjectController {
         state.filesDate = (object.updatedAt ?? object.createdAt).map(DisplayDate.text) ?? ""
         for field in view.schema.allFields where field.kind != .attachments {
             guard let value = object.values[field.name] else { continue }
-            // The detail page lists every choice; `displayText` would summarise long lists.
-            let text = value.displayItems(for: field, in: view.schema).joined(separator: ", ")
+            // Long multi-values read "A, B and 3 more", with every item behind a disclosure.
+            let items = value.displayItems(for: field, in: view.schema)
+            let text = value.displayText(for: field, in: view.schema)
             if !text.isEmpty { state.display[field.name] = text }
+            if items.count > 1, text != Words.list(items) { state.displayItems[field.name] = items }
         }
         var response = HTMLResponse.page(try await plans.detailPage(for: view).render(state), cacheControl: "no-store")
         response.remember(viewer)
