@@ -176,6 +176,12 @@ public struct ISODuration: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     public static func < (a: ISODuration, b: ISODuration) -> Bool { a.totalSeconds < b.totalSeconds }
+
+    // Equal lengths are equal durations (PT60M == PT1H), so equality agrees with the ordering
+    // and a Set or Dictionary never holds two spellings of one length.
+    public static func == (a: ISODuration, b: ISODuration) -> Bool { a.totalSeconds == b.totalSeconds }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(totalSeconds) }
 }
 
 /// Decimal numbers written with a `.` point, as the server accepts them.

@@ -90,3 +90,13 @@ struct ValuesTests {
         #expect(ByteSize.describe(1) == "1 byte")
     }
 }
+
+@Test("durations of the same length are equal, whatever their spelling, and order with the rest")
+func durationEqualityFollowsLength() throws {
+    let sixtyMinutes = try #require(ISODuration("PT60M"))
+    let oneHour = try #require(ISODuration("PT1H"))
+    #expect(sixtyMinutes == oneHour)
+    #expect(!(sixtyMinutes < oneHour) && !(oneHour < sixtyMinutes))
+    #expect(Set([sixtyMinutes, oneHour]).count == 1)
+    #expect(try #require(ISODuration("PT59M")) < oneHour)
+}
