@@ -11,40 +11,14 @@ import Testing
 /// then created with it, shown, served and edited.
 @Suite("Demo form submissions (multipart)")
 struct DemoSubmissionTests {
-    static let boundary = "----FieldworkTestBoundary"
-    /// A PNG signature and a few bytes: enough for the content sniffer.
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 24)
+    typealias Part = AttachmentFixtures.Part
+    static let png = AttachmentFixtures.png
 
-    enum Part {
-        case field(String, String)
-        case file(String, filename: String, bytes: [UInt8])
-    }
-
-    static func multipart(_ parts: [Part]) -> ByteBuffer {
-        var out: [UInt8] = []
-        func line(_ text: String) { out += Array(text.utf8) + [13, 10] }
-        for part in parts {
-            line("--\(boundary)")
-            switch part {
-            case .field(let name, let value):
-                line("Content-Disposition: form-data; name=\"\(name)\"")
-                line("")
-                line(value)
-            case .file(let name, let filename, let bytes):
-                line("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"")
-                line("Content-Type: application/octet-stream")
-                line("")
-                out += bytes
-                line("")
-            }
-        }
-        line("--\(boundary)--")
-        return ByteBuffer(bytes: out)
-    }
+    static func multipart(_ parts: [Part]) -> ByteBuffer { ByteBuffer(bytes: AttachmentFixtures.body(parts)) }
 
     static func post(_ browser: TestBrowser, _ uri: String, _ parts: [Part]) async throws -> TestBrowser.Page {
         try await browser.send(
-            uri, method: .post, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"], body: multipart(parts))
+            uri, method: .post, headers: [.contentType: AttachmentFixtures.contentType], body: multipart(parts))
     }
 
     @Test("a refused create lists the uploaded file with its id; sent back, it becomes the object's file")
