@@ -63,7 +63,8 @@ struct DemoSubmissionTests {
 
             // The edit view lists the stored file; leaving it out of the update deletes it.
             let edit = try await browser.get("\(location)/edit")
-            #expect(edit.body.contains(#"name="attachments._kept" value="\#(kept)""#))
+            // A ticked "Keep" box per file: unticking it (no JavaScript needed) removes the file.
+            #expect(edit.body.contains(#"<input type="checkbox" name="attachments._kept" value="\#(kept)" checked> Keep<span class="fw-visually-hidden"> shot.png</span>"#))
             let saved = try await Self.post(
                 browser, location, [.field("_csrf", edit.csrf ?? ""), .field("title", "No file now"), .field("project", "portal")])
             #expect(saved.status == .seeOther)

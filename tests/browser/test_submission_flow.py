@@ -147,10 +147,15 @@ def test_refuse_keep_create_view_edit_delete(js, width, height, browser, browser
     assert title.get_attribute("value") == marker
     title.clear()
     title.send_keys(marker + " edited")
+    # Untick "Keep" on the attached file: saved without it.
+    keep = d.find_element("css selector", "input[type=checkbox][name='attachments._kept']")
+    assert keep.is_selected()
+    d.execute_script("arguments[0].click()", keep)
     submit(d)
     b.settle()
     assert d.current_url == object_url
-    assert marker + " edited" in d.find_element("tag name", "body").text
+    detail = d.find_element("tag name", "body").text
+    assert marker + " edited" in detail and "screenshot.png" not in detail
 
     # 5. Delete with a confirmation, back to the parent page without it.
     click_and_wait(d, d.find_element("partial link text", "Edit"))

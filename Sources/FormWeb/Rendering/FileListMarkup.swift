@@ -5,7 +5,7 @@ import NIOCore
 /// The markup of files already received: on a form (kept with hidden inputs) and on the
 /// detail page (thumbnails or a type icon, with name, size and date).
 enum FileListMarkup {
-    /// The hidden input that sends a kept file's id back: `NAME._kept`. The server only
+    /// The checkbox that sends a kept file's id back: `NAME._kept`. The server only
     /// accepts ids it can resolve for this object or this browser's staged uploads.
     static func keptInputName(for field: String) -> String { "\(field)._kept" }
 
@@ -39,11 +39,14 @@ enum FileListMarkup {
             HTML.writeEscaped(file.name, to: &buffer)
             buffer.writeStaticString("</span> <span class=\"fw-attachment__size\">")
             HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
-            buffer.writeStaticString("</span><input type=\"hidden\" name=\"")
+            // A ticked "Keep" box sends the id back; unticking it removes the file, without JavaScript.
+            buffer.writeStaticString("</span><label class=\"fw-attachment__keep\"><input type=\"checkbox\" name=\"")
             HTML.writeEscaped(keptInputName(for: field), to: &buffer)
             buffer.writeStaticString("\" value=\"")
             HTML.writeEscaped(file.id, to: &buffer)
-            buffer.writeStaticString("\"></li>")
+            buffer.writeStaticString("\" checked> Keep<span class=\"fw-visually-hidden\"> ")
+            HTML.writeEscaped(file.name, to: &buffer)
+            buffer.writeStaticString("</span></label></li>")
         }
         buffer.writeStaticString("</ul>")
     }
