@@ -20,15 +20,24 @@ actor PlanCache {
         self.renderer = renderer
     }
 
+    /// The plan in `table` under `key`, built by `build` the first time.
+    /// - Parameter latestOnly: drop the plans of the form's other versions (pages that only
+    ///   ever show the newest version); pages of objects keep every version they were made with.
+    private static func memo<Plan>(
+        _ table: inout [Key: Plan], _ key: Key, latestOnly: Bool = false, _ build: () throws -> Plan
+    ) rethrows -> Plan {
+        if let cached = table[key] { return cached }
+        let plan = try build()
+        if latestOnly { table = table.filter { $0.key.formID != key.formID } }
+        table[key] = plan
+        return plan
+    }
+
     /// The create view of a stored form version, built once.
     func createView(for form: StoredForm) throws -> CreateView {
-        let key = Key(formID: form.id, version: form.version)
-        if let cached = createViews[key] { return cached }
-        let view = try renderer.createView(for: try form.schema(), version: form.version)
-        // Only the latest version is served, so older plans of the same form can go.
-        createViews = createViews.filter { $0.key.formID != form.id }
-        createViews[key] = view
-        return view
+        try Self.memo(&createViews, Key(formID: form.id, version: form.version), latestOnly: true) {
+            try renderer.createView(for: try form.schema(), version: form.version)
+        }
     }
 
     /// The edit view of a form version, if built already: saves loading the version.
@@ -38,39 +47,30 @@ actor PlanCache {
 
     /// The edit view of a stored form version, built once.
     func editView(for form: StoredForm) throws -> CreateView {
-        let key = Key(formID: form.id, version: form.version)
-        if let cached = editViews[key] { return cached }
-        let view = try renderer.createView(for: try form.schema(), version: form.version, mode: .edit)
-        editViews[key] = view
-        return view
+        try Self.memo(&editViews, Key(formID: form.id, version: form.version)) {
+            try renderer.createView(for: try form.schema(), version: form.version, mode: .edit)
+        }
     }
 
     /// The detail page for objects of a form version, built once.
     func detailPage(for view: CreateView) throws -> RenderPlan {
-        let key = Key(formID: view.formID, version: view.version)
-        if let cached = detailPages[key] { return cached }
-        let page = try renderer.detailPage(for: view.schema)
-        detailPages[key] = page
-        return page
+        try Self.memo(&detailPages, Key(formID: view.formID, version: view.version)) {
+            try renderer.detailPage(for: view.schema)
+        }
     }
 
     /// The delete confirmation for objects of a form version, built once.
     func deletePage(for view: CreateView) throws -> RenderPlan {
-        let key = Key(formID: view.formID, version: view.version)
-        if let cached = deletePages[key] { return cached }
-        let page = try renderer.deletePage(for: view.schema)
-        deletePages[key] = page
-        return page
+        try Self.memo(&deletePages, Key(formID: view.formID, version: view.version)) {
+            try renderer.deletePage(for: view.schema)
+        }
     }
 
     /// The parent page of a stored form version, built once.
     func parentPage(for form: StoredForm) throws -> RenderPlan {
-        let key = Key(formID: form.id, version: form.version)
-        if let cached = parentPages[key] { return cached }
-        let page = try renderer.parentPage(for: try form.schema())
-        parentPages = parentPages.filter { $0.key.formID != form.id }
-        parentPages[key] = page
-        return page
+        try Self.memo(&parentPages, Key(formID: form.id, version: form.version), latestOnly: true) {
+            try renderer.parentPage(for: try form.schema())
+        }
     }
 
     /// The form list, rebuilt only when a form or version was added.
