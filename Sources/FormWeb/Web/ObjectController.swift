@@ -31,13 +31,7 @@ struct ObjectController {
         let viewer = try await viewers.viewer(request, context: context)
         if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)
-        var received = try await submissions.read(request, schema: view.schema, viewer: viewer)
-        do {
-            try viewers.requireToken(received.control(CSRF.fieldName), for: viewer)
-        } catch {
-            await submissions.discard(received, viewer: viewer)
-            throw error
-        }
+        var received = try await readVerified(request, schema: view.schema, viewer: viewer)
         try await submissions.resolveKept(&received, schema: view.schema, viewer: viewer, stored: [:])
         // Read-only values come from the seal the create view carried, or, when it is missing or
         // altered, from the form's own defaults: never from what the browser sent for them.
@@ -109,16 +103,23 @@ struct ObjectController {
         return response
     }
 
-    /// `POST /forms/{id}/{object}`: 303 to the detail page, or 422 with the edit view again.
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (_, object, view, viewer) = try await load(request, context: context)
-        var received = try await submissions.read(request, schema: view.schema, viewer: viewer)
+    /// Reads a submitted form and checks its CSRF token (403 without a valid one); a refused
+    /// submission leaves none of the files it uploaded staged.
+    private func readVerified(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
+        let received = try await submissions.read(request, schema: schema, viewer: viewer)
         do {
             try viewers.requireToken(received.control(CSRF.fieldName), for: viewer)
         } catch {
             await submissions.discard(received, viewer: viewer)
             throw error
         }
+        return received
+    }
+
+    /// `POST /forms/{id}/{object}`: 303 to the detail page, or 422 with the edit view again.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (_, object, view, viewer) = try await load(request, context: context)
+        var received = try await readVerified(request, schema: view.schema, viewer: viewer)
         let storedFiles = InputStrings.files(of: object.values)
         try await submissions.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
         let serverValues = Self.serverValues(view: view, known: InputStrings.of(object.values))
