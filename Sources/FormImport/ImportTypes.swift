@@ -94,18 +94,44 @@ public struct ImportDocument: Sendable {
     }
 }
 
+/// Something in a source that did not become a form (an OData entity set that is not creatable), and why.
+public struct ImportSkip: Sendable, Hashable, CustomStringConvertible {
+    /// What was skipped, as the source names it (`BusinessPartnerSet`).
+    public var name: String
+    /// Why, in a sentence ("Not insertable: sap:creatable=\"false\".").
+    public var reason: String
+    public var file: String?
+    public var line: Int
+
+    public init(name: String, reason: String, file: String? = nil, line: Int = 0) {
+        self.name = name
+        self.reason = reason
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String {
+        var place = file ?? "<input>"
+        if line > 0 { place += ":\(line)" }
+        return "\(place): skipped \(name): \(reason)"
+    }
+}
+
 /// What an accepted import produced.
 public struct ImportResult: Sendable {
     public var kind: SourceKind
     public var forms: [FormSchema]
     public var warnings: [ImportWarning]
+    /// Parts of the sources that gave no form, with the reason (the report lists them).
+    public var skipped: [ImportSkip]
     /// The source documents, kept so admins can download them.
     public var sources: [ImportDocument]
 
-    public init(kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], sources: [ImportDocument]) {
+    public init(kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], skipped: [ImportSkip] = [], sources: [ImportDocument]) {
         self.kind = kind
         self.forms = forms
         self.warnings = warnings
+        self.skipped = skipped
         self.sources = sources
     }
 }

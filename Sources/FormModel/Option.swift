@@ -24,11 +24,15 @@ public struct OptionGroup: Codable, Sendable, Hashable {
 public struct OptionList: Sendable, Hashable {
     public var id: String
     public var groups: [OptionGroup]
+    /// Options come from a list an admin uploads (an OData value list): the list may be empty
+    /// until then, and while it is, its fields accept any value of their type.
+    public var external: Bool
     public var location: SourceLocation?
 
-    public init(id: String, groups: [OptionGroup], location: SourceLocation? = nil) {
+    public init(id: String, groups: [OptionGroup], external: Bool = false, location: SourceLocation? = nil) {
         self.id = id
         self.groups = groups
+        self.external = external
         self.location = location
     }
 
@@ -36,5 +40,20 @@ public struct OptionList: Sendable, Hashable {
 }
 
 extension OptionList: Codable {
-    enum CodingKeys: String, CodingKey { case id, groups }
+    enum CodingKeys: String, CodingKey { case id, groups, external }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(String.self, forKey: .id),
+            groups: try c.decodeIfPresent([OptionGroup].self, forKey: .groups) ?? [],
+            external: try c.decodeIfPresent(Bool.self, forKey: .external) ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(groups, forKey: .groups)
+        if external { try c.encode(true, forKey: .external) }
+    }
 }

@@ -58,7 +58,7 @@ extension FormSchema {
             if !listIDs.insert(list.id).inserted {
                 add("duplicate-list", "The list id \"\(list.id)\" is used twice; list ids must be unique.", list.id, list.location)
             }
-            if list.options.isEmpty {
+            if list.options.isEmpty && !list.external {
                 add("empty-list", "The list \"\(list.id)\" has no options; add at least one <option>.", list.id, list.location)
             }
             checkOptionValues(list.options, owner: "list \"\(list.id)\"", subject: list.id, at: list.location, add: add)

@@ -60,7 +60,22 @@ struct ChoiceRuleTests {
             let result = FormValidator.validate(form, Submission(fields: ["title": ["T"], "plant": ["P-100"]]))
             #expect(result.values["plant"] == .choice("P-100"))
             let empty = FormValidator.validate(form, Submission(fields: ["title": ["T"]]))
-            #expect(empty.issues.map(\.message) == ["Select a plant"])
+            #expect(empty.issues.map(\.message) == ["Enter a plant"])
         }
+    }
+
+    @Test("an open list (options to be uploaded) is valid without options and checks text limits")
+    func openList() {
+        var schema = SchemaSamples.with(
+            Field(name: "plant", kind: .valueList, label: "Plant", constraints: Constraints(maxLength: 4), list: "plants"))
+        schema.lists.append(OptionList(id: "plants", groups: [], external: true))
+        #expect(schema.ruleViolations().isEmpty)
+        let ok = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "plant": [" P100 "]]))
+        #expect(ok.values["plant"] == .choice("P100"))
+        let long = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "plant": ["P-1000"]]))
+        #expect(long.issues.map(\.message) == ["Plant must be 4 characters or fewer"])
+        let json = try! schema.canonicalJSON()
+        #expect(String(decoding: json, as: UTF8.self).contains(#""external":true"#))
+        #expect(try! FormSchema.fromCanonicalJSON(json).canonicalJSON() == json)
     }
 }

@@ -54,7 +54,8 @@ public enum FormValidator {
         case .attachments: outcome = AttachmentsRule.check(field, raw)
         }
         if outcome == .empty, field.required {
-            return .issue(field, "required", RequiredMessage.text(for: field))
+            let hasOptions = !field.kind.hasOptions || !schema.options(for: field).isEmpty
+            return .issue(field, "required", RequiredMessage.text(for: field, hasOptions: hasOptions))
         }
         return outcome
     }

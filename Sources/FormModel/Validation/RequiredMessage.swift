@@ -1,8 +1,12 @@
 /// What to do when a required field is empty: "Enter a title", "Select a project", "Turn on Remind me".
 public enum RequiredMessage {
-    /// The `required` message for a field, by kind.
-    public static func text(for field: Field) -> String {
+    /// The `required` message for a field, by kind. A single value list without options (an open
+    /// list, shown as a text input until its options are uploaded) asks to enter a value.
+    public static func text(for field: Field, hasOptions: Bool = true) -> String {
         let words = FieldWording(field)
+        if field.kind == .valueList && !hasOptions && !field.takesSeveralValues {
+            return "Enter \(words.withArticle)"
+        }
         switch field.kind {
         case .text, .note, .number, .slider, .date, .time, .datetime, .duration:
             return "Enter \(words.withArticle)"

@@ -17,6 +17,13 @@ enum ChoiceRule {
             let what = several ? words.plural : words.withArticle
             return .issue(field, "not-an-option", "Select \(what) from the list")
         }
+        if values.isEmpty && !several {
+            // An open list (options not uploaded yet) takes any text within the field's limits.
+            switch TextRule.check(field, RawInput(strings: [chosen[0]])) {
+            case .value(.text(let text)): return .value(.choice(text))
+            case let other: return other
+            }
+        }
         guard several else { return .value(.choice(chosen[0])) }
         let c = field.constraints
         if let min = c.minSelected, chosen.count < min {
