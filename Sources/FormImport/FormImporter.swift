@@ -60,6 +60,70 @@ public enum FormImporter {
         }
     }
 
+    /// Imports documents given together, as the command line and the admin page take them: each
+    /// native spec is an import of its own; an OData metadata document starts an import that the
+    /// annotation documents after it join, in order (`meta.xml anno1.xml anno2.xml`). Returns one
+    /// outcome per import, in the order of the documents.
+    public static func importBatch(_ documents: [ImportDocument]) -> [ImportOutcome] {
+        var batches: [[ImportDocument]] = []
+        var orphans: [ImportOutcome] = []
+        var lastWasOData = false
+        for document in documents {
+            switch role(of: document) {
+            case .annotations where lastWasOData:
+                batches[batches.count - 1].append(document)
+            case .annotations:
+                // Kept in document order below through the index of the batch that would follow.
+                let error = ImportError(
+                    code: "annotations-without-metadata",
+                    message: "\(document.name) holds only OData annotations; give its service metadata document before it, in the same import.",
+                    file: document.name)
+                orphans.append(ImportOutcome(documents: [document.name], result: .failure(ImportFailure([error]))))
+                batches.append([])
+            case .odataMetadata:
+                batches.append([document])
+                lastWasOData = true
+            case .other:
+                batches.append([document])
+                lastWasOData = false
+            }
+        }
+        var outcomes: [ImportOutcome] = []
+        for batch in batches {
+            if batch.isEmpty {
+                outcomes.append(orphans.removeFirst())
+                continue
+            }
+            let result: Result<ImportResult, ImportFailure>
+            do {
+                result = .success(try importDocuments(batch))
+            } catch {
+                result = .failure(error)
+            }
+            outcomes.append(ImportOutcome(documents: batch.map(\.name), result: result))
+        }
+        return outcomes
+    }
+
+    private enum DocumentRole { case odataMetadata, annotations, other }
+
+    /// Whether a document is OData service metadata, an OData annotation document (EDMX whose
+    /// schemas declare no entity type or container), or anything else (a native spec, or a
+    /// document the import will refuse with its own message).
+    private static func role(of document: ImportDocument) -> DocumentRole {
+        guard let xml = try? SafeXMLDocument.parse(document.data, file: document.name), let root = xml.root,
+            root.localName == "Edmx", root.namespaceURI == edmxV2Namespace || root.namespaceURI == edmxV4Namespace
+        else { return .other }
+        let declaresTypes = root.children.contains { dataServices in
+            dataServices.localName == "DataServices"
+                && dataServices.children.contains { schema in
+                    schema.localName == "Schema"
+                        && schema.children.contains { ["EntityType", "EntityContainer", "ComplexType"].contains($0.localName) }
+                }
+        }
+        return declaresTypes ? .odataMetadata : .annotations
+    }
+
     /// Which importer a document's root element calls for.
     static func sniff(_ xml: SafeXMLDocument, file: String) -> Result<SourceKind, ImportError> {
         guard let root = xml.root else {

@@ -135,3 +135,14 @@ public struct ImportResult: Sendable {
         self.sources = sources
     }
 }
+
+/// One import of a batch: the documents it took (by name, in order) and what came of it.
+public struct ImportOutcome: Sendable {
+    public var documents: [String]
+    public var result: Result<ImportResult, ImportFailure>
+
+    public init(documents: [String], result: Result<ImportResult, ImportFailure>) {
+        self.documents = documents
+        self.result = result
+    }
+}
