@@ -22,13 +22,27 @@ struct StoreOptions: ParsableArguments {
     var databaseURL: String?
 }
 
-/// Reads the files named on the command line as import documents.
-func readDocuments(_ paths: [String]) throws -> [(path: String, document: ImportDocument)] {
+/// How `import` and `check` group their files, for both commands' help.
+let importOrderHelp = """
+    Each native form spec is an import of its own. An OData metadata document (EDMX) starts an \
+    import that the OData annotation documents right after it join, in the order given; later \
+    annotations override earlier ones (service metadata, then the backend annotation model, then \
+    the app's own annotations). So `meta.xml anno_mdl.xml local-annotation.xml spec.xml` is two \
+    imports: meta.xml with its two annotation documents, and spec.xml. An annotation document \
+    with no metadata before it is refused.
+    """
+
+/// The help of the FILE arguments of `import` and `check`.
+let filesHelp = ArgumentHelp(
+    "Native form specs, and OData metadata files each followed by its annotation files.", valueName: "file")
+
+/// Reads the files named on the command line as import documents, named as given.
+func readDocuments(_ paths: [String]) throws -> [ImportDocument] {
     try paths.map { path in
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("Cannot read \(path): no such file, or not readable.")
         }
-        return (path, ImportDocument(name: path, data: [UInt8](data)))
+        return ImportDocument(name: path, data: [UInt8](data))
     }
 }
 
@@ -37,31 +51,63 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+/// Writes an accepted import's warnings and skipped entity sets to standard error, compiler style.
+func printReport(_ result: ImportResult) {
+    for warning in result.warnings { printError(warning.description) }
+    for skip in result.skipped { printError(skip.description) }
+}
+
+/// "1 of 3 imports refused", for the closing line of `import` and `check`.
+func refusedLine(_ refused: Int, of total: Int) -> String {
+    "\(refused) of \(total) import\(total == 1 ? "" : "s") refused"
+}
+
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check form specs as `import` would, storing nothing.",
-        discussion: "Prints each form id the file would create, or each error with its line and column. Exit status 1 if any file is refused."
+        abstract: "Check form specs and OData metadata as `import` would, storing nothing.",
+        discussion: """
+            \(importOrderHelp)
+
+            Prints `FILE: ok: ID (KIND, N fields)` for each form an import would store, where FILE \
+            is the import's first file. Warnings and skipped entity sets go to standard error as \
+            `file:line: ...`, errors as `file:line:column: error: message [code]`. Exit status 1 if \
+            any import is refused; the others are still checked.
+
+            --summary prints instead, for each import, its files, every form with its fields \
+            (section | group | name | kind | label | required | editable | options), the skipped \
+            entity sets with the reason, and the warnings counted by term: a stable text to keep \
+            and compare (errors still go to standard error as well).
+            """
     )
 
-    @Argument(help: "Spec files (native XML).")
+    @Flag(help: "Print a stable, diff-friendly summary of what each import would store.")
+    var summary = false
+
+    @Argument(help: filesHelp)
     var files: [String]
 
     func run() async throws {
+        let outcomes = FormImporter.importBatch(try readDocuments(files))
         var refused = 0
-        for (path, document) in try readDocuments(files) {
-            do {
-                let result = try FormImporter.importDocuments([document])
-                for warning in result.warnings { printError(warning.description) }
+        for (index, outcome) in outcomes.enumerated() {
+            if summary {
+                if index > 0 { print("") }
+                print(ImportSummaryText.render(outcome), terminator: "")
+            }
+            switch outcome.result {
+            case .success(let result):
+                if summary { continue }
+                printReport(result)
                 for form in result.forms {
-                    print("\(path): ok: \(form.id) (\(result.kind.displayName), \(form.allFields.count) fields)")
+                    print("\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(form.allFields.count) fields)")
                 }
-            } catch {
+            case .failure(let failure):
                 refused += 1
-                for e in error.errors { printError(e.description) }
+                for error in failure.errors { printError(error.description) }
             }
         }
         if refused > 0 {
-            printError("\(refused) of \(files.count) file\(files.count == 1 ? "" : "s") refused.")
+            printError(refusedLine(refused, of: outcomes.count) + ".")
             throw ExitCode(1)
         }
     }

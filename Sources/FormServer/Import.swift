@@ -6,39 +6,41 @@ import Logging
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import form specs into the store.",
+        abstract: "Import form specs and OData metadata into the store.",
         discussion: """
-            Each FILE is one import: it prints each form id with its new version, or each error \
-            with its line and column. A refused file stores nothing; the others are still imported. \
-            Importing an id that exists makes a new version of that form. Exit status 1 if any file was refused.
+            \(importOrderHelp)
+
+            Prints `FILE: ID version N` for each form an import stored, where FILE is the import's \
+            first file; warnings and skipped entity sets go to standard error as `file:line: ...`, \
+            errors as `file:line:column: error: message [code]`. A refused import stores nothing; \
+            the others are still imported. Importing an id that exists makes a new version of that \
+            form. Exit status 1 if any import was refused.
             """
     )
 
-    @Argument(help: "Spec files (native XML).")
+    @Argument(help: filesHelp)
     var files: [String]
 
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let documents = try readDocuments(files)
+        let outcomes = FormImporter.importBatch(try readDocuments(files))
         let configuration = try store.configuration()
         var logger = Logger(label: "fieldwork.import")
         logger.logLevel = .warning
         let database = try await FieldworkDatabase.open(configuration, logger: logger)
         var refused = 0
         do {
-            for (path, document) in documents {
-                let result: ImportResult
-                do {
-                    result = try FormImporter.importDocuments([document])
-                } catch {
+            for outcome in outcomes {
+                switch outcome.result {
+                case .success(let result):
+                    printReport(result)
+                    for stored in try await database.forms.store(result) {
+                        print("\(outcome.documents[0]): \(stored.formID) version \(stored.version)")
+                    }
+                case .failure(let failure):
                     refused += 1
-                    for e in error.errors { printError(e.description) }
-                    continue
-                }
-                for warning in result.warnings { printError(warning.description) }
-                for stored in try await database.forms.store(result) {
-                    print("\(path): \(stored.formID) version \(stored.version)")
+                    for error in failure.errors { printError(error.description) }
                 }
             }
         } catch {
@@ -47,7 +49,7 @@ struct Import: AsyncParsableCommand {
         }
         await database.shutdown()
         if refused > 0 {
-            printError("\(refused) of \(files.count) file\(files.count == 1 ? "" : "s") refused; nothing of \(refused == 1 ? "it" : "them") was stored.")
+            printError(refusedLine(refused, of: outcomes.count) + "; nothing of \(refused == 1 ? "it" : "them") was stored.")
             throw ExitCode(1)
         }
     }

@@ -1,0 +1,143 @@
+import FormImport
+import FormModel
+
+/// The text of `fieldwork check --summary`: what one import would store, one line per item so
+/// that two runs compare with `diff` (the OData corpus run keeps one as a golden file).
+///
+/// ```
+/// import meta.xml
+///   + annotations.xml
+///   OData V2: 1 form, 2 fields, 1 skipped, 3 warnings
+///   form gwsample-basic-productset
+///     title "New Product"
+///     source OData V2
+///     field key | - | Name | text | "Name" | required | editable
+///     field properties | "General" | Category | value-list | "Category" | optional | editable | list category: 0 options, uploaded
+///   skipped VH_Sex (meta.xml:120): Not insertable: sap:creatable="false".
+///   warning UI.LineItem [annotation-not-used]: 2
+///   warning - [unknown-alias]: 1
+/// ```
+///
+/// Paths are printed as given; nothing depends on the machine or the time.
+enum ImportSummaryText {
+    static func render(_ outcome: ImportOutcome) -> String {
+        var lines: [String] = []
+        for (index, document) in outcome.documents.enumerated() {
+            lines.append(index == 0 ? "import \(document)" : "  + \(document)")
+        }
+        switch outcome.result {
+        case .failure(let failure):
+            lines.append("  refused: \(count(failure.errors.count, "error"))")
+            lines += failure.errors.map { "  \($0.description)" }
+        case .success(let result):
+            let fieldCount = result.forms.reduce(0) { $0 + $1.allFields.count }
+            let warningCount = result.warnings.reduce(0) { $0 + occurrences($1) }
+            lines.append(
+                "  \(result.kind.displayName): \(count(result.forms.count, "form")), \(count(fieldCount, "field")), "
+                    + "\(result.skipped.count) skipped, \(count(warningCount, "warning"))")
+            for form in result.forms {
+                lines += formLines(form, kind: result.kind)
+            }
+            for skip in result.skipped {
+                var place = skip.file ?? "<input>"
+                if skip.line > 0 { place += ":\(skip.line)" }
+                lines.append("  skipped \(skip.name) (\(place)): \(oneLine(skip.reason))")
+            }
+            lines += warningLines(result.warnings)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A form: its id, title and source, then each field in document order.
+    private static func formLines(_ form: FormSchema, kind: SourceKind) -> [String] {
+        var lines = ["  form \(form.id)", "    title \(quoted(form.title))", "    source \(kind.displayName)"]
+        for section in form.sections {
+            for group in section.groups {
+                for field in group.fields {
+                    lines.append(fieldLine(field, path: field.name, section: section, group: group, form: form))
+                    for child in field.children ?? [] {
+                        lines.append(fieldLine(child, path: "\(field.name)/\(child.name)", section: section, group: group, form: form))
+                    }
+                }
+            }
+        }
+        return lines
+    }
+
+    /// `field section | group | name | kind | label | required | editable [| options]`; a switch's
+    /// fields are named `switch/field`.
+    private static func fieldLine(_ field: Field, path: String, section: FormSection, group: FieldGroup, form: FormSchema) -> String {
+        var kind = field.kind.rawValue
+        if let textType = field.constraints.textType, textType != .text { kind += "(\(textType.rawValue))" }
+        if field.constraints.multiple { kind += ", multiple" }
+        var columns = [
+            section.kind.rawValue, group.label.map(quoted) ?? "-", path, kind, field.label.map(quoted) ?? "-",
+            field.required ? "required" : "optional", editability(field.editable),
+        ]
+        if field.kind.hasOptions {
+            if let listID = field.list {
+                let list = form.list(id: listID)
+                let options = count(list?.options.count ?? 0, "option")
+                columns.append("list \(listID): \(options)" + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
+            } else {
+                columns.append(count(form.options(for: field).count, "option"))
+            }
+        }
+        return "    field " + columns.joined(separator: " | ")
+    }
+
+    private static func editability(_ editable: Editability) -> String {
+        switch editable {
+        case .yes: "editable"
+        case .no: "read-only"
+        case .createOnly: "create-only"
+        }
+    }
+
+    /// Warnings counted by term (and code, since one term can be passed over for several reasons),
+    /// terms in alphabetical order, warnings without a term last.
+    private static func warningLines(_ warnings: [ImportWarning]) -> [String] {
+        struct Key: Hashable, Comparable {
+            var term: String?
+            var code: String
+            static func < (a: Key, b: Key) -> Bool {
+                switch (a.term, b.term) {
+                case (nil, nil): a.code < b.code
+                case (nil, _): false
+                case (_, nil): true
+                case (let x?, let y?): x == y ? a.code < b.code : x < y
+                }
+            }
+        }
+        var counts: [Key: Int] = [:]
+        for warning in warnings {
+            counts[Key(term: warning.term, code: warning.code), default: 0] += occurrences(warning)
+        }
+        return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
+    }
+
+    /// How many times a warning occurred.
+    private static func occurrences(_ warning: ImportWarning) -> Int { 1 }
+
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    private static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// A label in double quotes, with quotes, backslashes and line breaks escaped so it stays one line.
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n", "\r\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+}
