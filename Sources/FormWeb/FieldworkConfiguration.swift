@@ -15,6 +15,9 @@ public struct FieldworkConfiguration: Sendable {
     public var seedsDemo: Bool
     /// The `admin` account's password on first start (`FIELDWORK_ADMIN_PASSWORD`); nil generates one and logs it once.
     public var adminPassword: String?
+    /// The bearer token of the admin JSON API (`FIELDWORK_ADMIN_TOKEN`); nil means that API takes
+    /// an admin's session only.
+    public var adminToken: String?
     /// bcrypt's work factor for passwords: 12; tests lower it to keep sign-ins fast.
     public var bcryptCost: UInt8 = 12
     /// How long a sign-in lasts without use.
@@ -35,7 +38,7 @@ public struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -46,6 +49,9 @@ public struct FieldworkConfiguration: Sendable {
         }
         if let password = environment["FIELDWORK_ADMIN_PASSWORD"], !password.isEmpty {
             configuration.adminPassword = password
+        }
+        if let token = environment["FIELDWORK_ADMIN_TOKEN"], !token.isEmpty {
+            configuration.adminToken = token
         }
         if let level = environment["LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) {
             configuration.logLevel = level

@@ -8,6 +8,8 @@ public struct CreateView: Sendable {
     public let schema: FormSchema
     public let version: Int
     public let mode: FormMode
+    /// The form's lists revision the view was built with (its uploaded options).
+    public internal(set) var listsRevision = 0
     let plan: RenderPlan
     let initialRules: [InitialValueRule]
     /// Fields the user cannot change in this mode; the server supplies their values.

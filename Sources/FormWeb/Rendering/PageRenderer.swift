@@ -17,7 +17,7 @@ public struct PageRenderer: Sendable {
 
     static let requiredTemplates =
         ["layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/error-summary",
-         "partials/parent-page", "detail", "delete", "login"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
+         "partials/parent-page", "detail", "delete", "login", "gone"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
 
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
     public func createView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> CreateView {
@@ -70,6 +70,13 @@ public struct PageRenderer: Sendable {
     /// The 404 page.
     public func notFoundPage() throws -> RenderPlan {
         RenderPlan(staticPage: try render(PageViewModel.notFound(), template: "not-found"))
+    }
+
+    /// The 410 page of a retired form's create view.
+    public func gonePage() throws -> RenderPlan {
+        var context = PageViewModel.notFound()
+        context["pageTitle"] = "Form retired – \(PageViewModel.siteName)"
+        return RenderPlan(staticPage: try render(context, template: "gone"))
     }
 
     func render(_ context: [String: Any], template: String) throws(RenderPlanError) -> String {

@@ -1,13 +1,27 @@
 import FormModel
 
-/// Prepared pages per form version, built on first use and kept until a newer version appears.
+/// Prepared pages per form version, built on first use and kept until a newer version appears
+/// or an admin uploads options for one of the form's lists (the lists revision is in the key).
 actor PlanCache {
     private struct Key: Hashable {
         var formID: String
         var version: Int
+        var listsRevision: Int
+
+        init(formID: String, version: Int, listsRevision: Int) {
+            self.formID = formID
+            self.version = version
+            self.listsRevision = listsRevision
+        }
+
+        init(_ form: StoredForm) {
+            self.init(formID: form.id, version: form.version, listsRevision: form.listsRevision)
+        }
     }
 
     private let renderer: PageRenderer
+    /// The schema of a stored version with its uploaded options; only called to build a plan.
+    private let schemas: @Sendable (StoredForm) async throws -> FormSchema
     private var createViews: [Key: CreateView] = [:]
     /// Edit views, detail and delete pages stay for every version objects were created with.
     private var editViews: [Key: CreateView] = [:]
@@ -16,8 +30,9 @@ actor PlanCache {
     private var parentPages: [Key: RenderPlan] = [:]
     private var index: (signature: [Key], plan: RenderPlan)?
 
-    init(renderer: PageRenderer) {
+    init(renderer: PageRenderer, schemas: @escaping @Sendable (StoredForm) async throws -> FormSchema) {
         self.renderer = renderer
+        self.schemas = schemas
     }
 
     /// The plan in `table` under `key`, built by `build` the first time.
@@ -28,54 +43,63 @@ actor PlanCache {
     ) rethrows -> Plan {
         if let cached = table[key] { return cached }
         let plan = try build()
-        if latestOnly { table = table.filter { $0.key.formID != key.formID } }
+        // An older lists revision is stale for every version of the form.
+        table = table.filter { $0.key.formID != key.formID || ($0.key.listsRevision == key.listsRevision && !latestOnly) }
         table[key] = plan
         return plan
     }
 
     /// The create view of a stored form version, built once.
-    func createView(for form: StoredForm) throws -> CreateView {
-        try Self.memo(&createViews, Key(formID: form.id, version: form.version), latestOnly: true) {
-            try renderer.createView(for: try form.schema(), version: form.version)
+    func createView(for form: StoredForm) async throws -> CreateView {
+        if let cached = createViews[Key(form)] { return cached }
+        let schema = try await schemas(form)
+        return try Self.memo(&createViews, Key(form), latestOnly: true) {
+            var view = try renderer.createView(for: schema, version: form.version)
+            view.listsRevision = form.listsRevision
+            return view
         }
     }
 
     /// The edit view of a form version, if built already: saves loading the version.
-    func cachedEditView(formID: String, version: Int) -> CreateView? {
-        editViews[Key(formID: formID, version: version)]
+    func cachedEditView(formID: String, version: Int, listsRevision: Int) -> CreateView? {
+        editViews[Key(formID: formID, version: version, listsRevision: listsRevision)]
     }
 
     /// The edit view of a stored form version, built once.
-    func editView(for form: StoredForm) throws -> CreateView {
-        try Self.memo(&editViews, Key(formID: form.id, version: form.version)) {
-            try renderer.createView(for: try form.schema(), version: form.version, mode: .edit)
+    func editView(for form: StoredForm) async throws -> CreateView {
+        if let cached = editViews[Key(form)] { return cached }
+        let schema = try await schemas(form)
+        return try Self.memo(&editViews, Key(form)) {
+            var view = try renderer.createView(for: schema, version: form.version, mode: .edit)
+            view.listsRevision = form.listsRevision
+            return view
         }
     }
 
     /// The detail page for objects of a form version, built once.
     func detailPage(for view: CreateView) throws -> RenderPlan {
-        try Self.memo(&detailPages, Key(formID: view.formID, version: view.version)) {
+        try Self.memo(&detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
             try renderer.detailPage(for: view.schema)
         }
     }
 
     /// The delete confirmation for objects of a form version, built once.
     func deletePage(for view: CreateView) throws -> RenderPlan {
-        try Self.memo(&deletePages, Key(formID: view.formID, version: view.version)) {
+        try Self.memo(&deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
             try renderer.deletePage(for: view.schema)
         }
     }
 
     /// The parent page of a stored form version, built once.
     func parentPage(for form: StoredForm) throws -> RenderPlan {
-        try Self.memo(&parentPages, Key(formID: form.id, version: form.version), latestOnly: true) {
+        try Self.memo(&parentPages, Key(form), latestOnly: true) {
             try renderer.parentPage(for: try form.schema())
         }
     }
 
     /// The form list, rebuilt only when a form or version was added.
     func indexPage(for forms: [StoredForm]) throws -> RenderPlan {
-        let signature = forms.map { Key(formID: $0.id, version: $0.version) }
+        let signature = forms.map(Key.init)
         if let index, index.signature == signature { return index.plan }
         let plan = try renderer.indexPage(forms: try forms.map { try $0.schema() })
         index = (signature, plan)

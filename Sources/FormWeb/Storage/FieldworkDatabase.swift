@@ -78,6 +78,7 @@ public struct FieldworkDatabase: Sendable {
         migrations.add(CreateSessions())
         migrations.add(CreateObjects())
         migrations.add(CreateAttachments())
+        migrations.add(AddAdminTables())
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()

@@ -29,11 +29,17 @@ final class FormRecord: Model, @unchecked Sendable {
     @Timestamp(key: "created_at", on: .create)
     var createdAt: Date?
 
+    /// Goes up by one whenever an admin uploads options for one of the form's lists, so pages
+    /// prepared with the old options are rebuilt.
+    @Field(key: "lists_revision")
+    var listsRevision: Int
+
     init() {}
 
     init(id: String, access: FormAccess, state: FormState = .active) {
         self.id = id
         self.access = access.rawValue
         self.state = state.rawValue
+        self.listsRevision = 0
     }
 }

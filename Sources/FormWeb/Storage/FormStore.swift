@@ -14,11 +14,27 @@ public struct StoredForm: Sendable, Hashable {
     public var schemaJSON: String
     public var importedAt: Date?
     public var importedBy: String?
+    /// The import that made this version, when known.
+    public var importID: UUID?
+    /// Changes whenever an admin uploads options for one of the form's lists.
+    public var listsRevision: Int = 0
 
-    /// The schema decoded from its canonical JSON.
+    /// The schema decoded from its canonical JSON, as imported (without uploaded options; see
+    /// `FormStore.schema(of:)`).
     public func schema() throws -> FormSchema {
         try FormSchema.fromCanonicalJSON(Data(schemaJSON.utf8))
     }
+}
+
+/// The id of an import and the versions it stored.
+public struct StoredImport: Sendable, Hashable {
+    public var id: UUID
+    public var versions: [StoredVersion]
+}
+
+/// Why options could not be applied to a form's list.
+public struct UnknownListError: Error, Sendable {
+    public var listID: String
 }
 
 /// The form id and version number an import stored.
@@ -41,32 +57,129 @@ public struct FormStore: Sendable {
     public func store(_ result: ImportResult, importedBy: String? = nil, access: FormAccess = .users) async throws
         -> [StoredVersion]
     {
+        try await storeImport([result], importedBy: importedBy, access: access).versions
+    }
+
+    /// Stores the forms of several accepted imports (one batch of documents) in one transaction,
+    /// with one import record holding the report: all of them, or nothing.
+    public func storeImport(_ results: [ImportResult], importedBy: String? = nil, access: FormAccess = .users)
+        async throws -> StoredImport
+    {
         // Encode before the transaction so a bad schema never opens one.
-        let documents = StoredDocuments(
-            documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) })
-        let prepared: [(id: String, json: String)] = try result.forms.map { form in
-            (form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self))
+        let prepared: [(id: String, json: String, kind: SourceKind, documents: StoredDocuments)] = try results.flatMap { result in
+            let documents = StoredDocuments(
+                documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) })
+            return try result.forms.map { form in
+                (form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), result.kind, documents)
+            }
         }
-        let kind = result.kind
-        return try await database.database().transaction { db in
+        let importID = UUID()
+        let kind = results.first?.kind ?? .native
+        let versions = try await database.database().transaction { db in
             var stored: [StoredVersion] = []
-            for (id, json) in prepared {
-                if try await FormRecord.find(id, on: db) == nil {
-                    try await FormRecord(id: id, access: access).create(on: db)
+            for form in prepared {
+                if try await FormRecord.find(form.id, on: db) == nil {
+                    try await FormRecord(id: form.id, access: access).create(on: db)
                 }
                 let latest = try await FormVersionRecord.query(on: db)
-                    .filter(\.$form.$id == id)
+                    .filter(\.$form.$id == form.id)
                     .sort(\.$version, .descending)
                     .first()
                 let version = (latest?.version ?? 0) + 1
                 try await FormVersionRecord(
-                    formID: id, version: version, sourceKind: kind, sourceDocuments: documents, schemaJSON: json,
-                    importedBy: importedBy
+                    formID: form.id, version: version, sourceKind: form.kind, sourceDocuments: form.documents,
+                    schemaJSON: form.json, importedBy: importedBy, importID: importID
                 ).create(on: db)
-                stored.append(StoredVersion(formID: id, version: version))
+                stored.append(StoredVersion(formID: form.id, version: version))
             }
+            try await ImportRecord(
+                id: importID, sourceKind: kind, summary: ImportSummary(results: results, versions: stored),
+                importedBy: importedBy
+            ).create(on: db)
             return stored
         }
+        return StoredImport(id: importID, versions: versions)
+    }
+
+    /// The report of an import, with when and by whom.
+    public func importSummary(id: UUID) async throws -> (summary: ImportSummary, at: Date?, by: String?)? {
+        guard let record = try await ImportRecord.find(id, on: database.database()) else { return nil }
+        return (record.summary, record.importedAt, record.importedBy)
+    }
+
+    /// Every version of a form, newest first.
+    public func versions(formID: String) async throws -> [StoredForm] {
+        let db = database.database()
+        guard let form = try await FormRecord.find(formID, on: db) else { return [] }
+        return try await FormVersionRecord.query(on: db)
+            .filter(\.$form.$id == formID)
+            .sort(\.$version, .descending)
+            .all()
+            .map { Self.stored(form: form, version: $0) }
+    }
+
+    /// The source documents of one version, as imported.
+    public func sourceDocuments(formID: String, version: Int) async throws -> [(name: String, data: Data)]? {
+        guard
+            let record = try await FormVersionRecord.query(on: database.database())
+                .filter(\.$form.$id == formID)
+                .filter(\.$version == version)
+                .first()
+        else { return nil }
+        return record.sourceDocuments.documents.map { ($0.name, $0.data) }
+    }
+
+    /// Changes who may fill a form.
+    public func setAccess(_ access: FormAccess, formID: String) async throws {
+        guard let form = try await FormRecord.find(formID, on: database.database()) else { return }
+        form.access = access.rawValue
+        try await form.save(on: database.database())
+    }
+
+    /// Retires or restores a form.
+    public func setState(_ state: FormState, formID: String) async throws {
+        guard let form = try await FormRecord.find(formID, on: database.database()) else { return }
+        form.state = state.rawValue
+        try await form.save(on: database.database())
+    }
+
+    /// Replaces the options of a form's list with uploaded ones, for every version of the form at
+    /// once; the form's list revision goes up so its prepared pages are rebuilt.
+    public func replaceOptions(_ groups: [OptionGroup], formID: String, listID: String, by account: String?) async throws {
+        try await database.database().transaction { db in
+            guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
+            let record =
+                try await OptionListRecord.query(on: db).filter(\.$formID == formID).filter(\.$listID == listID).first()
+                ?? OptionListRecord()
+            record.formID = formID
+            record.listID = listID
+            record.options = UploadedOptions(groups: groups)
+            record.uploadedBy = account
+            try await record.save(on: db)
+            form.listsRevision += 1
+            try await form.save(on: db)
+        }
+    }
+
+    /// The uploaded options of a form's lists, by list id, with when and by whom.
+    public func uploadedOptions(formID: String) async throws -> [String: (groups: [OptionGroup], at: Date?, by: String?)] {
+        var result: [String: (groups: [OptionGroup], at: Date?, by: String?)] = [:]
+        for record in try await OptionListRecord.query(on: database.database()).filter(\.$formID == formID).all() {
+            result[record.listID] = (record.options.groups, record.uploadedAt, record.uploadedBy)
+        }
+        return result
+    }
+
+    /// The schema of a stored version with the options admins uploaded for its lists: what the
+    /// pages show and the server checks.
+    public func schema(of form: StoredForm) async throws -> FormSchema {
+        var schema = try form.schema()
+        guard form.listsRevision > 0 else { return schema }
+        let uploaded = try await uploadedOptions(formID: form.id)
+        for index in schema.lists.indices {
+            if let groups = uploaded[schema.lists[index].id]?.groups { schema.lists[index].groups = groups }
+        }
+        return schema
     }
 
     /// The latest version of a form, or nil when no form has the id.
@@ -123,7 +236,28 @@ public struct FormStore: Sendable {
             sourceKind: SourceKind(rawValue: version.sourceKind) ?? .native,
             schemaJSON: version.schemaJSON,
             importedAt: version.importedAt,
-            importedBy: version.importedBy
+            importedBy: version.importedBy,
+            importID: version.importID,
+            listsRevision: form.listsRevision
         )
+    }
+}
+
+/// Uploaded options, in groups (one JSON column).
+struct UploadedOptions: Codable, Sendable, Hashable {
+    var groups: [OptionGroup]
+}
+
+extension ImportSummary {
+    init(results: [ImportResult], versions: [StoredVersion]) {
+        documents = results.flatMap { $0.sources.map(\.name) }
+        let schemas = results.flatMap(\.forms)
+        forms = zip(schemas, versions).map { schema, stored in
+            Form(id: stored.formID, title: schema.title, version: stored.version, fieldCount: schema.allFields.count)
+        }
+        warnings = results.flatMap(\.warnings).map {
+            Warning(code: $0.code, message: $0.message, file: $0.file, line: $0.line, column: $0.column, term: $0.term, count: 1)
+        }
+        skipped = results.flatMap(\.skipped).map { Skip(name: $0.name, reason: $0.reason, file: $0.file, line: $0.line) }
     }
 }

@@ -43,11 +43,15 @@ final class FormVersionRecord: Model, @unchecked Sendable {
     @OptionalField(key: "imported_by")
     var importedBy: String?
 
+    /// The import that made this version (its report); nil for versions older than imports.
+    @OptionalField(key: "import_id")
+    var importID: UUID?
+
     init() {}
 
     init(
         formID: String, version: Int, sourceKind: SourceKind, sourceDocuments: StoredDocuments, schemaJSON: String,
-        importedBy: String?
+        importedBy: String?, importID: UUID? = nil
     ) {
         self.$form.id = formID
         self.version = version
@@ -55,5 +59,6 @@ final class FormVersionRecord: Model, @unchecked Sendable {
         self.sourceDocuments = sourceDocuments
         self.schemaJSON = schemaJSON
         self.importedBy = importedBy
+        self.importID = importID
     }
 }

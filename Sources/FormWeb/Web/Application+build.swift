@@ -31,7 +31,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage()))
+    router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage(), gone: try renderer.gonePage()))
     router.add(
         middleware: FileMiddleware(
             configuration.resources.publicFolder.path,
@@ -53,7 +53,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 keyPrefix: "s.",
                 defaultSessionExpiration: configuration.sessionLifetime)))
 
-    let plans = PlanCache(renderer: renderer)
+    let plans = PlanCache(renderer: renderer, schemas: { try await store.schema(of: $0) })
     let csrf = CSRF(secret: secret)
     let viewers = ViewerResolver(users: users, csrf: csrf)
     let prefill = SignedPrefill(secret: secret)

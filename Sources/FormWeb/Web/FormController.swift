@@ -47,7 +47,7 @@ struct FormController {
     /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
     @Sendable func createView(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await requireForm(context)
-        guard form.state == .active else { throw HTTPError(.notFound) }
+        guard form.state == .active else { throw HTTPError(.gone) }
         let viewer = try await viewers.viewer(request, context: context)
         if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)

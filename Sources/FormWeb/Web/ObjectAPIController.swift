@@ -24,7 +24,8 @@ struct ObjectAPIController {
     /// CORS preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let form = try await forms.latest(formID: id), form.state == .active else { throw HTTPError(.notFound) }
+        guard let form = try await forms.latest(formID: id) else { throw HTTPError(.notFound) }
+        guard form.state == .active else { throw HTTPError(.gone) }
         let viewer = try await viewers.viewer(request, context: context)
         if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard FormBody.isJSON(request) else {

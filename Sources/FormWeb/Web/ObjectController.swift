@@ -27,7 +27,8 @@ struct ObjectController {
     /// `POST /forms/{id}`: 303 to the new object once it is committed, or 422 with the create view again.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let form = try await forms.latest(formID: id), form.state == .active else { throw HTTPError(.notFound) }
+        guard let form = try await forms.latest(formID: id) else { throw HTTPError(.notFound) }
+        guard form.state == .active else { throw HTTPError(.gone) }
         let viewer = try await viewers.viewer(request, context: context)
         if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)
@@ -204,7 +205,9 @@ struct ObjectController {
         let viewer = try await viewers.viewer(request, context: context)
         guard viewer.mayAccess(object) else { throw HTTPError(.notFound) }
         let view: CreateView
-        if let cached = await plans.cachedEditView(formID: formID, version: object.formVersion) {
+        if let cached = await plans.cachedEditView(
+            formID: formID, version: object.formVersion, listsRevision: form.listsRevision)
+        {
             view = cached
         } else {
             guard let version = try await forms.version(formID: formID, version: object.formVersion) else {
