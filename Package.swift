@@ -68,6 +68,12 @@ let package = Package(
             dependencies: ["FormWeb", "FormImport", "FormModel"],
             path: "Benchmarks/FormBenchmarks"
         ),
+        // `ImportBenchmarks`: the OData importer against xmllint and pyodata, and its memory (needs ../shared).
+        .executableTarget(
+            name: "ImportBenchmarks",
+            dependencies: ["FormImport", "FormModel"],
+            path: "Benchmarks/ImportBenchmarks"
+        ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(
             name: "FormImportTests",

@@ -1,0 +1,285 @@
+// Import benchmark: the OData importer against peers measured in the same run, so the ratios
+// hold on a noisy shared machine; then the memory an import takes and gives back.
+//
+//   swift build -c release --scratch-path .build-release --product ImportBenchmarks
+//   .build-release/release/ImportBenchmarks [runs]
+//
+// Run from the repository root with ../shared beside the checkout (or FIELDWORK_CORPUS=DIR);
+// without the corpus it prints why and exits 0. The pyodata row needs `pip install pyodata`.
+//
+// (a) the 2.7 MB V4 file: read + FormImporter.importDocuments against `xmllint --noout` on the
+//     same file, spawned as a shell would; the spawn of /bin/true shows what part of xmllint's
+//     time is process start. Target: our import ≤ 2x xmllint.
+// (b) the V2 API_BUSINESS_PARTNER file: FormImporter.importDocuments against pyodata's
+//     MetadataBuilder(xml).build(), both in-process, the bytes in memory. Target: ≥ 5x faster.
+// (c) memory (Linux): the peak resident memory of one import for documents of growing size, then
+//     resident memory before, at the peak of, and after 50 imports of the 2.7 MB file.
+import FormImport
+import FormModel
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let runs = max(CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20, 3)
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// `FIELDWORK_CORPUS`, else `../shared/corpus` from the current folder, else beside the package.
+func findCorpus() -> URL? {
+    var candidates: [URL] = []
+    if let explicit = ProcessInfo.processInfo.environment["FIELDWORK_CORPUS"], !explicit.isEmpty {
+        candidates.append(URL(fileURLWithPath: explicit, isDirectory: true))
+    }
+    candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/corpus"))
+    candidates.append(packageRoot.appendingPathComponent("../shared/corpus"))
+    return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("odata-v4").path) }?
+        .standardizedFileURL
+}
+
+guard let corpus = findCorpus() else {
+    print("ImportBenchmarks: skipped: no corpus at ../shared/corpus (put ../shared beside the checkout, or set FIELDWORK_CORPUS)")
+    exit(0)
+}
+
+#if DEBUG
+    print("warning: a debug build; build with -c release for numbers worth reading\n")
+#endif
+
+let largeName = "odata-v4/oux__purchaseorder_manage_2.metadata.xml"
+let v2Name = "odata-v2/sdkjs-samples__API_BUSINESS_PARTNER.edmx"
+let largeURL = corpus.appendingPathComponent(largeName)
+let v2URL = corpus.appendingPathComponent(v2Name)
+
+// MARK: - Helpers
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Milliseconds one call of `body` takes.
+func timed(_ body: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    return seconds(clock.now - start) * 1000
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+func readBytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+/// Imports one document; nil (and the reason, once) if the importer refuses it.
+func importOnce(_ name: String, _ bytes: [UInt8]) -> ImportResult? {
+    try? FormImporter.importDocuments([ImportDocument(name: name, data: bytes)])
+}
+
+func refusal(_ name: String, _ bytes: [UInt8]) -> String {
+    do {
+        _ = try FormImporter.importDocuments([ImportDocument(name: name, data: bytes)])
+        return "accepted"
+    } catch {
+        return error.errors.first?.description ?? "refused"
+    }
+}
+
+/// Runs a program as a shell would (posix_spawn, output to /dev/null) and waits for it.
+func spawnAndWait(_ argv: [String]) -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var cArgs = argv.map { strdup($0) }
+    cArgs.append(nil)
+    defer { for arg in cArgs { free(arg) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return status
+}
+
+/// The first executable of a name on PATH.
+func which(_ program: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Decimal units, as file sizes are usually given ("2.7 MB").
+func megabytes(_ bytes: Int) -> String {
+    abs(bytes) < 1_000_000 ? String(format: "%.0f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
+}
+
+func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+
+func row(_ name: String, _ ms: Double, _ note: String = "") {
+    print("  " + pad(name, 52) + String(format: "%9.2f ms", ms) + (note.isEmpty ? "" : "   " + note))
+}
+
+// MARK: - (a) the large V4 file against xmllint
+
+let largeBytes = try readBytes(largeURL)
+print("(a) \(largeName) (\(megabytes(largeBytes.count))), median of \(runs) runs, interleaved")
+let largeAccepted = importOnce(largeName, largeBytes)
+if let result = largeAccepted {
+    print("  \(result.forms.count) forms, \(result.forms.reduce(0) { $0 + $1.allFields.count }) fields, \(result.warnings.count) warnings")
+} else {
+    print("  the importer refuses it: \(refusal(largeName, largeBytes))")
+}
+let xmllint = which("xmllint")
+var ours: [Double] = []
+var lint: [Double] = []
+var spawn: [Double] = []
+for _ in 0..<runs {
+    if largeAccepted != nil {
+        ours.append(timed { _ = importOnce(largeName, try! readBytes(largeURL)) })
+    }
+    if let xmllint {
+        lint.append(timed { _ = spawnAndWait([xmllint, "--noout", largeURL.path]) })
+    }
+    spawn.append(timed { _ = spawnAndWait(["/bin/true"]) })
+}
+let lintMedian = lint.isEmpty ? nil : median(lint)
+let spawnMedian = median(spawn)
+if !ours.isEmpty {
+    let ratio = lintMedian.map { String(format: "%.2fx xmllint (target ≤ 2x)", median(ours) / $0) } ?? ""
+    row("Fieldwork: read file + FormImporter.importDocuments", median(ours), ratio)
+}
+if let lintMedian {
+    row("xmllint --noout (spawned)", lintMedian, "1x")
+} else {
+    print("  xmllint: skipped, not on PATH (apt-get install libxml2-utils)")
+}
+row("spawn of /bin/true (part of the xmllint row)", spawnMedian)
+if !ours.isEmpty, let lintMedian, lintMedian > spawnMedian {
+    print(String(format: "  against xmllint's own work (its time less the spawn): %.2fx", median(ours) / (lintMedian - spawnMedian)))
+}
+
+// MARK: - (b) the V2 file against pyodata
+
+let v2Bytes = try readBytes(v2URL)
+let v2Runs = runs * 5
+print("\n(b) \(v2Name) (\(megabytes(v2Bytes.count))), median of \(v2Runs) runs, in-process, bytes in memory")
+var v2Median: Double?
+if let result = importOnce(v2Name, v2Bytes) {
+    print("  \(result.forms.count) forms, \(result.forms.reduce(0) { $0 + $1.allFields.count }) fields, \(result.warnings.count) warnings")
+    v2Median = median((0..<v2Runs).map { _ in timed { _ = importOnce(v2Name, v2Bytes) } })
+} else {
+    print("  the importer refuses it: \(refusal(v2Name, v2Bytes))")
+}
+
+/// pyodata's median, from Benchmarks/pyodata_build.py in a python3 of its own.
+func pyodataMedian() -> (ms: Double, detail: String)? {
+    guard let python = which("python3") else {
+        print("  pyodata: skipped, no python3 on PATH")
+        return nil
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [packageRoot.appendingPathComponent("Benchmarks/pyodata_build.py").path, v2URL.path, String(v2Runs)]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    do { try process.run() } catch {
+        print("  pyodata: skipped, python3 did not start: \(error)")
+        return nil
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+        let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let ms = json["median_ms"] as? Double
+    else {
+        let reason = errorText.contains("No module named") ? "pyodata is not installed (pip install pyodata)" : errorText.split(separator: "\n").last.map(String.init) ?? "no output"
+        print("  pyodata: skipped, \(reason)")
+        return nil
+    }
+    return (ms, "pyodata \(json["pyodata"] ?? "?"), \(json["entity_sets"] ?? "?") entity sets")
+}
+
+let pyodata = pyodataMedian()
+if let v2Median {
+    let ratio = pyodata.map { String(format: "%.1fx faster than pyodata (target ≥ 5x)", $0.ms / v2Median) } ?? ""
+    row("Fieldwork: FormImporter.importDocuments", v2Median, ratio)
+}
+if let pyodata {
+    row("pyodata: MetadataBuilder(xml).build()", pyodata.ms, pyodata.detail)
+}
+
+// MARK: - (c) memory
+
+#if os(Linux)
+    /// A field of /proc/self/status in bytes (VmRSS: now, VmHWM: the peak since the last reset).
+    func status(_ key: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kilobytes * 1024
+        }
+        return 0
+    }
+
+    /// Resets VmHWM to the current resident size (Linux 4.0 and later).
+    func resetPeak() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    /// glibc's malloc_trim(0): hands freed heap pages back to the system, so the resident size
+    /// shows what is still allocated rather than what malloc keeps for reuse.
+    let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim")  // RTLD_DEFAULT
+        .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+    func trim() { _ = mallocTrim?(0) }
+
+    print("\n(c) memory (resident set, Linux /proc/self/status)")
+    let growing = [
+        "odata-v2/sdkjs__API_TEST_SRV.v2.edmx", "odata-v2/oux__gwsample_basic_v2.metadata.xml",
+        "odata-v2/teched2020__API_SALES_ORDER_SRV.edmx", v2Name, "odata-v4/oux__sales_order_manage_v4.metadata.xml",
+        largeName,
+    ]
+    print("  one import each, the result kept until the peak is read:")
+    print("  " + pad("document", 52) + "     size   peak growth   growth/size")
+    for name in growing {
+        guard let bytes = try? readBytes(corpus.appendingPathComponent(name)) else { continue }
+        trim()
+        guard resetPeak() else {
+            print("  skipped: cannot reset the peak (/proc/self/clear_refs)")
+            break
+        }
+        let before = status("VmRSS")
+        let result = importOnce(name, bytes)
+        let growth = status("VmHWM") - before
+        withExtendedLifetime(result) {}
+        print(
+            "  " + pad(name, 52) + megabytes(bytes.count).leftPadded(9) + megabytes(growth).leftPadded(14)
+                + String(format: "%13.1fx", Double(growth) / Double(bytes.count)) + (result == nil ? "   (refused)" : ""))
+    }
+
+    trim()
+    _ = resetPeak()
+    let before = status("VmRSS")
+    for _ in 0..<50 {
+        _ = importOnce(largeName, largeBytes)
+    }
+    let peak = status("VmHWM")
+    let after = status("VmRSS")
+    trim()
+    let trimmed = status("VmRSS")
+    print("  50 imports of \(largeName), one after another:")
+    print("    before \(megabytes(before)), peak \(megabytes(peak)) (+\(megabytes(peak - before))), after \(megabytes(after)) (+\(megabytes(after - before))), after malloc_trim \(megabytes(trimmed)) (+\(megabytes(trimmed - before)))")
+#else
+    print("\n(c) memory: skipped, measured on Linux only (/proc/self/status)")
+#endif
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
