@@ -40,6 +40,13 @@ actor TestBrowser {
             uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
     }
 
+    /// Posts a multipart body built by `AttachmentFixtures.body`.
+    func postMultipart(_ uri: String, _ parts: [AttachmentFixtures.Part]) async throws -> Page {
+        try await send(
+            uri, method: .post, headers: [.contentType: AttachmentFixtures.contentType],
+            body: ByteBuffer(bytes: AttachmentFixtures.body(parts)))
+    }
+
     func postJSON(_ uri: String, _ json: String) async throws -> Page {
         try await send(uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
     }
@@ -95,11 +102,12 @@ actor TestBrowser {
 enum TestApp {
     static func run(
         forms: [(FormSchema, FormAccess)], seedsDemo: Bool = false, data: URL = Fixtures.temporaryDataFolder(),
-        keepData: Bool = false, users: [(String, String, Bool)] = [],
+        keepData: Bool = false, users: [(String, String, Bool)] = [], adminToken: String? = nil,
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         defer { if !keepData { try? FileManager.default.removeItem(at: data) } }
-        let configuration = Fixtures.configuration(data: data, seedsDemo: seedsDemo)
+        var configuration = Fixtures.configuration(data: data, seedsDemo: seedsDemo)
+        configuration.adminToken = adminToken
         let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
         do {
             for (form, access) in forms where try await database.forms.latest(formID: form.id) == nil {

@@ -38,6 +38,35 @@ public struct UserStore: Sendable {
         return Self.account(record)!
     }
 
+    /// Every account, by name.
+    public func list() async throws -> [Account] {
+        try await UserRecord.query(on: database.database()).sort(\.$name).all().compactMap(Self.account)
+    }
+
+    /// Whether an account has the name.
+    public func exists(name: String) async throws -> Bool {
+        try await UserRecord.query(on: database.database()).filter(\.$name == name).first() != nil
+    }
+
+    /// Sets a new password; the account's sessions end, so an old sign-in stops working.
+    public func setPassword(_ password: String, for id: UUID) async throws {
+        let hash = try await hasher.hash(password)
+        try await database.database().transaction { db in
+            guard let record = try await UserRecord.find(id, on: db) else { return }
+            record.passwordHash = hash
+            try await record.save(on: db)
+            try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
+        }
+    }
+
+    /// Removes an account and its sessions; the objects it created stay, visible to admins.
+    public func delete(id: UUID) async throws {
+        try await database.database().transaction { db in
+            try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
+            try await UserRecord.query(on: db).filter(\.$id == id).delete()
+        }
+    }
+
     /// Creates `admin` on first start with the given password, or a generated one that is
     /// logged once: it is never stored in clear anywhere else.
     public func ensureAdmin(password: String?, logger: Logger) async throws {

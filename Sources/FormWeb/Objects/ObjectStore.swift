@@ -39,6 +39,13 @@ public struct ObjectStore: Sendable {
         return try StoredObject(record)
     }
 
+    /// How many objects a form has, all versions or one.
+    public func count(formID: String, version: Int? = nil) async throws -> Int {
+        let query = ObjectRecord.query(on: database.database()).filter(\.$formID == formID)
+        if let version { query.filter(\.$formVersion == version) }
+        return try await query.count()
+    }
+
     /// The objects of a form the viewer may see, newest first.
     public func list(formID: String, for viewer: Viewer) async throws -> [ObjectSummary] {
         let query = ObjectRecord.query(on: database.database()).filter(\.$formID == formID)

@@ -204,6 +204,9 @@ public struct RenderPlan: Sendable {
             }
         case .accountBar:
             if let name = state.accountName {
+                if state.isAdmin {
+                    buffer.writeStaticString("<a class=\"fw-page-header__admin\" href=\"/admin\">Admin</a>")
+                }
                 buffer.writeStaticString("<form class=\"fw-account\" method=\"post\" action=\"/logout\"><span class=\"fw-account__name\">")
                 HTML.writeEscaped(name, to: &buffer)
                 buffer.writeStaticString("</span><input type=\"hidden\" name=\"_csrf\" value=\"")

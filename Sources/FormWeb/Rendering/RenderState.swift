@@ -68,6 +68,8 @@ public struct RenderState: Sendable {
     public var heading: String = ""
     /// The signed-in account's name, for the sign-out button; nil shows "Sign in".
     public var accountName: String?
+    /// Whether the signed-in account is an admin: the form list links to the admin page.
+    public var isAdmin = false
     /// The parent page's list.
     public var listItems: [ListItem] = []
 

@@ -102,9 +102,9 @@ public struct FormStore: Sendable {
     }
 
     /// The report of an import, with when and by whom.
-    public func importSummary(id: UUID) async throws -> (summary: ImportSummary, at: Date?, by: String?)? {
+    public func importSummary(id: UUID) async throws -> (summary: ImportSummary, kind: SourceKind, at: Date?, by: String?)? {
         guard let record = try await ImportRecord.find(id, on: database.database()) else { return nil }
-        return (record.summary, record.importedAt, record.importedBy)
+        return (record.summary, SourceKind(rawValue: record.sourceKind) ?? .native, record.importedAt, record.importedBy)
     }
 
     /// Every version of a form, newest first.

@@ -68,6 +68,10 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     ).addRoutes(to: router)
     ObjectAPIController(forms: store, objects: database.objects, plans: plans, viewers: viewers)
         .addRoutes(to: router)
+    let gate = AdminGate(viewers: viewers, adminToken: configuration.adminToken)
+    AdminController(forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, gate: gate)
+        .addRoutes(to: router)
+    FormsAPIController(forms: store, gate: gate).addRoutes(to: router)
 
     var app = Application(
         router: router,

@@ -24,6 +24,7 @@ struct FormController {
         let viewer = try await viewers.viewer(request, context: context)
         var state = RenderState(values: [:], csrfToken: viewers.token(for: viewer))
         state.accountName = viewer.account?.name
+        state.isAdmin = viewer.isAdmin
         var response = HTMLResponse.page(try await plans.indexPage(for: forms).render(state), cacheControl: "no-store")
         response.remember(viewer)
         return response

@@ -1,0 +1,366 @@
+import FormModel
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import FormWeb
+
+/// A small native spec with a shared list, for imports through the admin page.
+enum AdminFixtures {
+    static func spec(id: String = "trip", title: String = "New Trip", extra: String = "") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <form xmlns="urn:fieldwork:form:1" id="\(id)" title="\(title)" object="Trip">
+          <key>
+            <text name="title" placeholder="Destination" required="true"/>
+          </key>
+          <properties>
+            <value-list name="plant" label="Plant" list="plants" required="true"/>\(extra)
+          </properties>
+          <lists>
+            <list id="plants">
+              <option value="p1">Plant One</option>
+            </list>
+          </lists>
+        </form>
+        """
+    }
+
+    /// Line 7 has an unclosed tag.
+    static let broken = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <form xmlns="urn:fieldwork:form:1" id="broken" title="Broken">
+          <key>
+            <text name="title" placeholder="Title" required="true"/>
+          </key>
+          <properties>
+            <text name="a" label="A">
+          </properties>
+        </form>
+        """
+
+    static let users: [(String, String, Bool)] = [("ana", "ana-password", false), ("root2", "root2-password", true)]
+
+    /// A browser signed in as admin.
+    static func admin(_ client: any TestClientProtocol) async throws -> TestBrowser {
+        let browser = TestBrowser(client)
+        try await browser.signIn("admin", password: Fixtures.adminPassword)
+        return browser
+    }
+
+    /// Imports through the admin page; returns the answer to the POST.
+    static func importSpec(_ browser: TestBrowser, files: [(String, String)] = [], pasted: String = "") async throws -> TestBrowser.Page {
+        let page = try await browser.get("/admin")
+        var parts: [AttachmentFixtures.Part] = [.field("_csrf", page.csrf ?? "")]
+        for (name, text) in files { parts.append(.file("documents", filename: name, type: "application/xml", bytes: Array(text.utf8))) }
+        parts.append(.field("xml", pasted))
+        return try await browser.postMultipart("/admin/import", parts)
+    }
+}
+
+@Suite("Admin page")
+struct AdminTests {
+    @Test("an uploaded spec is stored as a new form, its report page lists it, a second import makes version 2")
+    func importUpload() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let done = try await AdminFixtures.importSpec(browser, files: [("trip.xml", AdminFixtures.spec())])
+            #expect(done.status == .seeOther)
+            let location = try #require(done.location)
+            #expect(location.hasPrefix("/admin/imports/"))
+            let report = try await browser.get(location)
+            #expect(report.status == .ok)
+            #expect(report.body.contains(#"<a href="/admin/forms/trip">trip</a></td><td>New Trip</td><td>1 (new)</td><td>2</td>"#))
+            #expect(report.body.contains("Native spec: trip.xml"))
+            #expect(report.body.contains("by admin"))
+
+            let again = try await AdminFixtures.importSpec(browser, pasted: AdminFixtures.spec(title: "New Journey"))
+            let second = try await browser.get(try #require(again.location))
+            #expect(second.body.contains(#"<td>New Journey</td><td>2</td>"#))
+            let list = try await browser.get("/admin")
+            #expect(list.body.contains(#"<tr><td><a href="/admin/forms/trip">trip</a></td><td>New Journey</td><td>native</td><td>2</td><td>0</td><td>users</td><td>active</td></tr>"#))
+            let versions = try await browser.get("/admin/forms/trip")
+            #expect(versions.body.contains(#"<tr id="version-2">"#) && versions.body.contains(#"<tr id="version-1">"#))
+            #expect(versions.body.contains("pasted.xml") && versions.body.contains("trip.xml"))
+            #expect(versions.body.contains("<td>admin</td>"))
+        }
+    }
+
+    @Test("a refused import shows each error with line, column and a marker under the column, keeps the paste, and stores nothing")
+    func importRefused() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let refused = try await AdminFixtures.importSpec(
+                browser, files: [("good.xml", AdminFixtures.spec(id: "good"))], pasted: AdminFixtures.broken)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.title?.hasPrefix("Error: ") == true)
+            #expect(refused.body.contains("The import was refused; nothing was stored"))
+            #expect(refused.body.contains(#"<h4 class="fw-import-errors__file">pasted.xml</h4>"#))
+            let error = try #require(refused.body.firstMatch(of: /<span class="fw-import-error__place">Line (\d+), column (\d+):<\/span>/))
+            #expect(error.1 == "8")
+            #expect(refused.body.contains("<code>  &lt;/properties&gt;\n<span class=\"fw-import-error__marker\">"))
+            // The pasted text comes back, escaped.
+            #expect(refused.body.contains("&lt;text name=&quot;a&quot; label=&quot;A&quot;&gt;"))
+            // The good file was refused with it: one import is all or nothing.
+            let list = try await browser.get("/admin")
+            #expect(list.body.contains("No forms yet"))
+            #expect(try await browser.get("/forms/good/new").status == .notFound)
+
+            let empty = try await AdminFixtures.importSpec(browser)
+            #expect(empty.status == .unprocessableContent)
+            #expect(empty.body.contains(##"<a href="#field-documents">Choose a file to import, or paste XML</a>"##))
+        }
+    }
+
+    @Test("the marker sits under the column, counting bytes, with tabs kept")
+    func excerpt() throws {
+        let data = Array("first\n\tsé <bad\nlast".utf8)
+        let excerpt = try #require(SourceExcerpt(data, line: 2, column: 6))
+        #expect(excerpt.line == "\tsé <bad")
+        #expect(excerpt.marker == "\t   ^")
+        #expect(SourceExcerpt(data, line: 9, column: 1) == nil)
+    }
+
+    @Test("retire hides the form and its create view answers 410; restore brings it back")
+    func retireRestore() async throws {
+        try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .public)]) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let page = try await browser.get("/admin/forms/trip")
+            let retired = try await browser.post("/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "retired")])
+            #expect(retired.status == .seeOther)
+            let gone = try await TestBrowser(client).get("/forms/trip/new")
+            #expect(gone.status == .gone)
+            #expect(gone.body.contains("This form has been retired"))
+            #expect(try await TestBrowser(client).post("/forms/trip", [("title", "x")]).status == .gone)
+            #expect(!(try await TestBrowser(client).get("/").body.contains("/forms/trip")))
+            #expect((try await browser.get("/admin/forms/trip?done=retired")).body.contains(#"<span class="fw-tag fw-tag--retired">retired</span>"#))
+            let restored = try await browser.post("/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "active")])
+            #expect(restored.status == .seeOther)
+            #expect(try await TestBrowser(client).get("/forms/trip/new").status == .ok)
+        }
+    }
+
+    @Test("access: a users form sends visitors to sign in; made public, anyone may fill it")
+    func access() async throws {
+        try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .users)]) { client in
+            #expect(try await TestBrowser(client).get("/forms/trip/new").status == .seeOther)
+            let browser = try await AdminFixtures.admin(client)
+            let page = try await browser.get("/admin/forms/trip")
+            #expect(page.body.contains(#"value="users" checked"#))
+            let saved = try await browser.post("/admin/forms/trip/access", [("_csrf", page.csrf ?? ""), ("access", "public")])
+            #expect(saved.location == "/admin/forms/trip?done=access")
+            #expect(try await TestBrowser(client).get("/forms/trip/new").status == .ok)
+            #expect(try await browser.post("/admin/forms/trip/access", [("_csrf", page.csrf ?? ""), ("access", "everyone")]).status == .badRequest)
+        }
+    }
+
+    @Test("the preview frames the create view at both widths; only this site may frame it, and it works for retired forms")
+    func preview() async throws {
+        try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .users)]) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let page = try await browser.get("/admin/forms/trip/preview")
+            #expect(page.status == .ok)
+            #expect(page.body.contains(#"src="/admin/forms/trip/frame?layout=compact&amp;version=1""#))
+            #expect(page.body.contains(#"src="/admin/forms/trip/frame?layout=regular&amp;version=1""#))
+            #expect(page.headers[.fwContentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+            let frame = try await browser.get("/admin/forms/trip/frame?layout=compact&version=1")
+            #expect(frame.status == .ok)
+            #expect(frame.body.contains("fw-layout-compact"))
+            #expect(frame.headers[.fwContentSecurityPolicy]?.contains("frame-ancestors 'self'") == true)
+            let state = try await browser.get("/admin/forms/trip")
+            _ = try await browser.post("/admin/forms/trip/state", [("_csrf", state.csrf ?? ""), ("state", "retired")])
+            #expect(try await browser.get("/admin/forms/trip/frame?layout=regular").body.contains("fw-layout-regular"))
+            #expect(try await browser.get("/admin/forms/trip/frame?version=9").status == .notFound)
+        }
+    }
+
+    @Test("downloads: the source XML as imported and the canonical JSON, as attachments")
+    func downloads() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = try await AdminFixtures.admin(client)
+            _ = try await AdminFixtures.importSpec(browser, files: [("trip.xml", AdminFixtures.spec())])
+            let xml = try await browser.get("/admin/forms/trip/versions/1/documents/0")
+            #expect(xml.status == .ok)
+            #expect(xml.body == AdminFixtures.spec())
+            #expect(xml.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"trip.xml\"") == true)
+            #expect(xml.headers[.fwContentSecurityPolicy] == "default-src 'none'; sandbox")
+            let json = try await browser.get("/admin/forms/trip/versions/1/schema.json")
+            #expect(json.headers[.contentType] == "application/json")
+            let schema = try FormSchema.fromCanonicalJSON(Data(json.body.utf8))
+            #expect(schema.id == "trip" && schema.title == "New Trip")
+            #expect(try await browser.get("/admin/forms/trip/versions/1/documents/1").status == .notFound)
+            #expect(try await browser.get("/admin/forms/trip/versions/2/schema.json").status == .notFound)
+        }
+    }
+
+    @Test("a CSV replaces a list's options at once, in the form and in the server's check; a bad CSV changes nothing")
+    func valueListUpload() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = try await AdminFixtures.admin(client)
+            _ = try await AdminFixtures.importSpec(browser, files: [("trip.xml", AdminFixtures.spec())])
+            let form = try await browser.get("/admin/forms/trip")
+            #expect(form.body.contains("1 option from the spec"))
+            let csv = "value,label,group\np2,Plant Two,North\np3,\"Plant Three, new\",North\n"
+            let uploaded = try await browser.postMultipart(
+                "/admin/forms/trip/lists/plants",
+                [.field("_csrf", form.csrf ?? ""), .file("csv", filename: "plants.csv", type: "text/csv", bytes: Array(csv.utf8))])
+            #expect(uploaded.status == .seeOther)
+            let view = try await browser.get("/forms/trip/new")
+            #expect(view.body.contains(#"<optgroup label="North">"#))
+            #expect(view.body.contains("Plant Three, new"))
+            #expect(!view.body.contains("Plant One"))
+            // The server's check takes the new options at once.
+            let refused = try await browser.post("/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Oslo"), ("plant", "p1")])
+            #expect(refused.status == .unprocessableContent)
+            let created = try await browser.post("/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Oslo"), ("plant", "p3")])
+            #expect(created.status == .seeOther)
+            let detail = try await browser.get(try #require(created.location))
+            #expect(detail.body.contains("Plant Three, new"))
+
+            let bad = "p4,Four\n,No value\np4,Again\n"
+            let refusedCSV = try await browser.postMultipart(
+                "/admin/forms/trip/lists/plants",
+                [.field("_csrf", form.csrf ?? ""), .file("csv", filename: "bad.csv", type: "text/csv", bytes: Array(bad.utf8))])
+            #expect(refusedCSV.status == .unprocessableContent)
+            #expect(refusedCSV.body.contains("Line 2: Enter a value in the first column."))
+            #expect(refusedCSV.body.contains("Line 3: The value &quot;p4&quot; is already on line 1; each value may appear once."))
+            #expect(refusedCSV.body.contains(#"aria-describedby="list-plants-csv-hint list-plants-csv-error""#))
+            #expect(try await browser.get("/forms/trip/new").body.contains("Plant Three, new"))
+            #expect(try await browser.postMultipart("/admin/forms/trip/lists/nope", [.field("_csrf", form.csrf ?? "")]).status == .notFound)
+        }
+    }
+
+    @Test("users: add one who can then sign in, refuse a taken name, reset a password, remove a user but never oneself")
+    func users() async throws {
+        try await TestApp.run(forms: []) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let page = try await browser.get("/admin/users")
+            let token = page.csrf ?? ""
+            let added = try await browser.post("/admin/users", [("_csrf", token), ("name", "bea"), ("password", "bea-password")])
+            #expect(added.location == "/admin/users?done=added")
+            let bea = TestBrowser(client)
+            try await bea.signIn("bea", password: "bea-password")
+            #expect(try await bea.get("/admin").status == .forbidden)
+
+            let taken = try await browser.post("/admin/users", [("_csrf", token), ("name", "bea"), ("password", "short")])
+            #expect(taken.status == .unprocessableContent)
+            #expect(taken.body.contains(##"<a href="#field-name">The user name bea is taken; choose another</a>"##))
+            #expect(taken.body.contains(##"<a href="#field-password">Enter a password of at least 8 characters</a>"##))
+            #expect(taken.body.contains(#"value="bea""#))
+
+            let users = try await browser.get("/admin/users")
+            let id = try #require(users.body.firstMatch(of: /<tr id="user-([0-9a-f-]+)"><td>bea<\/td>/)).1
+            let reset = try await browser.post("/admin/users/\(id)/password", [("_csrf", token), ("password", "new-bea-password")])
+            #expect(reset.status == .seeOther)
+            // The old sign-in ended with the reset.
+            #expect(try await bea.get("/admin").status == .seeOther)
+            let old = TestBrowser(client)
+            let login = try await old.get("/login")
+            #expect(try await old.post("/login", [("_csrf", login.csrf ?? ""), ("name", "bea"), ("password", "bea-password")]).status == .unprocessableContent)
+            try await old.signIn("bea", password: "new-bea-password")
+
+            let removed = try await browser.post("/admin/users/\(id)/delete", [("_csrf", token)])
+            #expect(removed.location == "/admin/users?done=removed")
+            #expect(!(try await browser.get("/admin/users").body.contains("<td>bea</td>")))
+            let me = try #require(users.body.firstMatch(of: /<tr id="user-([0-9a-f-]+)"><td>admin \(you\)<\/td>/)).1
+            #expect(try await browser.post("/admin/users/\(me)/delete", [("_csrf", token)]).status == .conflict)
+        }
+    }
+
+    @Test("POST /api/forms takes the admin token or an admin session; 201 with id and version, 422 with line and column")
+    func formsAPI() async throws {
+        try await TestApp.run(forms: [], users: AdminFixtures.users, adminToken: "s3cret-token") { client in
+            func post(_ body: String, token: String? = nil, type: String = "application/xml", browser: TestBrowser? = nil) async throws -> TestBrowser.Page {
+                var headers: HTTPFields = [.contentType: type]
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                return try await (browser ?? TestBrowser(client)).send("/api/forms", method: .post, headers: headers, body: ByteBuffer(string: body))
+            }
+            let created = try await post(AdminFixtures.spec(), token: "s3cret-token")
+            #expect(created.status == .created)
+            let json = try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any]
+            #expect(json?["id"] as? String == "trip")
+            #expect(json?["version"] as? Int == 1)
+            #expect(try await post(AdminFixtures.spec(), token: "wrong").status == .unauthorized)
+            #expect(try await post(AdminFixtures.spec()).status == .unauthorized)
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana", password: "ana-password")
+            #expect(try await post(AdminFixtures.spec(), browser: ana).status == .unauthorized)
+            let admin = try await AdminFixtures.admin(client)
+            let second = try await post(AdminFixtures.spec(), browser: admin)
+            #expect(second.status == .created)
+            #expect(second.body.contains(#""version":2"#))
+            let broken = try await post(AdminFixtures.broken, token: "s3cret-token")
+            #expect(broken.status == .unprocessableContent)
+            let errors = (try JSONSerialization.jsonObject(with: Data(broken.body.utf8)) as? [String: Any])?["errors"] as? [[String: Any]]
+            #expect(errors?.first?["line"] as? Int == 8)
+            #expect((errors?.first?["column"] as? Int ?? 0) > 0)
+            #expect(errors?.first?["message"] is String)
+            #expect(try await post(AdminFixtures.spec(), token: "s3cret-token", type: "text/plain").status == .unsupportedMediaType)
+        }
+    }
+
+    @Test("the form list on / links admins to the admin page")
+    func indexLink() async throws {
+        try await TestApp.run(forms: [], users: AdminFixtures.users) { client in
+            let admin = try await AdminFixtures.admin(client)
+            #expect(try await admin.get("/").body.contains(#"href="/admin""#))
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana", password: "ana-password")
+            #expect(!(try await ana.get("/").body.contains(#"href="/admin""#)))
+        }
+    }
+}
+
+@Suite("Admin authorisation")
+struct AdminAuthorisationTests {
+    static let gets = [
+        "/admin", "/admin/imports/00000000-0000-0000-0000-000000000000", "/admin/forms/trip", "/admin/forms/trip/preview",
+        "/admin/forms/trip/frame", "/admin/forms/trip/versions/1/schema.json", "/admin/forms/trip/versions/1/documents/0",
+        "/admin/users",
+    ]
+    static let posts = [
+        "/admin/import", "/admin/forms/trip/access", "/admin/forms/trip/state", "/admin/forms/trip/lists/plants",
+        "/admin/users", "/admin/users/00000000-0000-0000-0000-000000000000/password",
+        "/admin/users/00000000-0000-0000-0000-000000000000/delete",
+    ]
+
+    @Test("every admin page sends visitors to sign in and refuses a signed-in user with 403")
+    func pages() async throws {
+        try await TestApp.run(forms: [], users: AdminFixtures.users) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana", password: "ana-password")
+            for path in Self.gets {
+                let visitor = try await TestBrowser(client).get(path)
+                #expect(visitor.status == .seeOther, "\(path)")
+                #expect(visitor.location?.hasPrefix("/login?next=") == true, "\(path)")
+                #expect(try await ana.get(path).status == .forbidden, "\(path)")
+            }
+        }
+    }
+
+    @Test("every admin POST refuses visitors and users with 403, and an admin without the CSRF token; nothing changes")
+    func posts() async throws {
+        try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .users)], users: AdminFixtures.users) { client in
+            let ana = TestBrowser(client)
+            try await ana.signIn("ana", password: "ana-password")
+            let admin = try await AdminFixtures.admin(client)
+            let anaToken = try await ana.get("/").csrf ?? ""
+            let fields = [("access", "public"), ("state", "retired"), ("name", "eve"), ("password", "eve-password-1")]
+            for path in Self.posts {
+                #expect(try await TestBrowser(client).post(path, fields).status == .forbidden, "\(path)")
+                #expect(try await ana.post(path, [("_csrf", anaToken)] + fields).status == .forbidden, "\(path)")
+                let forged =
+                    path == "/admin/import" || path.contains("/lists/")
+                    ? try await admin.postMultipart(path, fields.map { .field($0.0, $0.1) })
+                    : try await admin.post(path, fields)
+                #expect(forged.status == .forbidden, "\(path)")
+            }
+            // Nothing changed: the form is still active and for users, and eve does not exist.
+            let page = try await admin.get("/admin")
+            #expect(page.body.contains("<td>users</td><td>active</td>"))
+            #expect(!(try await admin.get("/admin/users").body.contains("eve")))
+        }
+    }
+}
