@@ -78,7 +78,47 @@
     if (summary) summary.focus({ preventScroll: true });
   }
 
+  // Admin import: files dropped on the zone join the file input (so the form posts them as if
+  // chosen), and the chosen names are listed in order, since that order is the import's order.
+  function enhanceDropzones(root) {
+    root.querySelectorAll("[data-dropzone]").forEach(function (zone) {
+      var input = zone.querySelector("input[type=file]");
+      if (!input || typeof DataTransfer === "undefined") return;
+      var list = document.createElement("ol");
+      list.className = "fw-dropzone__files";
+      list.setAttribute("aria-live", "polite");
+      zone.appendChild(list);
+      function show() {
+        list.textContent = "";
+        Array.prototype.forEach.call(input.files || [], function (file) {
+          var item = document.createElement("li");
+          item.textContent = file.name;
+          list.appendChild(item);
+        });
+      }
+      input.addEventListener("change", show);
+      ["dragenter", "dragover"].forEach(function (type) {
+        zone.addEventListener(type, function (event) {
+          event.preventDefault();
+          zone.classList.add("fw-dropzone--over");
+        });
+      });
+      ["dragleave", "drop"].forEach(function (type) {
+        zone.addEventListener(type, function () { zone.classList.remove("fw-dropzone--over"); });
+      });
+      zone.addEventListener("drop", function (event) {
+        event.preventDefault();
+        var all = new DataTransfer();
+        Array.prototype.forEach.call(input.files || [], function (file) { all.items.add(file); });
+        Array.prototype.forEach.call(event.dataTransfer.files, function (file) { all.items.add(file); });
+        input.files = all.files;
+        show();
+      });
+    });
+  }
+
   function init() {
+    enhanceDropzones(document);
     enhanceSliders(document);
     enhanceFormats(document);
     enhanceAttachments(document);

@@ -213,4 +213,18 @@ struct ControlRenderingTests {
         #expect(html.contains(#"<p class="fw-attachments__count" id="field-files-count">Up to 5 files, 10 MB each</p>"#))
         #expect(html.contains(#"enctype="multipart/form-data""#))
     }
+
+    @Test("an open value list (options not uploaded yet) is a text input that keeps what was typed")
+    func openValueList() async throws {
+        var schema = Fixtures.schema([
+            Field(name: "plant", kind: .valueList, label: "Plant", constraints: Constraints(maxLength: 4), list: "plants")
+        ])
+        schema.lists = [OptionList(id: "plants", groups: [], external: true)]
+        let html = try await Fixtures.render(schema, values: ["plant": ["P1<"]])
+        #expect(html.contains(#"<input class="fw-input" id="field-plant" name="plant" type="text" autocomplete="off" maxlength="4" value="P1&lt;">"#))
+        #expect(!html.contains("<select"))
+        schema.lists = [OptionList(id: "plants", groups: [OptionGroup(options: [Option(value: "p1", label: "Plant 1")])], external: true)]
+        let uploaded = try await Fixtures.render(schema)
+        #expect(uploaded.contains(#"<select class="fw-select" id="field-plant" name="plant">"#))
+    }
 }

@@ -80,6 +80,7 @@ struct AdminController {
         else { throw HTTPError(.notFound) }
         var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Import")
         page.back = ("/admin", "Admin")
+        page.navForms = true
         var context = page.context(title: "Import")
         context.merge(ImportReportView(summary: summary, kind: kind, at: at, by: by).context) { $1 }
         return try render(context, "admin/import")
@@ -124,6 +125,7 @@ struct AdminController {
         let schema = try await forms.schema(of: form)
         var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Preview: \(schema.title)")
         page.back = ("/admin/forms/\(form.id)", form.id)
+        page.navForms = true
         var context = page.context(title: "Preview")
         context["id"] = form.id
         context["version"] = form.version
@@ -313,7 +315,7 @@ struct AdminController {
                 "when": version.importedAt.map(AdminPage.timestamp) ?? "",
                 "by": HTML.clean(version.importedBy ?? "command line"), "kind": version.sourceKind.displayName,
                 "objects": try await objects.count(formID: form.id, version: version.version),
-                "importHref": version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" } as Any,
+                "importHref": mustacheOptional(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
                 "documents": documents.enumerated().map { index, document in
                     ["name": HTML.clean(document.name), "href": "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)"]
                 },
@@ -363,13 +365,13 @@ struct AdminController {
             [
                 "id": account.id.uuidString.lowercased(), "name": HTML.clean(account.name),
                 "role": account.isAdmin ? "Administrator" : "User", "isSelf": account.id == viewer.account?.id,
-                "passwordError": passwordErrors[account.id] as Any,
+                "passwordError": mustacheOptional(passwordErrors[account.id]),
             ]
         }
         context["newName"] = HTML.clean(newUser.name)
         context["newAdmin"] = newUser.isAdmin
-        context["nameError"] = newUser.nameError as Any
-        context["newPasswordError"] = newUser.passwordError as Any
+        context["nameError"] = mustacheOptional(newUser.nameError)
+        context["newPasswordError"] = mustacheOptional(newUser.passwordError)
         return try render(context, "admin/users", status: status)
     }
 

@@ -1,6 +1,12 @@
 import FormImport
 import Foundation
 
+/// A value for a Mustache context: the cleaned text, or `false` so that `{{#key}}` sections
+/// skip it (an `Optional` in `Any` would count as present and print "nil").
+func mustacheOptional(_ text: String?) -> Any {
+    text.map(HTML.clean) ?? false
+}
+
 /// One line of the error summary at the top of an admin page.
 struct AdminProblem: Sendable, Hashable {
     var text: String
@@ -29,9 +35,9 @@ struct AdminPage {
             "backText": HTML.clean(back.text),
             "accountName": HTML.clean(viewer.account?.name ?? ""),
             "csrf": token,
-            "notice": notice.map(HTML.clean) as Any,
+            "notice": mustacheOptional(notice),
             "hasErrors": !problems.isEmpty,
-            "summary": problems.map { ["text": HTML.clean($0.text), "href": $0.href as Any] },
+            "summary": problems.map { ["text": HTML.clean($0.text), "href": mustacheOptional($0.href)] },
             "navForms": navForms,
             "navUsers": navUsers,
         ]
@@ -117,7 +123,7 @@ struct ImportReportView {
         }
         context = [
             "when": at.map(AdminPage.timestamp) ?? "",
-            "by": by.map(HTML.clean) as Any,
+            "by": mustacheOptional(by),
             "kind": kind == .native ? "Native spec" : "\(kind.displayName) metadata",
             "documents": HTML.clean(summary.documents.joined(separator: ", ")),
             "forms": summary.forms.map { form -> [String: Any] in

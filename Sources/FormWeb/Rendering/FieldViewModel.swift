@@ -29,6 +29,8 @@ struct FieldViewModel {
         if let suffix = field.presentation.suffix.map(HTML.clean), !suffix.isEmpty { srSuffix.append("in \(suffix)") }
 
         let marker = marking.marker(for: field)
+        // A value list whose options are not uploaded yet takes any text: a plain text input.
+        let openList = isOpenList(field)
         let children = (field.children ?? []).map { context(for: $0, inKeySection: false) }
 
         return [
@@ -45,10 +47,11 @@ struct FieldViewModel {
             "hint": hint.map { [$0] } ?? [],
             "hintID": "\(id)-hint",
             "fieldset": fieldset,
-            "readonly": readonly && !Self.isChoice(field.kind),
+            "readonly": readonly && (!Self.isChoice(field.kind) || openList),
             // Radios, checkboxes, selects, switches and ranges have no read-only state: they are
             // disabled and the values travel in hidden inputs instead.
-            "disabled": readonly && Self.isChoice(field.kind),
+            "disabled": readonly && Self.isChoice(field.kind) && !openList,
+            "openList": openList,
             "multiple": field.takesSeveralValues,
             "inputType": field.constraints.multiple ? "checkbox" : "radio",
             "attrs": attributes(for: field),
@@ -64,13 +67,19 @@ struct FieldViewModel {
             "sSwitch": registry.sentinel(.switchOn(field: name)),
             "sHours": registry.sentinel(.durationPart(field: name, part: .hours)),
             "sMinutes": registry.sentinel(.durationPart(field: name, part: .minutes)),
-            "sHidden": readonly && Self.isChoice(field.kind) ? registry.sentinel(.hiddenValues(field: name)) : "",
+            "sHidden": readonly && Self.isChoice(field.kind) && !openList ? registry.sentinel(.hiddenValues(field: name)) : "",
             "sError": registry.sentinel(.fieldError(field: name)),
             "sInvalid": registry.sentinel(.invalid(field: name)),
             "sDescribedBy": registry.sentinel(.describedBy(field: name, ids: describedIDs)),
             "sCell": registry.sentinel(.cellState(field: name)),
             "sFiles": field.kind == .attachments ? registry.sentinel(.files(field: name)) : "",
         ]
+    }
+
+    /// A single-choice value list without options yet (an OData value list before its options
+    /// are uploaded): shown as a text input, and the server takes any text within its limits.
+    func isOpenList(_ field: Field) -> Bool {
+        field.kind == .valueList && !field.takesSeveralValues && schema.options(for: field).isEmpty
     }
 
     /// Kinds whose controls are several inputs get a fieldset and legend instead of a label.
@@ -153,6 +162,10 @@ struct FieldViewModel {
             if let min = c.min { attrs.append(("min", min)) }
             if let max = c.max { attrs.append(("max", max)) }
             attrs.append(("step", c.step ?? "1"))
+        case .valueList where isOpenList(field):
+            attrs += [("type", "text"), ("autocomplete", "off")]
+            if let placeholder { attrs.append(("placeholder", placeholder)) }
+            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
         case .valueList:
             if field.presentation.searchable { attrs.append(("data-searchable", "true")) }
         case .attachments:
