@@ -337,6 +337,11 @@ struct AdminAuthorisationTests {
                 #expect(visitor.location?.hasPrefix("/login?next=") == true, "\(path)")
                 #expect(try await ana.get(path).status == .forbidden, "\(path)")
             }
+            // Browsers get a page that says why, not JSON.
+            let refused = try await ana.get("/admin")
+            #expect(refused.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(refused.body.contains("<h1 class=\"fw-page-header__title\">You cannot do that</h1>"))
+            #expect(refused.body.contains("Only administrators may use the admin page."))
         }
     }
 

@@ -17,7 +17,7 @@ public struct PageRenderer: Sendable {
 
     static let requiredTemplates =
         ["layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/error-summary",
-         "partials/parent-page", "detail", "delete", "login", "gone"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
+         "partials/parent-page", "detail", "delete", "login", "gone", "error"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
 
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
     public func createView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> CreateView {

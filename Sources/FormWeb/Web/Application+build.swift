@@ -31,7 +31,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage(), gone: try renderer.gonePage()))
+    router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
     router.add(
         middleware: FileMiddleware(
             configuration.resources.publicFolder.path,

@@ -6,6 +6,8 @@ import NIOCore
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
     let gone: RenderPlan
+    /// Renders other refusals (403, 400, 409, 413, ...) as a page for browsers; rare, so per request.
+    let renderer: PageRenderer
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -28,6 +30,23 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
                     status: .gone, headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"this form has been retired"}"#)))
             }
             return HTMLResponse.page(gone.render(RenderState(values: [:], csrfToken: "")), status: .gone)
+        } catch let error as HTTPError where (400..<500).contains(error.status.code) && !request.uri.path.hasPrefix("/api/") {
+            let heading = switch error.status {
+            case .forbidden: "You cannot do that"
+            case .contentTooLarge: "That is too large"
+            case .unsupportedMediaType, .badRequest: "That request could not be read"
+            default: error.status.reasonPhrase
+            }
+            let context: [String: Any] = [
+                "pageTitle": "\(heading) – \(PageViewModel.siteName)",
+                "htmlClass": "fw-page fw-layout-auto",
+                "bodyClass": "fw-body fw-body--error",
+                "heading": heading,
+                "message": HTML.clean(error.body ?? "Go back and try again."),
+            ]
+            var response = HTMLResponse.page(ByteBuffer(string: try renderer.render(context, template: "error")), status: error.status)
+            response.headers.append(contentsOf: error.headers)
+            return response
         }
     }
 }
