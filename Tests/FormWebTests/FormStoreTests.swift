@@ -9,6 +9,33 @@ import Testing
 
 @Suite("Form store on SQLite")
 struct FormStoreTests {
+    @Test("an import's documents are stored once however many forms it gives; each version finds them and its report")
+    func sourcesOnce() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        do {
+            let a = Fixtures.schema([], id: "a-set", title: "New A")
+            let b = Fixtures.schema([], id: "b-set", title: "New B")
+            let stored = try await database.forms.storeImport([Fixtures.importResult([a, b], source: "<edmx/>")], importedBy: "admin")
+            #expect(stored.versions == [StoredVersion(formID: "a-set", version: 1), StoredVersion(formID: "b-set", version: 1)])
+            #expect(try await ImportSourcesRecord.query(on: database.database()).count() == 1)
+            for id in ["a-set", "b-set"] {
+                let documents = try #require(try await database.forms.sourceDocuments(formID: id, version: 1))
+                #expect(documents.map(\.name) == ["test.xml"])
+                #expect(documents.map { String(decoding: $0.data, as: UTF8.self) } == ["<edmx/>"])
+                #expect(try await database.forms.latest(formID: id)?.importID == stored.id)
+            }
+            let report = try #require(try await database.forms.importSummary(id: stored.id))
+            #expect(report.summary.forms.map(\.id) == ["a-set", "b-set"])
+            #expect(report.by == "admin")
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        await database.shutdown()
+    }
+
     @Test("a new form becomes version 1 with users access, a re-import becomes version 2")
     func versions() async throws {
         let data = Fixtures.temporaryDataFolder()

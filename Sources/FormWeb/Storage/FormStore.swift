@@ -65,17 +65,23 @@ public struct FormStore: Sendable {
     public func storeImport(_ results: [ImportResult], importedBy: String? = nil, access: FormAccess = .users)
         async throws -> StoredImport
     {
-        // Encode before the transaction so a bad schema never opens one.
-        let prepared: [(id: String, json: String, kind: SourceKind, documents: StoredDocuments)] = try results.flatMap { result in
-            let documents = StoredDocuments(
-                documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) })
-            return try result.forms.map { form in
-                (form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), result.kind, documents)
+        // Encode before the transaction so a bad schema never opens one. Each result's
+        // documents are stored once, however many forms it gave.
+        var sources: [ImportSourcesRecord] = []
+        var prepared: [(id: String, json: String, kind: SourceKind, sourcesID: UUID)] = []
+        for result in results {
+            let record = ImportSourcesRecord(
+                id: UUID(),
+                documents: StoredDocuments(documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) }))
+            sources.append(record)
+            for form in result.forms {
+                prepared.append((form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), result.kind, record.id!))
             }
         }
         let importID = UUID()
         let kind = results.first?.kind ?? .native
-        let versions = try await database.database().transaction { db in
+        let versions = try await database.database().transaction { [sources, prepared] db in
+            for record in sources { try await record.create(on: db) }
             var stored: [StoredVersion] = []
             for form in prepared {
                 if try await FormRecord.find(form.id, on: db) == nil {
@@ -87,8 +93,8 @@ public struct FormStore: Sendable {
                     .first()
                 let version = (latest?.version ?? 0) + 1
                 try await FormVersionRecord(
-                    formID: form.id, version: version, sourceKind: form.kind, sourceDocuments: form.documents,
-                    schemaJSON: form.json, importedBy: importedBy, importID: importID
+                    formID: form.id, version: version, sourceKind: form.kind, sourceDocuments: StoredDocuments(documents: []),
+                    schemaJSON: form.json, importedBy: importedBy, importID: importID, sourcesID: form.sourcesID
                 ).create(on: db)
                 stored.append(StoredVersion(formID: form.id, version: version))
             }
@@ -126,6 +132,11 @@ public struct FormStore: Sendable {
                 .filter(\.$version == version)
                 .first()
         else { return nil }
+        if let sourcesID = record.sourcesID,
+            let sources = try await ImportSourcesRecord.find(sourcesID, on: database.database())
+        {
+            return sources.documents.documents.map { ($0.name, $0.data) }
+        }
         return record.sourceDocuments.documents.map { ($0.name, $0.data) }
     }
 

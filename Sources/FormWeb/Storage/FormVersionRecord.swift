@@ -30,6 +30,8 @@ final class FormVersionRecord: Model, @unchecked Sendable {
     @Field(key: "source_kind")
     var sourceKind: String
 
+    /// The source documents, for versions stored before `import_sources`; newer versions keep
+    /// an empty list here and point at their import's sources with `sourcesID`.
     @Field(key: "source_documents")
     var sourceDocuments: StoredDocuments
 
@@ -47,11 +49,15 @@ final class FormVersionRecord: Model, @unchecked Sendable {
     @OptionalField(key: "import_id")
     var importID: UUID?
 
+    /// The `import_sources` row holding this version's source documents.
+    @OptionalField(key: "sources_id")
+    var sourcesID: UUID?
+
     init() {}
 
     init(
         formID: String, version: Int, sourceKind: SourceKind, sourceDocuments: StoredDocuments, schemaJSON: String,
-        importedBy: String?, importID: UUID? = nil
+        importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil
     ) {
         self.$form.id = formID
         self.version = version
@@ -60,5 +66,6 @@ final class FormVersionRecord: Model, @unchecked Sendable {
         self.schemaJSON = schemaJSON
         self.importedBy = importedBy
         self.importID = importID
+        self.sourcesID = sourcesID
     }
 }

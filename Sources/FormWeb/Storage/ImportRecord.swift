@@ -95,8 +95,27 @@ final class OptionListRecord: Model, @unchecked Sendable {
     init() {}
 }
 
-/// The tables and columns the admin page needs: `imports`, `option_lists`, each version's import
-/// and each form's list revision (which makes cached pages of the form stale when it changes).
+/// A row of `import_sources`: the source documents of one accepted import result, stored once
+/// however many forms (OData entity sets) it gave; their versions point here.
+final class ImportSourcesRecord: Model, @unchecked Sendable {
+    static let schema = "import_sources"
+
+    @ID(key: .id)
+    var id: UUID?
+
+    @Field(key: "documents")
+    var documents: StoredDocuments
+
+    init() {}
+
+    init(id: UUID, documents: StoredDocuments) {
+        self.id = id
+        self.documents = documents
+    }
+}
+
+/// The tables and columns the admin page needs: `imports`, `import_sources`, `option_lists`, each
+/// version's import and sources, and each form's list revision (which makes cached pages of the form stale when it changes).
 struct AddAdminTables: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(ImportRecord.schema)
@@ -115,8 +134,15 @@ struct AddAdminTables: AsyncMigration {
             .field("uploaded_by", .string)
             .unique(on: "form_id", "list_id")
             .create()
+        try await database.schema(ImportSourcesRecord.schema)
+            .id()
+            .field("documents", .json, .required)
+            .create()
         try await database.schema(FormVersionRecord.schema)
             .field("import_id", .uuid)
+            .update()
+        try await database.schema(FormVersionRecord.schema)
+            .field("sources_id", .uuid)
             .update()
         try await database.schema(FormRecord.schema)
             .field("lists_revision", .int, .required, .sql(.default(0)))
@@ -125,7 +151,9 @@ struct AddAdminTables: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema(FormRecord.schema).deleteField("lists_revision").update()
+        try await database.schema(FormVersionRecord.schema).deleteField("sources_id").update()
         try await database.schema(FormVersionRecord.schema).deleteField("import_id").update()
+        try await database.schema(ImportSourcesRecord.schema).delete()
         try await database.schema(OptionListRecord.schema).delete()
         try await database.schema(ImportRecord.schema).delete()
     }
