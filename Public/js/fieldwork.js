@@ -117,8 +117,41 @@
     });
   }
 
+  // A searchable value list gets a filter box above its select: typing hides the options (and
+  // empty groups) that do not match, by label or value. Without JavaScript the select is whole.
+  function enhanceSearchableLists(root) {
+    root.querySelectorAll("select[data-searchable]").forEach(function (select) {
+      if (select.disabled) return;
+      var search = document.createElement("input");
+      search.type = "search";
+      search.className = "fw-input fw-select-filter";
+      search.id = select.id + "-filter";
+      search.setAttribute("autocomplete", "off");
+      var label = document.querySelector('label[for="' + select.id + '"]');
+      search.setAttribute("aria-label", "Filter " + (label ? label.textContent.replace(/\s*\*\s*$/, "").trim() : "options"));
+      search.setAttribute("aria-controls", select.id);
+      search.placeholder = "Type to filter";
+      select.parentNode.insertBefore(search, select);
+      search.addEventListener("input", function () {
+        var query = search.value.trim().toLowerCase();
+        var shown = 0;
+        Array.prototype.forEach.call(select.options, function (option) {
+          if (!option.value) return;
+          var match = !query || option.text.toLowerCase().indexOf(query) >= 0 || option.value.toLowerCase().indexOf(query) >= 0;
+          option.hidden = !match;
+          if (match) shown += 1;
+        });
+        select.querySelectorAll("optgroup").forEach(function (group) {
+          group.hidden = !Array.prototype.some.call(group.children, function (option) { return !option.hidden; });
+        });
+        search.setAttribute("aria-description", shown + (shown === 1 ? " option" : " options"));
+      });
+    });
+  }
+
   function init() {
     enhanceDropzones(document);
+    enhanceSearchableLists(document);
     enhanceSliders(document);
     enhanceFormats(document);
     enhanceAttachments(document);
