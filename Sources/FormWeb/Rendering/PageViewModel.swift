@@ -137,6 +137,7 @@ enum PageViewModel {
         context["staticEmpty"] = false
         context["listItems"] = registry.sentinel(.listItems)
         context["listEmpty"] = registry.sentinel(.listEmpty(text: context["emptyText"] as! String))
+        context["pager"] = registry.sentinel(.pager)
         return [
             "pageTitle": "\(context["heading"]!) – \(siteName)",
             "htmlClass": "fw-page fw-layout-auto",
@@ -157,6 +158,7 @@ enum PageViewModel {
             "staticEmpty": true,
             "listItems": "",
             "listEmpty": "",
+            "pager": "",
         ]
     }
 

@@ -215,6 +215,20 @@ public struct RenderPlan: Sendable {
             } else {
                 buffer.writeStaticString("<a class=\"fw-page-header__back\" href=\"/login\">Sign in</a>")
             }
+        case .pager:
+            guard state.newerPage != nil || state.olderPage != nil else { break }
+            buffer.writeStaticString("<nav class=\"fw-pager\" aria-label=\"More\">")
+            if let newer = state.newerPage {
+                buffer.writeStaticString("<a class=\"fw-pager__link\" rel=\"prev\" href=\"")
+                HTML.writeEscaped(newer, to: &buffer)
+                buffer.writeStaticString("\">Newer</a>")
+            }
+            if let older = state.olderPage {
+                buffer.writeStaticString("<a class=\"fw-pager__link fw-pager__link--older\" rel=\"next\" href=\"")
+                HTML.writeEscaped(older, to: &buffer)
+                buffer.writeStaticString("\">Older</a>")
+            }
+            buffer.writeStaticString("</nav>")
         case .listEmpty(let text):
             if state.listItems.isEmpty {
                 buffer.writeStaticString("<p class=\"fw-list__empty\">")

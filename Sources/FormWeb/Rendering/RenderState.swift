@@ -72,6 +72,9 @@ public struct RenderState: Sendable {
     public var isAdmin = false
     /// The parent page's list.
     public var listItems: [ListItem] = []
+    /// Where the parent page's newer and older pages are, when the list has more than one.
+    public var newerPage: String?
+    public var olderPage: String?
 
     public init(values: [String: [String]], errors: [FieldError] = [], csrfToken: String, layout: LayoutMode = .auto) {
         self.values = values

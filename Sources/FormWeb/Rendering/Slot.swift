@@ -56,6 +56,8 @@ enum Slot: Hashable, Sendable {
     case listEmpty(text: String)
     /// "Sign in", or the account's name with a Sign out button.
     case accountBar
+    /// Links to the newer and older pages of the parent page's list, when there are more.
+    case pager
 }
 
 /// The two inputs of a duration.

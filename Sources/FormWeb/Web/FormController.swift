@@ -36,9 +36,15 @@ struct FormController {
         let viewer = try await viewers.viewer(request, context: context)
         if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         var state = emptyState
-        state.listItems = try await objects.list(formID: form.id, for: viewer).map { object in
+        // A page of the list, and one more to learn whether an older page exists.
+        let page = max(1, min(Int(request.uri.queryParameters["page"].map(String.init) ?? "") ?? 1, 100_000))
+        let start = (page - 1) * Self.pageSize
+        let found = try await objects.list(formID: form.id, for: viewer, range: start..<(start + Self.pageSize + 1))
+        state.listItems = found.prefix(Self.pageSize).map { object in
             ListItem(href: "/forms/\(form.id)/\(object.id.uuidString.lowercased())", text: object.keyText)
         }
+        if page > 1 { state.newerPage = page == 2 ? "/forms/\(form.id)" : "/forms/\(form.id)?page=\(page - 1)" }
+        if found.count > Self.pageSize { state.olderPage = "/forms/\(form.id)?page=\(page + 1)" }
         // The list is this viewer's: no shared cache may keep it.
         var response = HTMLResponse.page(try await plans.parentPage(for: form).render(state), cacheControl: "no-store")
         response.remember(viewer)
@@ -75,6 +81,9 @@ struct FormController {
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: form.schemaJSON)))
     }
+
+    /// Objects per page of the parent page's list.
+    static let pageSize = 50
 
     private var emptyState: RenderState { RenderState(values: [:], csrfToken: "") }
 
