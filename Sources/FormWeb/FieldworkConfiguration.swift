@@ -18,6 +18,11 @@ public struct FieldworkConfiguration: Sendable {
     /// The bearer token of the admin JSON API (`FIELDWORK_ADMIN_TOKEN`); nil means that API takes
     /// an admin's session only.
     public var adminToken: String?
+    /// Where `default="today"` and `default="now"` are read (`FIELDWORK_TIME_ZONE`, an IANA name);
+    /// the server's own zone when unset.
+    public var timeZone: TimeZone = .current
+    /// A `FIELDWORK_TIME_ZONE` that names no zone: the server refuses to start with it.
+    public var unknownTimeZone: String?
     /// bcrypt's work factor for passwords: 12; tests lower it to keep sign-ins fast.
     public var bcryptCost: UInt8 = 12
     /// How long a sign-in lasts without use.
@@ -38,7 +43,7 @@ public struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -49,6 +54,9 @@ public struct FieldworkConfiguration: Sendable {
         }
         if let password = environment["FIELDWORK_ADMIN_PASSWORD"], !password.isEmpty {
             configuration.adminPassword = password
+        }
+        if let name = environment["FIELDWORK_TIME_ZONE"], !name.isEmpty {
+            if let zone = TimeZone(identifier: name) { configuration.timeZone = zone } else { configuration.unknownTimeZone = name }
         }
         if let token = environment["FIELDWORK_ADMIN_TOKEN"], !token.isEmpty {
             configuration.adminToken = token
@@ -63,4 +71,13 @@ public struct FieldworkConfiguration: Sendable {
     public var sqliteFile: URL { dataFolder.appendingPathComponent("fieldwork.sqlite") }
     /// `<data>/secret.key`: 32 random bytes behind the CSRF tokens.
     public var secretFile: URL { dataFolder.appendingPathComponent("secret.key") }
+}
+
+/// A configuration the server cannot start with, and what to change.
+public struct FieldworkConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }

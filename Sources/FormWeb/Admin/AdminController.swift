@@ -13,6 +13,8 @@ struct AdminController {
     let plans: PlanCache
     let renderer: PageRenderer
     let gate: AdminGate
+    /// Where the preview reads `today` and `now`.
+    let timeZone: TimeZone
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/admin", use: dashboard)
@@ -138,7 +140,8 @@ struct AdminController {
     @Sendable func previewFrame(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await gate.admin(request, context: context)
         let form = try await requireVersion(request, context)
-        let view = try renderer.createView(for: try await forms.schema(of: form), version: form.version)
+        var view = try renderer.createView(for: try await forms.schema(of: form), version: form.version)
+        view.timeZone = timeZone
         let state = RenderState(
             values: view.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))

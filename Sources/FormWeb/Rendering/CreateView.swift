@@ -10,6 +10,8 @@ public struct CreateView: Sendable {
     public let mode: FormMode
     /// The form's lists revision the view was built with (its uploaded options).
     public internal(set) var listsRevision = 0
+    /// Where `today` and `now` are read (`FIELDWORK_TIME_ZONE`, else the server's zone).
+    public internal(set) var timeZone: TimeZone = .current
     let plan: RenderPlan
     let initialRules: [InitialValueRule]
     /// Fields the user cannot change in this mode; the server supplies their values.
@@ -40,11 +42,20 @@ public struct CreateView: Sendable {
         plan.render(state)
     }
 
+    /// Today in the view's time zone, for `default="today"` when a submission is checked.
+    public func today(now: Date = Date()) -> LocalDate? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: now)
+        return LocalDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
+    }
+
     /// The values a new, empty form starts with: the query for `prefill="query"` fields, else the
     /// defaults, with `today` / `now` read from the clock in the given time zone.
-    public func initialValues(query: [String: [String]], now: Date = Date(), timeZone: TimeZone = .current)
+    public func initialValues(query: [String: [String]], now: Date = Date(), timeZone: TimeZone? = nil)
         -> [String: [String]]
     {
+        let timeZone = timeZone ?? self.timeZone
         var values: [String: [String]] = [:]
         var clock: ClockValues?
         for rule in initialRules {

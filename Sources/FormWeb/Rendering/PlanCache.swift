@@ -1,3 +1,4 @@
+import Foundation
 import FormModel
 
 /// Prepared pages per form version, built on first use and kept until a newer version appears
@@ -30,8 +31,15 @@ actor PlanCache {
     private var parentPages: [Key: RenderPlan] = [:]
     private var index: (signature: [Key], plan: RenderPlan)?
 
-    init(renderer: PageRenderer, schemas: @escaping @Sendable (StoredForm) async throws -> FormSchema) {
+    /// Where the views read `today` and `now`.
+    private let timeZone: TimeZone
+
+    init(
+        renderer: PageRenderer, timeZone: TimeZone = .current,
+        schemas: @escaping @Sendable (StoredForm) async throws -> FormSchema
+    ) {
         self.renderer = renderer
+        self.timeZone = timeZone
         self.schemas = schemas
     }
 
@@ -56,6 +64,7 @@ actor PlanCache {
         return try Self.memo(&createViews, Key(form), latestOnly: true) {
             var view = try renderer.createView(for: schema, version: form.version)
             view.listsRevision = form.listsRevision
+            view.timeZone = timeZone
             return view
         }
     }
@@ -72,6 +81,7 @@ actor PlanCache {
         return try Self.memo(&editViews, Key(form)) {
             var view = try renderer.createView(for: schema, version: form.version, mode: .edit)
             view.listsRevision = form.listsRevision
+            view.timeZone = timeZone
             return view
         }
     }

@@ -12,6 +12,10 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     var logger = Logger(label: "fieldwork")
     logger.logLevel = configuration.logLevel
 
+    if let name = configuration.unknownTimeZone {
+        throw FieldworkConfigurationError(
+            "FIELDWORK_TIME_ZONE=\(name) is not a time zone; use an IANA name such as Europe/Berlin or UTC.")
+    }
     let renderer = try await PageRenderer(templates: configuration.resources.templates)
     let secret = try ServerSecret.loadOrCreate(at: configuration.secretFile)
     let database = try await FieldworkDatabase.open(configuration, logger: logger)
@@ -53,7 +57,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 keyPrefix: "s.",
                 defaultSessionExpiration: configuration.sessionLifetime)))
 
-    let plans = PlanCache(renderer: renderer, schemas: { try await store.schema(of: $0) })
+    let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
     let csrf = CSRF(secret: secret)
     let viewers = ViewerResolver(users: users, csrf: csrf)
     let prefill = SignedPrefill(secret: secret)
@@ -69,7 +73,9 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     ObjectAPIController(forms: store, objects: database.objects, plans: plans, viewers: viewers)
         .addRoutes(to: router)
     let gate = AdminGate(viewers: viewers, adminToken: configuration.adminToken)
-    AdminController(forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, gate: gate)
+    AdminController(
+        forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, gate: gate,
+        timeZone: configuration.timeZone)
         .addRoutes(to: router)
     FormsAPIController(forms: store, gate: gate).addRoutes(to: router)
 

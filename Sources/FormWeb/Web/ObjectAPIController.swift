@@ -52,7 +52,7 @@ struct ObjectAPIController {
         let serverValues = ObjectController.serverValues(view: view, known: view.readOnlyValues(view.initialValues(query: [:])))
         let result = FormValidator.validate(
             view.schema, Submission(fields: fields),
-            context: ValidationContext(mode: .create, serverValues: serverValues, today: ObjectController.today()))
+            context: ValidationContext(mode: .create, serverValues: serverValues, today: view.today()))
         guard issues.isEmpty, result.isValid else {
             let all = issues + result.issues
             return try Self.json(

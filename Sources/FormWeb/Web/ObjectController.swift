@@ -42,7 +42,7 @@ struct ObjectController {
         let serverValues = Self.serverValues(view: view, known: sealed)
         let result = FormValidator.validate(
             view.schema, received.submission,
-            context: ValidationContext(mode: .create, serverValues: serverValues, today: Self.today()))
+            context: ValidationContext(mode: .create, serverValues: serverValues, today: view.today()))
         guard result.isValid else {
             var state = Self.failedState(view: view, received: received, result: result, serverValues: serverValues)
             state.files = try await submissions.listable(received, schema: view.schema, viewer: viewer, stored: [:])
@@ -126,7 +126,7 @@ struct ObjectController {
         let serverValues = Self.serverValues(view: view, known: InputStrings.of(object.values))
         let result = FormValidator.validate(
             view.schema, received.submission,
-            context: ValidationContext(mode: .edit, serverValues: serverValues, today: Self.today()))
+            context: ValidationContext(mode: .edit, serverValues: serverValues, today: view.today()))
         guard result.isValid else {
             var state = Self.failedState(view: view, received: received, result: result, serverValues: serverValues)
             state.files = try await submissions.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
@@ -244,9 +244,4 @@ struct ObjectController {
         "/forms/\(formID)/\(objectID.uuidString.lowercased())"
     }
 
-    /// Today in the server's time zone, for `default="today"`.
-    static func today() -> LocalDate? {
-        let c = Calendar(identifier: .gregorian).dateComponents([.year, .month, .day], from: Date())
-        return LocalDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
-    }
 }
