@@ -20,6 +20,24 @@ struct AttachmentsStoreTests {
         return try #require(submission.files["files"])
     }
 
+    @Test("an owner may have only so many bytes staged; over it the request is refused with 413 and leaves nothing")
+    func stagingQuota() async throws {
+        var limits = AttachmentLimits()
+        limits.maxStagedBytesPerOwner = 200
+        try await F.withStore(limits: limits) { store, database in
+            let first = try await upload(store, owner: "browser-a")
+            let second = try await upload(store, owner: "browser-a")
+            #expect(first.count == 2 && second.count == 2)
+            await #expect(throws: UploadError.stagingFull(limit: 200)) { _ = try await upload(store, owner: "browser-a") }
+            #expect(try await AttachmentRecord.query(on: database.database()).count() == 4)
+            #expect(F.files(in: store.folder).count == 4)
+            // Others have their own allowance; claimed files no longer count.
+            _ = try await upload(store, owner: "browser-b")
+            _ = try await store.claim(ids: first.map(\.id), owner: "browser-a", objectID: UUID())
+            #expect(try await upload(store, owner: "browser-a").count == 2)
+        }
+    }
+
     @Test("staged files belong to their uploader: nobody else can look them up or claim them")
     func ownership() async throws {
         try await F.withStore { store, _ in

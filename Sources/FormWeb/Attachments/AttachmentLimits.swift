@@ -14,6 +14,10 @@ public struct AttachmentLimits: Sendable, Hashable {
     public var countMargin: Int
     /// The `max-count` assumed for a field without one.
     public var defaultMaxCount: Int
+    /// How many bytes one owner (account or anonymous browser) may have staged at once, in
+    /// forms refused and not sent again: without it, refused submissions could fill the disk
+    /// for a day. Four full requests by default.
+    public var maxStagedBytesPerOwner: Int
 
     public init(
         maxRequestBytes: Int = 64 * 1024 * 1024, maxFieldBytes: Int = 1024 * 1024, textAllowance: Int = 1024 * 1024,
@@ -24,6 +28,7 @@ public struct AttachmentLimits: Sendable, Hashable {
         self.textAllowance = textAllowance
         self.countMargin = countMargin
         self.defaultMaxCount = defaultMaxCount
+        self.maxStagedBytesPerOwner = maxRequestBytes * 4
     }
 
     /// The limits the environment sets: `FIELDWORK_MAX_UPLOAD` in bytes, or with a `KB`/`MB`/`GB`
@@ -32,6 +37,7 @@ public struct AttachmentLimits: Sendable, Hashable {
         var limits = AttachmentLimits()
         if let text = environment["FIELDWORK_MAX_UPLOAD"], let bytes = parseSize(text), bytes > 0 {
             limits.maxRequestBytes = bytes
+            limits.maxStagedBytesPerOwner = bytes * 4
         }
         return limits
     }

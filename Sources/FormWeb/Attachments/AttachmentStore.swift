@@ -72,8 +72,13 @@ public struct AttachmentStore: Sendable {
         let kept = upload.files.filter { $0.stagingFile != nil }
         guard !kept.isEmpty else { return }
         let stamp = now()
+        let quota = limits.maxStagedBytesPerOwner
+        let adding = kept.reduce(0) { $0 + $1.size }
         do {
             try await database.database().transaction { db in
+                let waiting = try await AttachmentRecord.query(on: db)
+                    .filter(\.$owner == owner).filter(\.$staged == true).sum(\.$size) ?? 0
+                if waiting + adding > quota { throw UploadError.stagingFull(limit: quota) }
                 let records = kept.enumerated().map { position, file in
                     let record = AttachmentRecord()
                     record.id = file.id

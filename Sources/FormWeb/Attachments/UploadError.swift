@@ -22,6 +22,15 @@ public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible 
             status: .contentTooLarge)
     }
 
+    /// The sender already has as many files waiting in refused forms as anyone may (413).
+    public static func stagingFull(limit: Int) -> UploadError {
+        UploadError(
+            code: "staging-full",
+            message: "You already have \(AttachmentLimits.describe(limit)) of files waiting in forms that were not sent. "
+                + "Send or cancel those forms first, or try again tomorrow.",
+            status: .contentTooLarge)
+    }
+
     /// A text field, or all of them together, is over its limit (413).
     public static func textTooLarge(limit: Int) -> UploadError {
         UploadError(
