@@ -10,29 +10,47 @@ public enum FormImporter {
     /// Imports documents of one format, all or nothing; throws `ImportFailure` listing every error.
     ///
     /// Native specs (`<form xmlns="urn:fieldwork:form:1">`) give one form each, so several may be
-    /// imported in one call; their form ids must differ. OData metadata (EDMX) is recognised but
-    /// not imported yet (`odata-not-yet`). Documents of different formats in one call are refused
-    /// (`mixed-formats`). Every error and warning carries the document's `name` as `file`.
+    /// imported in one call; their form ids must differ. OData documents (EDMX) are one import:
+    /// the service metadata (the first document that declares entity types or containers, else
+    /// the first) and the annotation documents, layered in the order given (`ODataImporter`).
+    /// Documents of different formats in one call are refused (`mixed-formats`). Every error and
+    /// warning carries the document's `name` as `file`.
     public static func importDocuments(_ documents: [ImportDocument]) throws(ImportFailure) -> ImportResult {
         guard !documents.isEmpty else {
             throw ImportFailure([ImportError(code: "no-documents", message: "No document was given; choose a form spec to import.")])
         }
-        var errors: [ImportError] = []
-        var parsed: [(document: ImportDocument, xml: SafeXMLDocument, kind: SourceKind)] = []
-        for document in documents {
-            do {
-                let xml = try SafeXMLDocument.parse(document.data, file: document.name)
-                switch sniff(xml, file: document.name) {
-                case .success(let kind): parsed.append((document, xml, kind))
-                case .failure(let error): errors.append(error)
-                }
-            } catch {
-                errors += error.errors
+        return try importParsed(documents.map(parse))
+    }
+
+    /// A document parsed and recognised, or the errors that stopped it.
+    struct ParsedDocument {
+        var document: ImportDocument
+        var xml: SafeXMLDocument?
+        var kind: SourceKind?
+        var errors: [ImportError]
+    }
+
+    /// Parses a document once and recognises its format.
+    static func parse(_ document: ImportDocument) -> ParsedDocument {
+        do {
+            let xml = try SafeXMLDocument.parse(document.data, file: document.name)
+            switch sniff(xml, file: document.name) {
+            case .success(let kind): return ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
+            case .failure(let error): return ParsedDocument(document: document, xml: nil, kind: nil, errors: [error])
             }
+        } catch {
+            return ParsedDocument(document: document, xml: nil, kind: nil, errors: error.errors)
         }
+    }
+
+    private static func importParsed(_ documents: [ParsedDocument]) throws(ImportFailure) -> ImportResult {
+        var errors = documents.flatMap(\.errors)
         // Documents that parsed are still imported, so one call reports the mistakes of all.
-        let kinds = Set(parsed.map(\.kind))
-        if kinds.count > 1 {
+        let parsed = documents.compactMap { document in
+            document.xml.flatMap { xml in document.kind.map { (document: document.document, xml: xml, kind: $0) } }
+        }
+        let isOData = Set(parsed.map { $0.kind != .native })
+        if isOData.count > 1 {
             let described = parsed.map { "\($0.document.name) is \($0.kind.displayName)" }
             errors.append(
                 ImportError(
@@ -40,68 +58,69 @@ public enum FormImporter {
                     message: "The documents mix formats (\(Words.list(described))); import each format separately."))
             throw ImportFailure(errors)
         }
-        switch kinds.first {
+        switch isOData.first {
         case nil:
             throw ImportFailure(errors)
-        case .native:
+        case false?:
             let (forms, warnings, importErrors) = importNative(parsed.map { ($0.document, $0.xml) })
             errors += importErrors
             guard errors.isEmpty else { throw ImportFailure(errors) }
-            return ImportResult(kind: .native, forms: forms, warnings: warnings, sources: documents)
-        case .odataV2, .odataV4:
-            // The seam for the OData importer: it will take the parsed EDMX documents of one version.
-            errors += parsed.map {
-                ImportError(
-                    code: "odata-not-yet",
-                    message: "\($0.kind.displayName) metadata (EDMX) is recognised, but OData import is not available yet; import a native form spec instead.",
-                    file: $0.document.name, line: $0.xml.root?.line ?? 0)
-            }
-            throw ImportFailure(errors)
+            return ImportResult(kind: .native, forms: forms, warnings: warnings, sources: documents.map(\.document))
+        case true?:
+            guard errors.isEmpty else { throw ImportFailure(errors) }
+            // V2 metadata takes V4 annotation documents: the metadata decides the kind.
+            let metadataIndex = parsed.firstIndex { role(of: $0.xml) == .odataMetadata } ?? 0
+            var ordered = parsed
+            ordered.insert(ordered.remove(at: metadataIndex), at: 0)
+            let output = ODataImporter.importDocuments(ordered.map { ($0.document.name, $0.xml) })
+            return ImportResult(
+                kind: ordered[0].kind, forms: output.forms, warnings: output.warnings, skipped: output.skipped,
+                sources: documents.map(\.document))
         }
     }
 
     /// Imports documents given together, as the command line and the admin page take them: each
     /// native spec is an import of its own; an OData metadata document starts an import that the
     /// annotation documents after it join, in order (`meta.xml anno1.xml anno2.xml`). Returns one
-    /// outcome per import, in the order of the documents.
+    /// outcome per import, in the order of the documents. Each document is parsed once.
     public static func importBatch(_ documents: [ImportDocument]) -> [ImportOutcome] {
-        var batches: [[ImportDocument]] = []
-        var orphans: [ImportOutcome] = []
-        var lastWasOData = false
+        var outcomes: [ImportOutcome] = []
+        var batch: [ParsedDocument] = []
+        var batchIsOData = false
+        func flush() {
+            guard !batch.isEmpty else { return }
+            let result: Result<ImportResult, ImportFailure>
+            do {
+                result = .success(try importParsed(batch))
+            } catch {
+                result = .failure(error)
+            }
+            outcomes.append(ImportOutcome(documents: batch.map(\.document.name), result: result))
+            batch = []
+        }
         for document in documents {
-            switch role(of: document) {
-            case .annotations where lastWasOData:
-                batches[batches.count - 1].append(document)
+            let parsed = parse(document)
+            switch parsed.kind == nil ? .other : role(of: parsed.xml) {
+            case .annotations where batchIsOData:
+                batch.append(parsed)
             case .annotations:
-                // Kept in document order below through the index of the batch that would follow.
+                flush()
                 let error = ImportError(
                     code: "annotations-without-metadata",
                     message: "\(document.name) holds only OData annotations; give its service metadata document before it, in the same import.",
                     file: document.name)
-                orphans.append(ImportOutcome(documents: [document.name], result: .failure(ImportFailure([error]))))
-                batches.append([])
+                outcomes.append(ImportOutcome(documents: [document.name], result: .failure(ImportFailure([error]))))
             case .odataMetadata:
-                batches.append([document])
-                lastWasOData = true
+                flush()
+                batch = [parsed]
+                batchIsOData = true
             case .other:
-                batches.append([document])
-                lastWasOData = false
+                flush()
+                batch = [parsed]
+                batchIsOData = false
             }
         }
-        var outcomes: [ImportOutcome] = []
-        for batch in batches {
-            if batch.isEmpty {
-                outcomes.append(orphans.removeFirst())
-                continue
-            }
-            let result: Result<ImportResult, ImportFailure>
-            do {
-                result = .success(try importDocuments(batch))
-            } catch {
-                result = .failure(error)
-            }
-            outcomes.append(ImportOutcome(documents: batch.map(\.name), result: result))
-        }
+        flush()
         return outcomes
     }
 
@@ -110,18 +129,31 @@ public enum FormImporter {
     /// Whether a document is OData service metadata, an OData annotation document (EDMX whose
     /// schemas declare no entity type or container), or anything else (a native spec, or a
     /// document the import will refuse with its own message).
-    private static func role(of document: ImportDocument) -> DocumentRole {
-        guard let xml = try? SafeXMLDocument.parse(document.data, file: document.name), let root = xml.root,
-            root.localName == "Edmx", root.namespaceURI == edmxV2Namespace || root.namespaceURI == edmxV4Namespace
-        else { return .other }
-        let declaresTypes = root.children.contains { dataServices in
-            dataServices.localName == "DataServices"
-                && dataServices.children.contains { schema in
-                    schema.localName == "Schema"
-                        && schema.children.contains { ["EntityType", "EntityContainer", "ComplexType"].contains($0.localName) }
+    private static func role(of xml: SafeXMLDocument?) -> DocumentRole {
+        guard let xml else { return .other }
+        return xml.withRoot { root -> DocumentRole in
+            guard root.hasLocalName("Edmx"), root.namespaceURI == edmxV2Namespace || root.namespaceURI == edmxV4Namespace else {
+                return .other
+            }
+            return declaresTypes(root) ? .odataMetadata : .annotations
+        } ?? .other
+    }
+
+    /// Whether an EDMX root's schemas declare entity types, complex types or containers.
+    private static func declaresTypes(_ root: XMLNode) -> Bool {
+        var declaresTypes = false
+        root.forEachChild { dataServices in
+            guard !declaresTypes, dataServices.hasLocalName("DataServices") else { return }
+            dataServices.forEachChild { schema in
+                guard !declaresTypes, schema.hasLocalName("Schema") else { return }
+                schema.forEachChild { element in
+                    if element.hasLocalName("EntityType") || element.hasLocalName("EntityContainer") || element.hasLocalName("ComplexType") {
+                        declaresTypes = true
+                    }
                 }
+            }
         }
-        return declaresTypes ? .odataMetadata : .annotations
+        return declaresTypes
     }
 
     /// Which importer a document's root element calls for.

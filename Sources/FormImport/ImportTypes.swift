@@ -65,14 +65,20 @@ public struct ImportWarning: Sendable, Hashable, CustomStringConvertible {
     public var column: Int
     /// For grouping in the report: an annotation term, for instance.
     public var term: String?
+    /// How many occurrences this warning stands for: an OData import reports each unused term,
+    /// undeclared alias or misspelt attribute once, with its count, pointing at the first.
+    public var count: Int
 
-    public init(code: String, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil) {
+    public init(
+        code: String, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil, count: Int = 1
+    ) {
         self.code = code
         self.message = message
         self.file = file
         self.line = line
         self.column = column
         self.term = term
+        self.count = count
     }
 
     public var description: String {

@@ -33,7 +33,7 @@ struct XMLAttribute: Sendable, Hashable {
 
 /// A parsed XML document that owns its libxml2 tree. Not thread-safe: keep it inside one task.
 final class SafeXMLDocument {
-    private let doc: xmlDocPtr
+    fileprivate let doc: xmlDocPtr
     /// Parser warnings (errors make `parse` throw instead).
     let warnings: [XMLDiagnostic]
 
@@ -176,7 +176,7 @@ struct SafeXMLElement {
 
     /// The value of an attribute in no namespace, as unprefixed attributes are.
     func attribute(_ name: String) -> String? {
-        attributes.first { $0.namespaceURI == nil && $0.localName == name }?.value
+        XMLNode(node: node).attribute(name)
     }
 
     /// The child elements in document order (text, comments and processing instructions left out).
@@ -192,6 +192,171 @@ struct SafeXMLElement {
 
     /// All text inside the element.
     var textContent: String { LibXML2.owned(xmlNodeGetContent(node)) ?? "" }
+}
+
+/// An element or attribute name as libxml2 holds it, compared by identity: a cheap dictionary
+/// key. Equal names of one document share one pointer when libxml2 interns them (it does by
+/// default), but two keys that differ may still spell the same name, so use a key only to
+/// cache what its text says, never to decide that two names differ.
+struct XMLNameKey: Hashable {
+    private let pointer: UnsafeRawPointer?
+
+    fileprivate init(_ name: UnsafePointer<xmlChar>?) { pointer = name.map(UnsafeRawPointer.init) }
+
+    /// The address, for caches of their own (`IdentityCache`); 0 for no name.
+    var identity: UInt { UInt(bitPattern: pointer) }
+}
+
+/// An element seen without owning its document: what the OData reader walks, thousands of
+/// elements at a time, without a retain and release per element. Valid only inside
+/// `SafeXMLDocument.withRoot(_:)`, which keeps the document alive.
+struct XMLNode {
+    fileprivate let node: xmlNodePtr
+
+    var localName: String { LibXML2.string(node.pointee.name) ?? "" }
+
+    var namespaceURI: String? { node.pointee.ns.flatMap { LibXML2.string($0.pointee.href) } }
+
+    /// 1-based line of the start tag.
+    var line: Int { Int(xmlGetLineNo(node)) }
+
+    /// The value of an attribute in no namespace.
+    func attribute(_ name: String) -> String? {
+        name.withCString { wanted in
+            attributeNode { a in
+                guard let n = a.pointee.name else { return false }
+                return strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), wanted) == 0
+            }
+        }.map(LibXML2.attributeValue)
+    }
+
+    /// The value of an attribute in no namespace, compared as C strings without building the name.
+    func attribute(_ name: StaticString) -> String? {
+        attributeNode { a in
+            guard let n = a.pointee.name else { return false }
+            return strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        }.map(LibXML2.attributeValue)
+    }
+
+    /// Whether an attribute in no namespace is present.
+    func hasAttribute(_ name: StaticString) -> Bool {
+        attributeNode { a in
+            guard let n = a.pointee.name else { return false }
+            return strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        } != nil
+    }
+
+    private func attributeNode(where matches: (xmlAttrPtr) -> Bool) -> xmlAttrPtr? {
+        var attr = node.pointee.properties
+        while let a = attr {
+            if a.pointee.ns == nil, matches(a) { return a }
+            attr = a.pointee.next
+        }
+        return nil
+    }
+
+    /// Calls `body` with each attribute in document order; names and values are built only when asked for.
+    func forEachAttribute(_ body: (XMLAttributeRef) -> Void) {
+        var attr = node.pointee.properties
+        while let a = attr {
+            body(XMLAttributeRef(attr: a))
+            attr = a.pointee.next
+        }
+    }
+
+    /// Whether the element's local name is `name`, compared as C strings.
+    func hasLocalName(_ name: StaticString) -> Bool {
+        guard let n = node.pointee.name else { return false }
+        return strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    /// The local name as libxml2 interns it: equal names of one document usually share one
+    /// pointer, so a dictionary keyed by it classifies elements without building strings.
+    var localNameKey: XMLNameKey { XMLNameKey(node.pointee.name) }
+
+    /// The element's namespace declaration, for the same kind of look-up; nil in no namespace.
+    var namespaceKey: XMLNamespaceKey? { node.pointee.ns.map(XMLNamespaceKey.init) }
+
+    /// The first child element (text, comments and processing instructions skipped).
+    var firstChildElement: XMLNode? {
+        LibXML2.element(from: node.pointee.children).map { XMLNode(node: $0) }
+    }
+
+    /// The next sibling element.
+    var nextSiblingElement: XMLNode? {
+        LibXML2.element(from: node.pointee.next).map { XMLNode(node: $0) }
+    }
+
+    /// Calls `body` with each child element in document order, without building an array.
+    func forEachChild(_ body: (XMLNode) throws -> Void) rethrows {
+        var child = LibXML2.element(from: node.pointee.children)
+        while let c = child {
+            try body(XMLNode(node: c))
+            child = LibXML2.element(from: c.pointee.next)
+        }
+    }
+
+    /// The text of the element's own text children (no descendants' text), joined.
+    var ownText: String {
+        if let only = node.pointee.children, only.pointee.next == nil, only.pointee.type == XML_TEXT_NODE {
+            return only.pointee.content.map { String(cString: $0) } ?? ""
+        }
+        var result = ""
+        var child = node.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_TEXT_NODE || c.pointee.type == XML_CDATA_SECTION_NODE, let content = c.pointee.content {
+                result += String(cString: content)
+            }
+            child = c.pointee.next
+        }
+        return result
+    }
+
+}
+
+extension SafeXMLDocument {
+    /// Calls `body` with the root element as an `XMLNode`, the document kept alive meanwhile;
+    /// nil for a document without a root.
+    func withRoot<R>(_ body: (XMLNode) throws -> R) rethrows -> R? {
+        try withExtendedLifetime(self) {
+            guard let root = xmlDocGetRootElement(doc) else { return nil }
+            return try body(XMLNode(node: root))
+        }
+    }
+}
+
+/// One attribute met by `XMLNode.forEachAttribute`; valid only inside that call.
+struct XMLAttributeRef {
+    fileprivate let attr: xmlAttrPtr
+
+    var localNameKey: XMLNameKey { XMLNameKey(attr.pointee.name) }
+    var localName: String { LibXML2.string(attr.pointee.name) ?? "" }
+    /// Nil for an attribute in no namespace (every unprefixed attribute).
+    var namespaceKey: XMLNamespaceKey? { attr.pointee.ns.map(XMLNamespaceKey.init) }
+    var value: String { LibXML2.attributeValue(attr) }
+
+    /// Calls `body` with the value's UTF-8 bytes in place when libxml2 holds it as one text
+    /// node (it almost always does), so a caller can look a value up without building a String.
+    func withValueBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let text = attr.pointee.children, text.pointee.next == nil, text.pointee.type == XML_TEXT_NODE, let content = text.pointee.content {
+            return body(UnsafeBufferPointer(start: content, count: strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))))
+        }
+        var copy = value
+        return copy.withUTF8(body)
+    }
+}
+
+/// A namespace declaration of a document, compared by identity (one per `xmlns` attribute).
+struct XMLNamespaceKey: Hashable {
+    private let ns: xmlNsPtr
+
+    fileprivate init(_ ns: xmlNsPtr) { self.ns = ns }
+
+    /// The address, for caches of their own (`IdentityCache`).
+    var identity: UInt { UInt(bitPattern: ns) }
+
+    /// The namespace URI it declares.
+    var uri: String { LibXML2.string(ns.pointee.href) ?? "" }
 }
 
 /// The compiled native XSD, shared by every import.
@@ -364,6 +529,25 @@ private enum LibXML2 {
 
     static func string(_ chars: UnsafePointer<xmlChar>?) -> String? {
         chars.map { String(cString: $0) }
+    }
+
+    /// The first element node among `node` and its following siblings.
+    static func element(from node: xmlNodePtr?) -> xmlNodePtr? {
+        var current = node
+        while let c = current {
+            if c.pointee.type == XML_ELEMENT_NODE { return c }
+            current = c.pointee.next
+        }
+        return nil
+    }
+
+    /// An attribute's value. With no DTD there are no entity references left in it, so it is
+    /// almost always one text node whose content can be read in place.
+    static func attributeValue(_ attr: xmlAttrPtr) -> String {
+        if let text = attr.pointee.children, text.pointee.next == nil, text.pointee.type == XML_TEXT_NODE {
+            return text.pointee.content.map { String(cString: $0) } ?? ""
+        }
+        return owned(xmlNodeListGetString(attr.pointee.doc, attr.pointee.children, 1)) ?? ""
     }
 
     /// Converts and frees a string libxml2 allocated for us.

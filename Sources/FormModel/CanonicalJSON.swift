@@ -58,7 +58,7 @@ extension Field: Codable {
         case prefill
         case textType = "type"
         case minLength, maxLength, pattern, format, min, max, step, scale, multiple
-        case minSelected, maxSelected, minCount, maxCount, maxSize, accept
+        case minSelected, maxSelected, minCount, maxCount, maxSize, accept, upperCase
         case prefix, suffix, rows, searchable
         case list, options, children
     }
@@ -81,7 +81,8 @@ extension Field: Codable {
             minCount: try c.decodeIfPresent(Int.self, forKey: .minCount),
             maxCount: try c.decodeIfPresent(Int.self, forKey: .maxCount),
             maxSize: try c.decodeIfPresent(Int.self, forKey: .maxSize),
-            accept: try c.decodeIfPresent([String].self, forKey: .accept)
+            accept: try c.decodeIfPresent([String].self, forKey: .accept),
+            upperCase: try c.decodeIfPresent(Bool.self, forKey: .upperCase) ?? false
         )
         let presentation = Presentation(
             prefix: try c.decodeIfPresent(String.self, forKey: .prefix),
@@ -135,6 +136,7 @@ extension Field: Codable {
         try c.encodeIfPresent(k.maxCount, forKey: .maxCount)
         try c.encodeIfPresent(k.maxSize, forKey: .maxSize)
         try c.encodeIfPresent(k.accept, forKey: .accept)
+        if k.upperCase { try c.encode(true, forKey: .upperCase) }
         try c.encodeIfPresent(presentation.prefix, forKey: .prefix)
         try c.encodeIfPresent(presentation.suffix, forKey: .suffix)
         try c.encodeIfPresent(presentation.rows, forKey: .rows)

@@ -144,12 +144,14 @@ public struct Constraints: Sendable, Hashable {
     public var maxSize: Int?
     /// MIME types or `type/*` patterns a file must match.
     public var accept: [String]?
+    /// Text is stored upper-cased (OData `sap:display-format="UpperCase"`, `Common.IsUpperCase`).
+    public var upperCase: Bool
 
     public init(
         textType: TextType? = nil, minLength: Int? = nil, maxLength: Int? = nil, pattern: String? = nil,
         format: String? = nil, min: String? = nil, max: String? = nil, step: String? = nil, scale: Int? = nil,
         multiple: Bool = false, minSelected: Int? = nil, maxSelected: Int? = nil, minCount: Int? = nil,
-        maxCount: Int? = nil, maxSize: Int? = nil, accept: [String]? = nil
+        maxCount: Int? = nil, maxSize: Int? = nil, accept: [String]? = nil, upperCase: Bool = false
     ) {
         self.textType = textType
         self.minLength = minLength
@@ -167,6 +169,7 @@ public struct Constraints: Sendable, Hashable {
         self.maxCount = maxCount
         self.maxSize = maxSize
         self.accept = accept
+        self.upperCase = upperCase
     }
 }
 

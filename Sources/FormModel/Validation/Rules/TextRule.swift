@@ -1,6 +1,6 @@
 import Foundation
 
-/// Single-line text and notes: trimming, length, full-match pattern, email, tel, url and grouped characters.
+/// Single-line text and notes: trimming, upper-casing, length, full-match pattern, email, tel, url and grouped characters.
 enum TextRule {
     static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
         guard var text = raw.first else { return .empty }
@@ -14,6 +14,8 @@ enum TextRule {
             if text.isEmpty { return .empty }
         }
         let c = field.constraints
+        // Stored the way the service keeps it; lengths and patterns apply to what is stored.
+        if c.upperCase { text = text.uppercased() }
 
         if let format = c.format.map(GroupedFormat.init) {
             guard let normalised = format.normalise(text) else {

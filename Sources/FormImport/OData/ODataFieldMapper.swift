@@ -1,0 +1,542 @@
+import FormModel
+import Foundation
+
+/// What the mapping makes of one property.
+enum MappedProperty {
+    /// A field, with where it goes and the property holding its unit, if that is another property.
+    case field(Field, MappedExtras)
+    /// Not a field by the rules (computed, hidden, not creatable nor updatable, ...).
+    case notAField
+    /// A type the forms cannot hold yet; the reason names it for the report.
+    case unsupported(String)
+}
+
+/// The parts of a mapped property the form, not the field, deals with.
+struct MappedExtras {
+    /// Notes and attachments go to the accessory area.
+    var accessory = false
+    /// A `Measures.ISOCurrency` / `Measures.Unit` / `sap:unit` path: the property holding the unit.
+    var unitProperty: String?
+    var unitIsCurrency = false
+    /// The Common.FieldControl or UI.Hidden is a path: stays optional, editable and shown.
+    var dynamicFieldControl = false
+    var dynamicHidden = false
+    /// The field takes values written freely in the annotations (a pattern, bounds, options, a
+    /// default, media types): the form is checked against every schema rule before it is kept.
+    var freeValues = false
+}
+
+/// How a property is to be read, beside its declaration.
+struct PropertyContext {
+    var property: PropertyDecl
+    /// The entity set's type.
+    var entityType: String
+    var isKey: Bool
+    /// `Capabilities.InsertRestrictions/RequiredProperties` names it.
+    var requiredOnInsert: Bool
+    /// The `Label` of the `UI.DataField` that placed it.
+    var dataFieldLabel: String?
+    var fieldName: String
+}
+
+extension ODataFormMapper {
+    /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
+    func mapProperty(_ context: PropertyContext) -> MappedProperty {
+        let property = context.property
+        var targets = [context.entityType + "/" + property.name]
+        if property.declaringType != context.entityType { targets.append(property.declaringType + "/" + property.name) }
+        let tables = targets.compactMap { index.table($0) }
+        func entry(_ term: String) -> AnnotationEntry? {
+            for table in tables {
+                if let entry = index.take(table, term) { return entry }
+            }
+            return nil
+        }
+        func annotation(_ term: String) -> AnnotationValue? { entry(term)?.value }
+        func isSet(_ term: String) -> Bool { annotation(term)?.staticBool == true }
+        var extras = MappedExtras()
+
+        // Not a field.
+        if isSet(Term.computed) { return .notAField }
+        if let pattern = property.storeGeneratedPattern, pattern == "Identity" || pattern == "Computed" { return .notAField }
+        if let hidden = annotation(Term.hidden) {
+            if hidden.staticBool == true { return .notAField }
+            if hidden.isDynamic { extras.dynamicHidden = true }
+        }
+        if property.sap.visible == "false" { return .notAField }
+        let sapCreatable = property.sap.creatable != "false"
+        let sapUpdatable = property.sap.updatable != "false"
+        if !sapCreatable && !sapUpdatable { return .notAField }
+        var control = FieldControl.none
+        if let value = annotation(Term.fieldControl) {
+            control = FieldControl(value)
+        } else if property.sap.fieldControl != nil {
+            control = .dynamic
+        }
+        if control == .hidden { return .notAField }
+        if control == .dynamic { extras.dynamicFieldControl = true }
+
+        // The type, through type definitions.
+        var type = property.type
+        var maxLength = property.maxLength
+        var precision = property.precision
+        var scale = property.scale
+        var typeTargets: [String] = []
+        if let definition = metadata.typeDefinitions[type] {
+            typeTargets.append(definition.name)
+            type = definition.underlyingType
+            maxLength = maxLength ?? definition.maxLength
+            precision = precision ?? definition.precision
+            scale = scale ?? definition.scale
+        }
+        func typeEntry(_ term: String) -> AnnotationEntry? {
+            entry(term) ?? typeTargets.lazy.compactMap { self.index.take($0, term) }.first
+        }
+        func typeAnnotation(_ term: String) -> AnnotationValue? { typeEntry(term)?.value }
+        if property.isCollection { return .unsupported("a collection of \(shortTypeName(type))") }
+        if let complex = metadata.types[type] { return .unsupported("the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type))") }
+        let enumType = metadata.enums[type]
+        let mediaType = annotation(Term.mediaType)
+
+        var field = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
+        field.label = nonEmpty(context.dataFieldLabel) ?? nonEmpty(annotation(Term.label)?.string) ?? nonEmpty(property.sap.label)
+            ?? Words.fromIdentifier(property.name)
+        field.hint = nonEmpty(annotation(Term.quickInfo)?.string) ?? nonEmpty(property.sap.quickinfo)
+        var k = Constraints()
+        var numeric: NumericRange?
+
+        if enumType != nil {
+            field.kind = .valueList
+        } else {
+            switch type {
+            case "Edm.String":
+                field.kind = isSet(Term.multiLineText) ? .note : .text
+            case "Edm.Boolean":
+                field.kind = .switch
+            case "Edm.Byte", "Edm.SByte", "Edm.Int16", "Edm.Int32", "Edm.Int64":
+                field.kind = .number
+                numeric = NumericRange.integer(type)
+            case "Edm.Decimal":
+                field.kind = .number
+                numeric = decimalRange(precision: precision, scale: scale, context: context)
+            case "Edm.Double", "Edm.Single":
+                field.kind = .number
+                numeric = NumericRange(min: nil, max: nil, scale: nil)
+            case "Edm.Date":
+                field.kind = .date
+            case "Edm.DateTime":
+                field.kind = property.sap.displayFormat == "Date" ? .date : .datetime
+            case "Edm.DateTimeOffset":
+                field.kind = .datetime
+            case "Edm.TimeOfDay", "Edm.Time":
+                field.kind = .time
+            case "Edm.Duration":
+                field.kind = .duration
+            case "Edm.Guid":
+                field.kind = .text
+                k.pattern = ODataFormMapper.uuidPattern
+                k.maxLength = 36
+            case "Edm.Stream":
+                field.kind = .attachments
+            case "Edm.Binary" where mediaType != nil:
+                field.kind = .attachments
+            default:
+                return .unsupported(type.hasPrefix("Edm.") ? type : "the type \(type)")
+            }
+        }
+
+        // Text.
+        if type == "Edm.String" {
+            if let max = maxLength.flatMap({ Int($0) }), max > 0 { k.maxLength = max }
+            if isSet(Term.isEmailAddress) || property.sap.semantics == "email" {
+                k.textType = .email
+            } else if isSet(Term.isPhoneNumber) || property.sap.semantics == "tel" {
+                k.textType = .tel
+            } else if property.sap.semantics == "url" {
+                k.textType = .url
+            }
+            if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase) { k.upperCase = true }
+            if let pattern = typeAnnotation(Term.pattern)?.string {
+                extras.freeValues = true
+                if (try? NSRegularExpression(pattern: pattern)) != nil {
+                    k.pattern = pattern
+                } else {
+                    dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
+                }
+            } else if isSet(Term.isDigitSequence) {
+                k.pattern = "[0-9]+"
+            }
+        }
+
+        // Numbers.
+        if var range = numeric {
+            if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true { range.min = "0" }
+            let minimum = typeEntry(Term.minimum)
+            let maximum = typeEntry(Term.maximum)
+            if minimum != nil || maximum != nil { extras.freeValues = true }
+            applyBounds(&range, context: context, minimum: minimum, maximum: maximum)
+            k.min = range.min
+            k.max = range.max
+            k.scale = range.scale
+            numeric = range
+            applyUnit(&field, &extras, property: property, annotation: annotation)
+        } else if field.kind.isTemporal || field.kind == .duration {
+            let minimum = typeAnnotation(Term.minimum)
+            let maximum = typeAnnotation(Term.maximum)
+            if minimum != nil || maximum != nil { extras.freeValues = true }
+            applyTemporalBounds(&k, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
+        }
+
+        // Options known at import, else a value list whose options an admin uploads.
+        let allowed = typeAnnotation(Term.allowedValues)
+        let valueList = valueListKind(property: property, targets: targets)
+        if field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration {
+            var options: [Option] = []
+            var multiple = false
+            if let items = allowed?.collection {
+                options = allowedOptions(items, context: context)
+            } else if let enumType {
+                var seen = Set<String>()
+                options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
+                    let target = enumType.name + "/" + member
+                    let label = nonEmpty(index.take(target, Term.label)?.value.string)
+                        ?? nonEmpty(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
+                    return Option(value: member, label: label)
+                }
+                multiple = enumType.isFlags
+            }
+            if !options.isEmpty {
+                extras.freeValues = true
+                field.kind =
+                    multiple
+                    ? (options.count <= FormSchema.maxChips ? .chips : .valueList)
+                    : options.count <= FormSchema.maxButtons ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
+                field.options = [OptionGroup(options: options)]
+                k.multiple = multiple
+                k.min = nil
+                k.max = nil
+                k.scale = nil
+                k.maxLength = nil
+                k.pattern = nil
+                field.presentation = Presentation()
+            } else if enumType != nil {
+                return .unsupported("the enumeration \(shortTypeName(type)) without members")
+            } else if let valueList {
+                field.kind = .valueList
+                field.list = context.fieldName
+                field.presentation = Presentation(searchable: valueList == .searchable)
+                if numeric != nil {
+                    // Until its options are uploaded the list takes any text: keep it a number.
+                    k.pattern = numeric?.scale == 0 ? "-?[0-9]+" : "-?[0-9]+(\\.[0-9]+)?"
+                    k.min = nil
+                    k.max = nil
+                    k.scale = nil
+                }
+            }
+        }
+        if field.kind == .note { extras.accessory = true }
+
+        // Media.
+        if field.kind == .attachments {
+            extras.accessory = true
+            extras.freeValues = true
+            k = Constraints(maxCount: 1)
+            var accept: [String] = []
+            if let type = mediaType?.string { accept.append(type) }
+            accept += (annotation(Term.acceptableMediaTypes)?.collection ?? []).compactMap(\.string)
+            k.accept = acceptedTypes(accept, context: context)
+            field.presentation = Presentation()
+        }
+        field.constraints = k
+
+        // Editable and required.
+        var editable = Editability.yes
+        if !sapCreatable || control == .readOnly { editable = .no }
+        if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
+        field.editable = editable
+        var required = context.requiredOnInsert || control == .mandatory || (context.isKey ? editable != .no : !property.nullable)
+        // An unticked switch is a value (false), and a read-only field is not the user's to give.
+        if field.kind == .switch || editable == .no { required = false }
+        field.required = required
+
+        if let text = property.defaultValue {
+            extras.freeValues = true
+            field.defaultValue = validDefault(text, for: field, context: context)
+        }
+        return .field(field, extras)
+    }
+
+    // MARK: Pieces
+
+    enum FieldControl: Equatable {
+        case none, mandatory, optional, readOnly, hidden, dynamic
+
+        /// `Common.FieldControl`: an enumeration member, its number (7, 3, 1, 0), or a path.
+        init(_ value: AnnotationValue) {
+            switch value {
+            case .enumMember(let members):
+                switch members.first?.member {
+                case "Mandatory": self = .mandatory
+                case "Optional": self = .optional
+                case "ReadOnly": self = .readOnly
+                case "Hidden", "Inapplicable": self = .hidden
+                default: self = .none
+                }
+            case .int(let number), .decimal(let number):
+                switch Int(number) {
+                case 7: self = .mandatory
+                case 3: self = .optional
+                case 1: self = .readOnly
+                case 0: self = .hidden
+                default: self = .none
+                }
+            case .path, .expression: self = .dynamic
+            default: self = .none
+            }
+        }
+    }
+
+    enum ValueListKind { case searchable, fixed }
+
+    /// Whether the property has a value help: `Common.ValueList` (any qualifier),
+    /// `ValueListReferences`, `ValueListMapping`, `ValueListWithFixedValues`, or V2 `sap:value-list`.
+    private func valueListKind(property: PropertyDecl, targets: [String]) -> ValueListKind? {
+        var found = false
+        var fixed = false
+        for target in targets where index.table(target) != nil {
+            if !index.takeAll(target, Term.valueList).isEmpty { found = true }
+            if !index.takeAll(target, Term.valueListReferences).isEmpty { found = true }
+            if !index.takeAll(target, Term.valueListMapping).isEmpty { found = true }
+            if let entry = index.take(target, Term.valueListWithFixedValues) {
+                found = true
+                if entry.value.staticBool == true { fixed = true }
+            }
+        }
+        switch property.sap.valueList {
+        case "fixed-values":
+            found = true
+            fixed = true
+        case "standard", "true":
+            found = true
+        default:
+            break
+        }
+        return found ? (fixed ? .fixed : .searchable) : nil
+    }
+
+    /// A number's bounds and scale, as decimal text.
+    struct NumericRange {
+        var min: String?
+        var max: String?
+        var scale: Int?
+
+        static func integer(_ type: String) -> NumericRange {
+            switch type {
+            case "Edm.Byte": NumericRange(min: "0", max: "255", scale: 0)
+            case "Edm.SByte": NumericRange(min: "-128", max: "127", scale: 0)
+            case "Edm.Int16": NumericRange(min: "-32768", max: "32767", scale: 0)
+            case "Edm.Int32": NumericRange(min: "-2147483648", max: "2147483647", scale: 0)
+            default: NumericRange(min: "-9223372036854775808", max: "9223372036854775807", scale: 0)
+            }
+        }
+    }
+
+    /// `Edm.Decimal` with `Precision` p and `Scale` s: at most p − s digits before the point and s
+    /// after it. Scale defaults to 0; `variable` or `floating` leaves the decimals open.
+    private func decimalRange(precision: String?, scale: String?, context: PropertyContext) -> NumericRange {
+        let p = precision.flatMap { Int($0) }
+        var s: Int? = 0
+        if let scale {
+            if let value = Int(scale) { s = value } else { s = nil }  // variable, floating
+        }
+        guard let p, p > 0 else { return NumericRange(min: nil, max: nil, scale: s) }
+        if let scale = s, scale > p || scale > 18 {
+            dropped(context, "its Scale \(scale) does not fit its Precision \(p)")
+            return NumericRange(min: nil, max: nil, scale: nil)
+        }
+        let whole = p - (s ?? 0)
+        var max = whole > 0 ? String(repeating: "9", count: whole) : "0"
+        if let scale = s, scale > 0 { max += "." + String(repeating: "9", count: scale) }
+        return NumericRange(min: "-" + max, max: max, scale: s)
+    }
+
+    /// `Validation.Minimum` / `Maximum` (with `Validation.Exclusive` nested) narrow the type's range.
+    private func applyBounds(_ range: inout NumericRange, context: PropertyContext, minimum: AnnotationEntry?, maximum: AnnotationEntry?) {
+        for (entry, isMinimum) in [(minimum, true), (maximum, false)] {
+            guard let entry else { continue }
+            guard let text = entry.value.literalText, var bound = DecimalText.parse(text) else {
+                dropped(context, "its Validation.\(isMinimum ? "Minimum" : "Maximum") is not a number")
+                continue
+            }
+            if entry.annotations.contains(where: { $0.term == Term.exclusive && $0.value.staticBool == true }) {
+                if range.scale == 0 {
+                    bound += isMinimum ? 1 : -1
+                } else {
+                    dropped(context, "its exclusive Validation.\(isMinimum ? "Minimum" : "Maximum") cannot be kept for decimals; the bound is kept inclusive")
+                }
+            }
+            let current = (isMinimum ? range.min : range.max).flatMap(DecimalText.parse)
+            // A bound wider than the type's range would let through values the service refuses.
+            if let current, isMinimum ? bound < current : bound > current { continue }
+            let written = "\(bound)"
+            if isMinimum { range.min = written } else { range.max = written }
+        }
+        if let low = range.min.flatMap(DecimalText.parse), let high = range.max.flatMap(DecimalText.parse), low > high {
+            dropped(context, "its minimum is above its maximum")
+            range.min = nil
+            range.max = nil
+        }
+    }
+
+    private func applyTemporalBounds(
+        _ k: inout Constraints, kind: FieldKind, context: PropertyContext, minimum: AnnotationValue?, maximum: AnnotationValue?
+    ) {
+        func lexical(_ value: AnnotationValue?) -> String? {
+            guard let value else { return nil }
+            guard var text = value.literalText else { return nil }
+            switch kind {
+            case .date:
+                return LocalDate(text) != nil ? text : nil
+            case .datetime:
+                // 2026-11-21T14:30:00Z → 2026-11-21T14:30:00 (forms hold local date-times).
+                if let zone = text.firstIndex(where: { $0 == "Z" || $0 == "+" }) { text = String(text[..<zone]) }
+                if let dot = text.firstIndex(of: ".") { text = String(text[..<dot]) }
+                return LocalDateTime(text) != nil ? text : nil
+            case .time:
+                if let dot = text.firstIndex(of: ".") { text = String(text[..<dot]) }
+                return LocalTime(text) != nil ? text : nil
+            case .duration:
+                return ISODuration(text) != nil ? text : nil
+            default:
+                return nil
+            }
+        }
+        for (value, isMinimum) in [(minimum, true), (maximum, false)] where value != nil {
+            if let text = lexical(value) {
+                if isMinimum { k.min = text } else { k.max = text }
+            } else {
+                dropped(context, "its Validation.\(isMinimum ? "Minimum" : "Maximum") is not a \(kind.rawValue)")
+            }
+        }
+        if let low = k.min, let high = k.max {
+            let ordered: Bool =
+                switch kind {
+                case .date: LocalDate(low).flatMap { a in LocalDate(high).map { a <= $0 } } ?? true
+                case .datetime: LocalDateTime(low).flatMap { a in LocalDateTime(high).map { a <= $0 } } ?? true
+                case .time: LocalTime(low).flatMap { a in LocalTime(high).map { a <= $0 } } ?? true
+                default: ISODuration(low).flatMap { a in ISODuration(high).map { a <= $0 } } ?? true
+                }
+            if !ordered {
+                dropped(context, "its minimum is after its maximum")
+                k.min = nil
+                k.max = nil
+            }
+        }
+    }
+
+    /// `Measures.ISOCurrency` / `Measures.Unit`: a fixed unit becomes the suffix; a path keeps the
+    /// unit property a field of its own, noted in the hint once its label is known.
+    private func applyUnit(_ field: inout Field, _ extras: inout MappedExtras, property: PropertyDecl, annotation: (String) -> AnnotationValue?) {
+        let currency = annotation(Term.isoCurrency)
+        let unit = currency ?? annotation(Term.unit)
+        if let fixed = unit?.string?.trimmingCharacters(in: .whitespaces), !fixed.isEmpty {
+            field.presentation.suffix = fixed
+        } else if let path = unit?.anyPath, !path.contains("/") {
+            extras.unitProperty = path
+            extras.unitIsCurrency = currency != nil
+        } else if let path = property.sap.unit, !path.contains("/") {
+            extras.unitProperty = path
+        }
+    }
+
+    /// `Validation.AllowedValues`: records with a `Value`, labelled by a nested `Common.Label`,
+    /// `Core.Description` or `Core.SymbolicName`.
+    private func allowedOptions(_ items: [AnnotationValue], context: PropertyContext) -> [Option] {
+        var options: [Option] = []
+        var seen = Set<String>()
+        for item in items {
+            let record = item.record
+            guard let value = (record?["Value"] ?? item).literalText?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+                dropped(context, "one of its Validation.AllowedValues has no value")
+                continue
+            }
+            guard seen.insert(value).inserted else {
+                dropped(context, "the allowed value \"\(value)\" appears twice")
+                continue
+            }
+            let label =
+                nonEmpty(record?.annotation(Term.label)?.string) ?? nonEmpty(record?.annotation(Term.description)?.string)
+                ?? record?.annotation(Term.symbolicName)?.string.map(Words.fromIdentifier) ?? value
+            options.append(Option(value: value, label: label))
+        }
+        return options
+    }
+
+    /// MIME types for `accept`; anything else is dropped with a warning.
+    private func acceptedTypes(_ types: [String], context: PropertyContext) -> [String]? {
+        var accepted: [String] = []
+        for type in types.map({ $0.trimmingCharacters(in: .whitespaces) }) where !accepted.contains(type) {
+            if FormSchema.isMIMEPattern(type) {
+                accepted.append(type)
+            } else {
+                dropped(context, "\"\(type)\" is not a MIME type such as image/png")
+            }
+        }
+        return accepted.isEmpty ? nil : accepted
+    }
+
+    /// A `DefaultValue` the field can hold, else nil with a warning.
+    private func validDefault(_ text: String, for field: Field, context: PropertyContext) -> String? {
+        let k = field.constraints
+        let fits: Bool
+        switch field.kind {
+        case .switch:
+            fits = text == "true" || text == "false"
+        case .number:
+            if let value = DecimalText.parse(text) {
+                let low = k.min.flatMap(DecimalText.parse)
+                let high = k.max.flatMap(DecimalText.parse)
+                fits = (low.map { value >= $0 } ?? true) && (high.map { value <= $0 } ?? true)
+            } else {
+                fits = false
+            }
+        case .text, .note:
+            fits = (k.maxLength.map { text.count <= $0 } ?? true) && (k.pattern.map { TextPattern.fullMatch($0, text) } ?? true)
+        case .date: fits = LocalDate(text) != nil
+        case .time: fits = LocalTime(text) != nil
+        case .datetime: fits = LocalDateTime(text) != nil
+        case .duration: fits = ISODuration(text) != nil
+        case .buttons, .chips, .valueList:
+            let offered = (field.options ?? []).flatMap(\.options).map(\.value)
+            fits = offered.isEmpty ? !k.multiple : offered.contains(text)
+        case .slider, .attachments:
+            fits = false
+        }
+        if !fits { dropped(context, "its DefaultValue \"\(text)\" does not fit the field") }
+        return fits ? text : nil
+    }
+
+    /// Reports a piece of a property's mapping that was left out.
+    func dropped(_ context: PropertyContext, _ why: String) {
+        report.warn(
+            "mapping-dropped", "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
+            file: metadata.file, line: context.property.line)
+    }
+
+    func shortTypeName(_ name: String) -> String {
+        name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+    }
+
+    func nonEmpty(_ text: String?) -> String? {
+        guard let text, text.contains(where: { !$0.isWhitespace }) else { return nil }
+        return text
+    }
+}
+
+/// Full-match regular expressions, as the server checks `pattern`.
+enum TextPattern {
+    static func fullMatch(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}

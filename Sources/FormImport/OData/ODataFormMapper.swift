@@ -1,0 +1,442 @@
+import FormModel
+
+/// Turns the entity sets of an OData model into forms, one per creatable entity set
+/// (spec/odata-mapping.md). Never fails: a piece that cannot be mapped is left out with a
+/// warning, and an entity set that gives no sound form is skipped with the reason.
+final class ODataFormMapper {
+    /// What `Edm.Guid` values look like.
+    static let uuidPattern = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+    let model: ODataModel
+    var metadata: CSDLDocument { model.metadata }
+    var index: AnnotationIndex
+    var report: ODataReport
+
+    init(model: ODataModel, index: AnnotationIndex, report: ODataReport) {
+        self.model = model
+        self.index = index
+        self.report = report
+    }
+
+    enum Outcome {
+        case form(FormSchema)
+        /// Why the entity set gives no form.
+        case skipped(String)
+    }
+
+    /// A group as the annotations lay it out, before its properties are mapped.
+    private struct PendingGroup {
+        var label: String?
+        /// Property names with the `Label` of the `UI.DataField` that placed them.
+        var items: [(name: String, label: String?)]
+        /// Without annotations: every property, by position.
+        var allProperties = false
+    }
+
+    /// What the mapper knows of one entity type, worked out once for every set of that type.
+    private struct TypeLayout {
+        var properties: [PropertyDecl]
+        var isKey: [Bool]
+        /// Field name per property, in property order.
+        var fieldNames: [String]
+        var chain: [String]
+        /// Property name → position, built on first use (a layout without annotations never needs it).
+        var position: [String: Int]?
+    }
+
+    private var layouts: [String: TypeLayout] = [:]
+
+    private func layout(of typeName: String) -> TypeLayout {
+        if let known = layouts[typeName] { return known }
+        let properties = model.properties(of: typeName)
+        let keys = model.keys(of: typeName)
+        let layout = TypeLayout(
+            properties: properties, isKey: properties.map { keys.contains($0.name) },
+            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChain(typeName).map(\.name))
+        layouts[typeName] = layout
+        return layout
+    }
+
+    /// The position of a property by name.
+    private func position(of name: String, in layout: inout TypeLayout) -> Int? {
+        if layout.position == nil {
+            var position: [String: Int] = [:]
+            for (i, property) in layout.properties.enumerated() where position[property.name] == nil { position[property.name] = i }
+            layout.position = position
+        }
+        return layout.position![name]
+    }
+
+    /// The form of one entity set, or why there is none.
+    func form(for set: EntitySetDecl, id: String) -> Outcome {
+        let typeName = set.entityType
+        guard let type = metadata.types[typeName], !type.isComplex else {
+            return .skipped("Its entity type \(typeName) is not declared in the metadata.")
+        }
+        let setTarget = set.container + "/" + set.name
+        if set.sap.creatable == "false" { return .skipped("Not insertable: sap:creatable=\"false\".") }
+        var requiredOnInsert = Set<String>()
+        if let restrictions = index.take(setTarget, Term.insertRestrictions)?.value.record {
+            if case .bool(false)? = restrictions["Insertable"] {
+                return .skipped("Not insertable: Capabilities.InsertRestrictions/Insertable is false.")
+            }
+            for item in restrictions["RequiredProperties"]?.collection ?? [] {
+                if let path = item.anyPath { requiredOnInsert.insert(path) }
+            }
+        }
+
+        var layout = layout(of: typeName)
+        let properties = layout.properties
+        let chain = layout.chain
+        func typeAnnotation(_ term: String, qualifier: String? = nil) -> AnnotationEntry? {
+            for target in chain {
+                if let entry = index.take(target, term, qualifier: qualifier) { return entry }
+            }
+            return nil
+        }
+
+        // The groups, as the annotations lay them out.
+        var pending: [PendingGroup] = []
+        if let facets = typeAnnotation(Term.facets)?.value.collection {
+            collectFacets(facets, parentLabel: nil, into: &pending, typeAnnotation: typeAnnotation)
+        } else {
+            if let identification = typeAnnotation(Term.identification)?.value.collection {
+                pending.append(PendingGroup(label: nil, items: dataFields(identification)))
+            }
+            var qualifiers = Set<String>()
+            for target in chain {
+                for entry in index.takeAll(target, Term.fieldGroup) where qualifiers.insert(entry.qualifier ?? "").inserted {
+                    let record = entry.value.record
+                    pending.append(
+                        PendingGroup(
+                            label: nonEmpty(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
+                            items: dataFields(record?["Data"]?.collection ?? [])))
+                }
+            }
+            if pending.isEmpty {
+                pending.append(PendingGroup(label: nil, items: [], allProperties: true))
+            }
+        }
+
+        // Fields, held by property position until the sections are put together.
+        var fields = [Field?](repeating: nil, count: properties.count)
+        var extrasOf = [MappedExtras?](repeating: nil, count: properties.count)
+        var mappedYet = [Bool](repeating: false, count: properties.count)
+        var unsupported: [String] = []
+        var unknownPaths: [String] = []
+        var dynamicControl: [String] = []
+        var dynamicHidden: [String] = []
+        /// The position of a property that is a field, mapping it on first use.
+        func field(_ name: String, label: String?) -> Int? {
+            guard let i = position(of: name, in: &layout) else {
+                if !unknownPaths.contains(name) { unknownPaths.append(name) }
+                return nil
+            }
+            return field(at: i, label: label)
+        }
+        func field(at i: Int, label: String?) -> Int? {
+            let name = properties[i].name
+            if !mappedYet[i] {
+                mappedYet[i] = true
+                let property = properties[i]
+                let result = mapProperty(
+                    PropertyContext(
+                        property: property, entityType: typeName, isKey: layout.isKey[i],
+                        requiredOnInsert: requiredOnInsert.contains(name), dataFieldLabel: label, fieldName: layout.fieldNames[i]))
+                switch result {
+                case .unsupported(let why):
+                    unsupported.append("\(name) (\(why))")
+                case .field(let mapped, let extras):
+                    fields[i] = mapped
+                    extrasOf[i] = extras
+                    if extras.freeValues { freeValues = true }
+                    if extras.dynamicFieldControl { dynamicControl.append(name) }
+                    if extras.dynamicHidden { dynamicHidden.append(name) }
+                case .notAField:
+                    break
+                }
+            }
+            return fields[i] == nil ? nil : i
+        }
+
+        var freeValues = false
+        var placed = [Bool](repeating: false, count: properties.count)
+        var groups: [(label: String?, members: [Int])] = []
+        var accessory: [Int] = []
+        var units: [(amount: Int, unit: String, currency: Bool)] = []
+        for group in pending {
+            var members: [Int] = []
+            let items: [(index: Int?, name: String, label: String?)] =
+                group.allProperties ? properties.indices.map { ($0, "", nil) } : group.items.map { (nil, $0.name, $0.label) }
+            for item in items {
+                guard let i = item.index.map({ field(at: $0, label: nil) }) ?? field(item.name, label: item.label), !placed[i] else { continue }
+                placed[i] = true
+                let extras = extrasOf[i]!
+                if extras.accessory { accessory.append(i) } else { members.append(i) }
+                if let unit = extras.unitProperty { units.append((i, unit, extras.unitIsCurrency)) }
+            }
+            groups.append((group.label, members))
+        }
+        func locate(_ i: Int) -> (Int, Int)? {
+            for (g, group) in groups.enumerated() {
+                if let m = group.members.firstIndex(of: i) { return (g, m) }
+            }
+            return nil
+        }
+
+        // A unit kept in another property stays a field of its own, beside its amount.
+        for (amount, unit, currency) in units {
+            guard let (g, m) = locate(amount), let u = position(of: unit, in: &layout) else { continue }
+            if !placed[u] {
+                guard let u = field(unit, label: nil), !extrasOf[u]!.accessory else { continue }
+                placed[u] = true
+                groups[g].members.insert(u, at: m + 1)
+            } else if fields[u] == nil {
+                continue
+            }
+            let isCurrency = currency || properties[u].sap.semantics == "currency-code"
+            let note = "In the \(isCurrency ? "currency" : "unit") given in \(fields[u]!.label ?? unit)."
+            if let hint = fields[amount]!.hint?.trimmingASCIIWhitespace, !hint.isEmpty {
+                fields[amount]!.hint = (hint.hasSuffix(".") ? hint : hint + ".") + " " + note
+            } else {
+                fields[amount]!.hint = note
+            }
+        }
+
+        // The key information: the header's title, else the first editable string property,
+        // then the keys a user enters and the properties an insert requires when the layout left them out.
+        let header = typeAnnotation(Term.headerInfo)?.value.record
+        var keyMembers: [Int] = []
+        func takeOut(_ i: Int) -> Bool {
+            guard let (g, m) = locate(i) else { return false }
+            groups[g].members.remove(at: m)
+            keyMembers.append(i)
+            return true
+        }
+        if let title = header?["Title"]?.record?["Value"]?.anyPath, !title.contains(ascii: UInt8(ascii: "/")),
+            let i = field(title, label: nil), fields[i]!.editable != .no
+        {
+            if !takeOut(i), !placed[i], !extrasOf[i]!.accessory {
+                placed[i] = true
+                keyMembers.append(i)
+            }
+        }
+        if keyMembers.isEmpty {
+            let stringProperty = properties.indices.first { i in
+                guard placed[i], let candidate = fields[i], !extrasOf[i]!.accessory else { return false }
+                return candidate.kind == .text && candidate.editable != .no && isString(properties[i].type)
+            }
+            let grouped = groups.flatMap(\.members)
+            if let i = stringProperty ?? grouped.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) ?? grouped.first {
+                _ = takeOut(i)
+            } else if !accessory.isEmpty {
+                keyMembers.append(accessory.removeFirst())
+            }
+        }
+        for (i, property) in properties.enumerated() where layout.isKey[i] || requiredOnInsert.contains(property.name) {
+            guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, fields[i]!.editable != .no else { continue }
+            placed[i] = true
+            keyMembers.append(i)
+        }
+
+        // A media entity is created by uploading its file.
+        var media: Field?
+        if chain.contains(where: { metadata.types[$0]?.hasStream == true }) {
+            var file = Field(
+                name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File", required: true,
+                constraints: Constraints(maxCount: 1), location: SourceLocation(line: type.line))
+            let acceptable = (typeAnnotation(Term.acceptableMediaTypes)?.value.collection ?? []).compactMap(\.string)
+            let accept = acceptable.map(\.trimmingASCIIWhitespace).filter(FormSchema.isMIMEPattern)
+            if accept.count < acceptable.count {
+                report.warn(
+                    "mapping-dropped", "\(type.name): some Core.AcceptableMediaTypes are not MIME types such as image/png; they are left out.",
+                    file: metadata.file, line: type.line)
+            }
+            file.constraints.accept = accept.isEmpty ? nil : accept
+            media = file
+        }
+
+        // What the report says about this form.
+        let place = "\(set.name) (\(shortTypeName(typeName)))"
+        if !unsupported.isEmpty {
+            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
+                "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
+            }
+        }
+        if !dynamicControl.isEmpty {
+            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
+                "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
+            }
+        }
+        if !dynamicHidden.isEmpty {
+            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
+                "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
+            }
+        }
+        if !unknownPaths.isEmpty {
+            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
+                "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(self.shortTypeName(typeName)); left out."
+            }
+        }
+
+        layouts[typeName] = layout
+
+        // Sections.
+        groups.removeAll { $0.members.isEmpty }
+        let all = keyMembers + groups.flatMap(\.members) + accessory
+        guard all.contains(where: { fields[$0]!.editable != .no }) || media != nil else {
+            return .skipped("None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet.")
+        }
+        if media == nil && !all.contains(where: { fields[$0]!.required }) {
+            guard let i = all.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) else {
+                return .skipped("None of its fields can be required (only switches can be entered), and a form needs a required field.")
+            }
+            fields[i]!.required = true
+            report.warn(
+                "required-added",
+                "\(place): no property is required, but a form needs a required field; \(fields[i]!.name) (the first one to enter) is made required.",
+                file: metadata.file, line: set.line)
+        }
+        if keyMembers.isEmpty, let first = groups.first?.members.first {
+            groups[0].members.removeFirst()
+            keyMembers.append(first)
+            groups.removeAll { $0.members.isEmpty }
+        }
+
+        var sections: [FormSection] = []
+        var lists: [OptionList] = []
+        func materialise(_ members: [Int]) -> [Field] {
+            members.map { i in
+                let field = fields[i].take()!
+                if let list = field.list { lists.append(OptionList(id: list, groups: [], external: true, location: field.location)) }
+                return field
+            }
+        }
+        var keyFields = materialise(keyMembers)
+        var accessoryFields = materialise(accessory)
+        if let media {
+            if keyFields.isEmpty { keyFields.append(media) } else { accessoryFields.append(media) }
+        }
+        if !keyFields.isEmpty { sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: keyFields)])) }
+        if !groups.isEmpty {
+            sections.append(FormSection(kind: .properties, groups: groups.map { FieldGroup(label: $0.label, fields: materialise($0.members)) }))
+        }
+        if !accessoryFields.isEmpty { sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)])) }
+
+        let object =
+            nonEmpty(header?["TypeName"]?.string) ?? nonEmpty(typeAnnotation(Term.label)?.value.string) ?? nonEmpty(type.sap.label)
+            ?? Words.fromIdentifier(shortTypeName(typeName))
+        let schema = FormSchema(id: id, title: "New \(object)", object: object, sections: sections, lists: lists)
+        // Everything else is sound by construction (tests hold every form of the corpus to
+        // `ruleViolations()`); values taken freely from annotations are checked here.
+        #if DEBUG
+            return settle(schema, set: set)
+        #else
+            return freeValues || media != nil ? settle(schema, set: set) : .form(schema)
+        #endif
+    }
+
+    // MARK: Layout
+
+    private func collectFacets(
+        _ items: [AnnotationValue], parentLabel: String?, into groups: inout [PendingGroup],
+        typeAnnotation: (String, String?) -> AnnotationEntry?
+    ) {
+        for item in items {
+            guard let record = item.record, record.annotation(Term.hidden)?.staticBool != true else { continue }
+            let label = nonEmpty(record["Label"]?.string)
+            if let nested = record["Facets"]?.collection {
+                collectFacets(nested, parentLabel: label ?? parentLabel, into: &groups, typeAnnotation: typeAnnotation)
+                continue
+            }
+            // A target through a navigation property (`_Item/@UI.LineItem`) shows another entity.
+            guard case .annotationPath(let path)? = record["Target"], path.hasPrefix("@") else { continue }
+            let reference = path.dropFirst()
+            let term = String(reference.prefix { $0 != "#" })
+            let qualifier = reference.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(reference[reference.index(after: $0)...]) }
+            if term == Term.fieldGroup, let entry = typeAnnotation(Term.fieldGroup, qualifier) {
+                let fieldGroup = entry.value.record
+                groups.append(
+                    PendingGroup(
+                        label: label ?? nonEmpty(fieldGroup?["Label"]?.string) ?? parentLabel,
+                        items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
+            } else if term == Term.identification, let entry = typeAnnotation(Term.identification, qualifier) {
+                groups.append(PendingGroup(label: label ?? parentLabel, items: dataFields(entry.value.collection ?? [])))
+            }
+        }
+    }
+
+    /// The properties `UI.DataField` records show, with their labels; actions, annotation
+    /// references, navigation paths and statically hidden entries are not fields.
+    private func dataFields(_ items: [AnnotationValue]) -> [(name: String, label: String?)] {
+        items.compactMap { item in
+            guard let record = item.record else { return nil }
+            if let type = record.type, type.hasPrefix(Vocabulary.ui + ".DataFieldFor") { return nil }
+            if record.annotation(Term.hidden)?.staticBool == true { return nil }
+            guard let path = record["Value"]?.anyPath, !path.isEmpty, !path.contains(ascii: UInt8(ascii: "/")) else { return nil }
+            return (path, nonEmpty(record["Label"]?.string))
+        }
+    }
+
+    private func isString(_ type: String) -> Bool {
+        type == "Edm.String" || metadata.typeDefinitions[type]?.underlyingType == "Edm.String"
+    }
+
+    // MARK: Names
+
+    /// Field names for properties: the property name when it is a valid field name, else one
+    /// made valid (and reported); unique in the form.
+    private func fieldNames(_ properties: [PropertyDecl], typeName: String) -> [String] {
+        var result = properties.map(\.name)
+        // Property names are unique in a type; only a name made valid can clash.
+        guard result.contains(where: { !FormSchema.isValidName($0) || $0 == "_csrf" }) else { return result }
+        var taken = Set(result)
+        for (i, property) in properties.enumerated() where !FormSchema.isValidName(property.name) || property.name == "_csrf" {
+            var cleaned = String(
+                String.UnicodeScalarView(
+                    property.name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? $0 : "_" }))
+            if cleaned.first.map({ !$0.isLetter && $0 != "_" }) ?? true { cleaned = "_" + cleaned }
+            if cleaned == "_csrf" { cleaned = "csrf_" }
+            let name = uniqueName(cleaned, taken: taken)
+            taken.insert(name)
+            result[i] = name
+            report.warn(
+                "renamed-field", "\(shortTypeName(typeName))/\(property.name) is not a valid field name; its field is named \(name).",
+                file: metadata.file, line: property.line)
+        }
+        return result
+    }
+
+    private func uniqueName(_ base: String, taken: Set<String>) -> String {
+        guard taken.contains(base) else { return base }
+        var n = 2
+        while taken.contains("\(base)_\(n)") { n += 1 }
+        return "\(base)_\(n)"
+    }
+
+    // MARK: Rules
+
+    /// The schema with anything that breaks `ruleViolations()` left out (each with a warning);
+    /// skipped when the form itself cannot be sound.
+    private func settle(_ schema: FormSchema, set: EntitySetDecl) -> Outcome {
+        var schema = schema
+        for _ in 0..<8 {
+            let issues = schema.ruleViolations()
+            guard let issue = issues.first else { return .form(schema) }
+            guard let subject = issue.subject, schema.field(named: subject) != nil else {
+                return .skipped("Its form would break a rule of every form: \(issue.message)")
+            }
+            report.warn(
+                "mapping-dropped", "\(set.name): the field \(subject) is left out: \(issue.message)",
+                file: metadata.file, line: issue.location?.line ?? set.line)
+            for s in schema.sections.indices {
+                for g in schema.sections[s].groups.indices { schema.sections[s].groups[g].fields.removeAll { $0.name == subject } }
+                schema.sections[s].groups.removeAll { $0.fields.isEmpty }
+            }
+            schema.sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
+            schema.lists.removeAll { $0.id == subject }
+        }
+        let left = schema.ruleViolations()
+        return left.isEmpty ? .form(schema) : .skipped("Its form would break rules of every form: \(left.map(\.message).joined(separator: " "))")
+    }
+}

@@ -1,0 +1,145 @@
+import FormModel
+
+/// Imports OData service metadata (EDMX V2, CSDL V4 / 4.01) together with annotation documents
+/// into forms, one per creatable entity set (spec/odata-mapping.md; choices the spec leaves
+/// open are in docs/odata.md).
+///
+/// The first document is the service metadata; the ones after it are annotation documents,
+/// layered in order: each overrides the ones before it, and all override the metadata's own
+/// annotations. Only XML that is not well-formed, or a root that is not `edmx:Edmx`, is refused,
+/// before this importer runs; everything else imports, with warnings for what it passed over.
+enum ODataImporter {
+    struct Output {
+        var forms: [FormSchema]
+        var warnings: [ImportWarning]
+        var skipped: [ImportSkip]
+    }
+
+    /// Imports parsed EDMX documents, the metadata first.
+    static func importDocuments(_ documents: [(name: String, xml: SafeXMLDocument)]) -> Output {
+        var report = ODataReport()
+        var read: [CSDLDocument] = []
+        // Layers: the metadata's annotations, then each annotation document in order.
+        var index = AnnotationIndex()
+        for (name, xml) in documents {
+            for warning in xml.warnings {
+                report.warn("xml-warning", warning.message, file: name, line: warning.line)
+            }
+            let document = xml.withRoot { root in
+                let version: CSDLDocument.Version = root.namespaceURI == FormImporter.edmxV2Namespace ? .v2 : .v4
+                return CSDLReader.read(root, file: name, version: version, report: &report, index: &index)
+            }
+            if let document { read.append(document) }
+        }
+        guard let metadata = read.first else { return Output(forms: [], warnings: report.warnings, skipped: []) }
+        for extra in read.dropFirst() where extra.declaresModel {
+            report.warn(
+                "extra-metadata",
+                "\(extra.file) declares entity types or containers of its own; only its annotations are used. Import it as metadata of its own, before its annotation documents.",
+                file: extra.file)
+        }
+        let model = ODataModel(metadata: metadata)
+
+        let unknown = index.settleTargets { target in
+            let qualified = model.qualifyingContainer(of: target)
+            return model.declares(target: qualified) ? qualified : nil
+        }
+        for file in read.map(\.file) {
+            let targets = unknown.filter { $0.file == file }
+            guard let first = targets.first else { continue }
+            let examples = Words.list(targets.prefix(3).map { "\"\($0.target)\"" } + (targets.count > 3 ? ["\(targets.count - 3) more"] : []))
+            report.tally("unknown-target", key: file, file: file, line: first.line, count: targets.count) { count in
+                "\(ODataReport.counted(count, "annotation target matches", "annotation targets match")) nothing in the metadata (\(examples)); their annotations are ignored."
+            }
+        }
+
+        let mapper = ODataFormMapper(model: model, index: index, report: report)
+        var forms: [FormSchema] = []
+        var skipped: [ImportSkip] = []
+        var ids = FormIDs()
+        for set in metadata.entitySets {
+            let id = ids.next(for: set)
+            switch mapper.form(for: set, id: id.id) {
+            case .form(let schema):
+                ids.commit(id, set: set.name)
+                if let first = id.clashesWith {
+                    mapper.report.warn(
+                        "duplicate-form-id", "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
+                        file: metadata.file, line: set.line)
+                }
+                forms.append(schema)
+            case .skipped(let reason):
+                skipped.append(ImportSkip(name: set.name, reason: reason, file: metadata.file, line: set.line))
+            }
+        }
+        if forms.isEmpty {
+            let why = metadata.entitySets.isEmpty ? "it declares no entity set" : "none of its entity sets can be created (see the skipped sets)"
+            mapper.report.warn("no-forms", "\(metadata.file) gives no form: \(why).", file: metadata.file)
+        }
+
+        // Annotations that had no effect, by term.
+        report = mapper.report
+        var shown: [String: String] = [:]
+        mapper.index.forEachUnused { entry in
+            let term = shown[entry.term] ?? Vocabulary.displayName(ofTerm: entry.term)
+            shown[entry.term] = term
+            report.tally("unused-annotation", key: term, file: entry.file, line: entry.line, term: term) { count in
+                "\(term): \(ODataReport.counted(count, "annotation")) not used for any form."
+            }
+        }
+        return Output(forms: forms, warnings: report.warnings, skipped: skipped)
+    }
+}
+
+/// Form ids: `slug(namespace + "-" + set)`, `-2`, `-3`... for clashes in document order.
+struct FormIDs {
+    struct Candidate {
+        var id: String
+        var base: String
+        /// The entity set whose form took `base` first, when this one clashes with it.
+        var clashesWith: String?
+    }
+
+    /// Form id → the entity set whose form has it.
+    private var owners: [String: String] = [:]
+
+    func next(for set: EntitySetDecl) -> Candidate {
+        let base = FormIDs.slug(set.schemaNamespace + "-" + set.name)
+        guard let first = owners[base] else { return Candidate(id: base, base: base) }
+        var n = 2
+        while true {
+            let suffix = "-\(n)"
+            let candidate = FormIDs.trimmed(base, to: 100 - suffix.count) + suffix
+            if owners[candidate] == nil { return Candidate(id: candidate, base: base, clashesWith: first) }
+            n += 1
+        }
+    }
+
+    mutating func commit(_ candidate: Candidate, set: String) {
+        owners[candidate.id] = set
+    }
+
+    /// Lower-cased, every run of characters other than `a-z0-9` one `-`, trimmed, at most 100 characters.
+    static func slug(_ text: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for scalar in text.lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                if pendingDash && !out.isEmpty { out.append("-") }
+                pendingDash = false
+                out.unicodeScalars.append(scalar)
+            } else {
+                pendingDash = true
+            }
+        }
+        let id = trimmed(out, to: 100)
+        return id.isEmpty ? "form" : id
+    }
+
+    static func trimmed(_ id: String, to length: Int) -> String {
+        guard id.count > length else { return id }
+        var cut = String(id.prefix(length))
+        while cut.hasSuffix("-") { cut.removeLast() }
+        return cut
+    }
+}

@@ -1,0 +1,58 @@
+/// Collects the warnings of an OData import. Warnings that real files repeat hundreds of times
+/// (an unused term, an undeclared alias, a misspelt attribute) are counted under one key and
+/// become one `ImportWarning` with a `count`, pointing at the first occurrence.
+struct ODataReport {
+    private struct Tally {
+        var code: String
+        var file: String?
+        var line: Int
+        var term: String?
+        var count: Int
+        var message: (Int) -> String
+    }
+
+    private var keys: [String] = []
+    private var tallies: [String: Tally] = [:]
+
+    /// A warning of its own.
+    mutating func warn(_ code: String, _ message: String, file: String?, line: Int = 0, term: String? = nil) {
+        let key = "\(keys.count)\u{0}"
+        keys.append(key)
+        tallies[key] = Tally(code: code, file: file, line: line, term: term, count: 1, message: { _ in message })
+    }
+
+    /// One more occurrence of something counted under `key`; `message` gets the final count.
+    mutating func tally(
+        _ code: String, key: String, file: String?, line: Int = 0, term: String? = nil, count: Int = 1,
+        message: @escaping (Int) -> String
+    ) {
+        let fullKey = code + "\u{0}" + key
+        if tallies[fullKey] != nil {
+            tallies[fullKey]!.count += count
+        } else {
+            keys.append(fullKey)
+            tallies[fullKey] = Tally(code: code, file: file, line: line, term: term, count: count, message: message)
+        }
+    }
+
+    /// Adds another report's warnings after this one's.
+    mutating func append(_ other: ODataReport) {
+        for key in other.keys {
+            let fullKey = "\(keys.count)\u{1}" + key
+            keys.append(fullKey)
+            tallies[fullKey] = other.tallies[key]
+        }
+    }
+
+    /// The warnings in the order first reported.
+    var warnings: [ImportWarning] {
+        keys.compactMap { tallies[$0] }.map {
+            ImportWarning(code: $0.code, message: $0.message($0.count), file: $0.file, line: $0.line, term: $0.term, count: $0.count)
+        }
+    }
+
+    /// "1 annotation", "3 annotations".
+    static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        count == 1 ? "1 \(singular)" : "\(count) \(plural ?? singular + "s")"
+    }
+}
