@@ -374,7 +374,7 @@ struct CSDLReader {
         let suggestion = SAPAttributes.suggestion(for: name)
         report.tally("unknown-sap-attribute", key: name, file: document.file, line: line) { count in
             let hint = suggestion.map { " (did you mean sap:\($0)?)" } ?? ""
-            return "sap:\(name)\(hint) is not an SAP annotation attribute; ignored \(ODataReport.counted(count, "time"))."
+            return "sap:\(name)\(hint) is not an SAP annotation attribute; it is ignored\(ODataReport.times(count))."
         }
     }
 
@@ -563,7 +563,7 @@ struct CSDLReader {
         let guess = Vocabulary.conventionalNamespace(forAlias: prefix)
         report.tally("undeclared-alias", key: prefix, file: document.file, line: line) { count in
             let reading = guess.map { "read as \($0)" } ?? "the names using it are not recognised"
-            return "The alias \(prefix) is used \(ODataReport.counted(count, "time")) without an edmx:Reference or Schema declaring it; \(reading)."
+            return "The alias \(prefix) is used without an edmx:Reference or Schema declaring it\(ODataReport.times(count)); \(reading)."
         }
         return guess.map { $0 + qualified[dot...] } ?? qualified
     }
@@ -663,7 +663,7 @@ struct CSDLReader {
                 enumProblems += 1
                 let member = String(token)
                 report.tally("unqualified-enum-value", key: member, file: document.file, line: line) { count in
-                    "The enumeration member \"\(member)\" is written without its type (\(ODataReport.counted(count, "time"))); write it as Namespace.Type/\(member)."
+                    "The enumeration member \"\(member)\" is written without its type\(ODataReport.times(count)); write it as Namespace.Type/\(member)."
                 }
                 return EnumValue(type: nil, member: member)
             }
@@ -673,7 +673,7 @@ struct CSDLReader {
                 enumProblems += 1
                 let shown = Vocabulary.displayName(ofTerm: type)
                 report.tally("unknown-enum-value", key: type + "/" + member, file: document.file, line: line) { count in
-                    "\(shown) has no member \"\(member)\" (\(ODataReport.counted(count, "time"))); it is ignored. Members: \(members.sorted().joined(separator: ", "))."
+                    "\(shown) has no member \"\(member)\"\(ODataReport.times(count)); it is ignored. Members: \(members.sorted().joined(separator: ", "))."
                 }
             }
             return EnumValue(type: type, member: member)

@@ -99,9 +99,9 @@ extension ODataFormMapper {
         let mediaType = annotation(Term.mediaType)
 
         var field = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
-        field.label = nonEmpty(context.dataFieldLabel) ?? nonEmpty(annotation(Term.label)?.string) ?? nonEmpty(property.sap.label)
+        field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
             ?? Words.fromIdentifier(property.name)
-        field.hint = nonEmpty(annotation(Term.quickInfo)?.string) ?? nonEmpty(property.sap.quickinfo)
+        field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
         var k = Constraints()
         var numeric: NumericRange?
 
@@ -199,8 +199,8 @@ extension ODataFormMapper {
                 var seen = Set<String>()
                 options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
                     let target = enumType.name + "/" + member
-                    let label = nonEmpty(index.take(target, Term.label)?.value.string)
-                        ?? nonEmpty(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
+                    let label = self.label(index.take(target, Term.label)?.value.string)
+                        ?? self.label(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
                     return Option(value: member, label: label)
                 }
                 multiple = enumType.isFlags
@@ -255,7 +255,9 @@ extension ODataFormMapper {
         if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
         field.editable = editable
         var required = context.requiredOnInsert || control == .mandatory || (context.isKey ? editable != .no : !property.nullable)
-        // An unticked switch is a value (false), and a read-only field is not the user's to give.
+        // A field control decided at run time leaves the field optional (the service says when it is
+        // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
+        if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
         if field.kind == .switch || editable == .no { required = false }
         field.required = required
 
@@ -465,7 +467,7 @@ extension ODataFormMapper {
                 continue
             }
             let label =
-                nonEmpty(record?.annotation(Term.label)?.string) ?? nonEmpty(record?.annotation(Term.description)?.string)
+                self.label(record?.annotation(Term.label)?.string) ?? self.label(record?.annotation(Term.description)?.string)
                 ?? record?.annotation(Term.symbolicName)?.string.map(Words.fromIdentifier) ?? value
             options.append(Option(value: value, label: label))
         }
@@ -525,6 +527,28 @@ extension ODataFormMapper {
 
     func shortTypeName(_ name: String) -> String {
         name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+    }
+
+    /// A label as written, or for an unresolved CAP text key (`{i18n>CreatedAt}`) its key in words.
+    func label(_ text: String?) -> String? {
+        guard let text = nonEmpty(text) else { return nil }
+        guard let key = ODataFormMapper.textKey(text) else { return text }
+        return Words.fromIdentifier(key.split(separator: ".").joined(separator: " "))
+    }
+
+    /// A hint as written; an unresolved text key is no hint.
+    func hint(_ text: String?) -> String? {
+        guard let text = nonEmpty(text), ODataFormMapper.textKey(text) == nil else { return nil }
+        return text
+    }
+
+    /// The key of a CAP text placeholder, `{i18n>Key}` or `{@i18n>Key}`: the service left it unresolved.
+    static func textKey(_ text: String) -> String? {
+        guard text.hasPrefix("{"), text.hasSuffix("}"), let arrow = text.firstIndex(ofASCII: UInt8(ascii: ">")) else { return nil }
+        let bundle = text[text.index(after: text.startIndex)..<arrow]
+        guard bundle == "i18n" || bundle == "@i18n" else { return nil }
+        let key = text[text.index(after: arrow)..<text.index(before: text.endIndex)]
+        return key.isEmpty ? nil : String(key)
     }
 
     func nonEmpty(_ text: String?) -> String? {

@@ -109,7 +109,7 @@ final class ODataFormMapper {
                     let record = entry.value.record
                     pending.append(
                         PendingGroup(
-                            label: nonEmpty(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
+                            label: label(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
                             items: dataFields(record?["Data"]?.collection ?? [])))
                 }
             }
@@ -222,12 +222,18 @@ final class ODataFormMapper {
             }
         }
         if keyMembers.isEmpty {
+            // The first editable string property, in declaration order, wherever the layout put it.
             let stringProperty = properties.indices.first { i in
-                guard placed[i], let candidate = fields[i], !extrasOf[i]!.accessory else { return false }
-                return candidate.kind == .text && candidate.editable != .no && isString(properties[i].type)
+                guard isString(properties[i].type), field(at: i, label: nil) != nil, let candidate = fields[i] else { return false }
+                return candidate.kind == .text && candidate.editable != .no && !extrasOf[i]!.accessory
             }
             let grouped = groups.flatMap(\.members)
-            if let i = stringProperty ?? grouped.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) ?? grouped.first {
+            if let i = stringProperty {
+                if !takeOut(i) {
+                    placed[i] = true
+                    keyMembers.append(i)
+                }
+            } else if let i = grouped.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) ?? grouped.first {
                 _ = takeOut(i)
             } else if !accessory.isEmpty {
                 keyMembers.append(accessory.removeFirst())
@@ -324,7 +330,7 @@ final class ODataFormMapper {
         if !accessoryFields.isEmpty { sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)])) }
 
         let object =
-            nonEmpty(header?["TypeName"]?.string) ?? nonEmpty(typeAnnotation(Term.label)?.value.string) ?? nonEmpty(type.sap.label)
+            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label)?.value.string) ?? label(type.sap.label)
             ?? Words.fromIdentifier(shortTypeName(typeName))
         let schema = FormSchema(id: id, title: "New \(object)", object: object, sections: sections, lists: lists)
         // Everything else is sound by construction (tests hold every form of the corpus to
@@ -344,7 +350,7 @@ final class ODataFormMapper {
     ) {
         for item in items {
             guard let record = item.record, record.annotation(Term.hidden)?.staticBool != true else { continue }
-            let label = nonEmpty(record["Label"]?.string)
+            let label = self.label(record["Label"]?.string)
             if let nested = record["Facets"]?.collection {
                 collectFacets(nested, parentLabel: label ?? parentLabel, into: &groups, typeAnnotation: typeAnnotation)
                 continue
@@ -358,7 +364,7 @@ final class ODataFormMapper {
                 let fieldGroup = entry.value.record
                 groups.append(
                     PendingGroup(
-                        label: label ?? nonEmpty(fieldGroup?["Label"]?.string) ?? parentLabel,
+                        label: label ?? self.label(fieldGroup?["Label"]?.string) ?? parentLabel,
                         items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
             } else if term == Term.identification, let entry = typeAnnotation(Term.identification, qualifier) {
                 groups.append(PendingGroup(label: label ?? parentLabel, items: dataFields(entry.value.collection ?? [])))
@@ -374,7 +380,7 @@ final class ODataFormMapper {
             if let type = record.type, type.hasPrefix(Vocabulary.ui + ".DataFieldFor") { return nil }
             if record.annotation(Term.hidden)?.staticBool == true { return nil }
             guard let path = record["Value"]?.anyPath, !path.isEmpty, !path.contains(ascii: UInt8(ascii: "/")) else { return nil }
-            return (path, nonEmpty(record["Label"]?.string))
+            return (path, label(record["Label"]?.string))
         }
     }
 
