@@ -15,7 +15,7 @@ struct CSDLReader {
     private var sapNames = IdentityCache<SAPName>()
     /// Terms as written → resolved, so each spelling is resolved (and reported) once and every
     /// annotation of a term shares one string.
-    private var terms = TextCache<(resolved: String, undeclared: Bool)>()
+    private var terms = TextCache<(resolved: String, undeclared: Bool, readsValue: Bool)>()
     private var enumMembers = TextCache<(values: [EnumValue], reported: Bool)>()
     /// Leading qualified names of targets as written → resolved.
     private var heads = TextCache<String>()
@@ -430,12 +430,16 @@ struct CSDLReader {
     /// Term, qualifier and value of an `<Annotation>`; nil without a term.
     private mutating func annotationParts(_ element: XMLNode) -> (String, String?, AnnotationValue)? {
         var term: String?
+        var readsValue = true
         var qualifier: String?
         var value = AnnotationValue.absent
         element.forEachAttribute { attribute in
             guard attribute.namespaceKey == nil else { return }
             switch attributeTag(attribute) {
-            case .term: term = attribute.withValueBytes { resolveTerm($0, line: element.line) }
+            case .term:
+                let resolved = attribute.withValueBytes { resolveTerm($0, line: element.line) }
+                term = resolved.name
+                readsValue = resolved.readsValue
             case .qualifier: qualifier = attribute.value
             case .enumMember: value = .enumMember(attribute.withValueBytes { enumValues($0, line: element.line) })
             case .property, .type, .name, .nullable, .maxLength, .precision, .scale, .defaultValue, .other: break
@@ -443,8 +447,32 @@ struct CSDLReader {
             }
         }
         guard let term, !term.isEmpty else { return nil }
-        if case .absent = value { value = childValue(element) }
+        if case .absent = value {
+            if readsValue {
+                value = childValue(element)
+            } else if element.firstChildElement != nil {
+                // A term the mapping never reads: only its enumeration members are checked.
+                scanEnumMembers(element)
+                value = .notRead
+            }
+        }
         return (term, qualifier, value)
+    }
+
+    /// Checks the enumeration members inside a value that is not otherwise read.
+    private mutating func scanEnumMembers(_ element: XMLNode) {
+        element.forEachChild { child in
+            if tag(child) == .enumMember {
+                _ = enumValues(child.ownText, line: child.line)
+                return
+            }
+            child.forEachAttribute { attribute in
+                if attribute.namespaceKey == nil, attributeTag(attribute) == .enumMember {
+                    _ = attribute.withValueBytes { enumValues($0, line: child.line) }
+                }
+            }
+            scanEnumMembers(child)
+        }
     }
 
     /// The value written as an attribute: `String="..."`, `Bool="true"`, `Path="..."`, ...
@@ -513,7 +541,7 @@ struct CSDLReader {
         var record = AnnotationRecord()
         element.forEachAttribute { attribute in
             if attribute.namespaceKey == nil, attributeTag(attribute) == .type {
-                record.type = attribute.withValueBytes { resolveTerm($0, line: element.line) }
+                record.type = attribute.withValueBytes { resolveTerm($0, line: element.line).name }
             }
         }
         element.forEachChild { child in
@@ -568,18 +596,20 @@ struct CSDLReader {
         return guess.map { $0 + qualified[dot...] } ?? qualified
     }
 
-    private mutating func resolveTerm(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> String {
+    /// A term as written → its full name, and whether the mapping reads its values.
+    private mutating func resolveTerm(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> (name: String, readsValue: Bool) {
         let (key, known) = terms.lookup(written)
         if let known {
             // Every use of an undeclared alias counts in the report.
             if known.undeclared { _ = resolve(String(decoding: written, as: UTF8.self), line: line, warn: true) }
-            return known.resolved
+            return (known.resolved, known.readsValue)
         }
         let text = String(decoding: written, as: UTF8.self)
         let before = undeclaredUses
         let resolved = resolve(text, line: line, warn: true)
-        terms.store(key, text: text, value: (resolved, undeclaredUses != before))
-        return resolved
+        let readsValue = Term.valued.contains(resolved)
+        terms.store(key, text: text, value: (resolved, undeclaredUses != before, readsValue))
+        return (resolved, readsValue)
     }
 
     private mutating func enumValues(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> [EnumValue] {

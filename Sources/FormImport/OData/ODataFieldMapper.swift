@@ -43,8 +43,12 @@ extension ODataFormMapper {
     /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
     func mapProperty(_ context: PropertyContext) -> MappedProperty {
         let property = context.property
-        var targets = [context.entityType + "/" + property.name]
-        if property.declaringType != context.entityType { targets.append(property.declaringType + "/" + property.name) }
+        // Most types of V2 services carry no annotation on any property: no target to build then.
+        var targets: [String] = []
+        if index.annotatesMembers(of: context.entityType) { targets.append(context.entityType + "/" + property.name) }
+        if property.declaringType != context.entityType, index.annotatesMembers(of: property.declaringType) {
+            targets.append(property.declaringType + "/" + property.name)
+        }
         let tables = targets.compactMap { index.table($0) }
         func entry(_ term: String) -> AnnotationEntry? {
             for table in tables {
@@ -383,7 +387,7 @@ extension ODataFormMapper {
             let written = "\(bound)"
             if isMinimum { range.min = written } else { range.max = written }
         }
-        if let low = range.min.flatMap(DecimalText.parse), let high = range.max.flatMap(DecimalText.parse), low > high {
+        if minimum != nil || maximum != nil, let low = range.min.flatMap(DecimalText.parse), let high = range.max.flatMap(DecimalText.parse), low > high {
             dropped(context, "its minimum is above its maximum")
             range.min = nil
             range.max = nil
@@ -443,10 +447,10 @@ extension ODataFormMapper {
         let unit = currency ?? annotation(Term.unit)
         if let fixed = unit?.string?.trimmingCharacters(in: .whitespaces), !fixed.isEmpty {
             field.presentation.suffix = fixed
-        } else if let path = unit?.anyPath, !path.contains("/") {
+        } else if let path = unit?.anyPath, !path.contains(ascii: UInt8(ascii: "/")) {
             extras.unitProperty = path
             extras.unitIsCurrency = currency != nil
-        } else if let path = property.sap.unit, !path.contains("/") {
+        } else if let path = property.sap.unit, !path.contains(ascii: UInt8(ascii: "/")) {
             extras.unitProperty = path
         }
     }
@@ -552,8 +556,10 @@ extension ODataFormMapper {
     }
 
     func nonEmpty(_ text: String?) -> String? {
-        guard let text, text.contains(where: { !$0.isWhitespace }) else { return nil }
-        return text
+        guard let text else { return nil }
+        // Almost every text starts with a visible ASCII character: decide on the bytes first.
+        if let first = text.utf8.first, first > 0x20, first < 0x80 { return text }
+        return text.contains(where: { !$0.isWhitespace }) ? text : nil
     }
 }
 

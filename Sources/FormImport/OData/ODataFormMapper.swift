@@ -120,6 +120,10 @@ final class ODataFormMapper {
 
         // Fields, held by property position until the sections are put together.
         var fields = [Field?](repeating: nil, count: properties.count)
+        // What the checks below read of each field, kept apart so they never copy a Field.
+        var kinds = [FieldKind](repeating: .text, count: properties.count)
+        var editables = [Editability](repeating: .no, count: properties.count)
+        var requireds = [Bool](repeating: false, count: properties.count)
         var extrasOf = [MappedExtras?](repeating: nil, count: properties.count)
         var mappedYet = [Bool](repeating: false, count: properties.count)
         var unsupported: [String] = []
@@ -147,6 +151,9 @@ final class ODataFormMapper {
                 case .unsupported(let why):
                     unsupported.append("\(name) (\(why))")
                 case .field(let mapped, let extras):
+                    kinds[i] = mapped.kind
+                    editables[i] = mapped.editable
+                    requireds[i] = mapped.required
                     fields[i] = mapped
                     extrasOf[i] = extras
                     if extras.freeValues { freeValues = true }
@@ -214,7 +221,7 @@ final class ODataFormMapper {
             return true
         }
         if let title = header?["Title"]?.record?["Value"]?.anyPath, !title.contains(ascii: UInt8(ascii: "/")),
-            let i = field(title, label: nil), fields[i]!.editable != .no
+            let i = field(title, label: nil), editables[i] != .no
         {
             if !takeOut(i), !placed[i], !extrasOf[i]!.accessory {
                 placed[i] = true
@@ -224,8 +231,8 @@ final class ODataFormMapper {
         if keyMembers.isEmpty {
             // The first editable string property, in declaration order, wherever the layout put it.
             let stringProperty = properties.indices.first { i in
-                guard isString(properties[i].type), field(at: i, label: nil) != nil, let candidate = fields[i] else { return false }
-                return candidate.kind == .text && candidate.editable != .no && !extrasOf[i]!.accessory
+                guard isString(properties[i].type), field(at: i, label: nil) != nil else { return false }
+                return kinds[i] == .text && editables[i] != .no && !extrasOf[i]!.accessory
             }
             let grouped = groups.flatMap(\.members)
             if let i = stringProperty {
@@ -233,14 +240,14 @@ final class ODataFormMapper {
                     placed[i] = true
                     keyMembers.append(i)
                 }
-            } else if let i = grouped.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) ?? grouped.first {
+            } else if let i = grouped.first(where: { kinds[$0] != .switch && editables[$0] != .no }) ?? grouped.first {
                 _ = takeOut(i)
             } else if !accessory.isEmpty {
                 keyMembers.append(accessory.removeFirst())
             }
         }
         for (i, property) in properties.enumerated() where layout.isKey[i] || requiredOnInsert.contains(property.name) {
-            guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, fields[i]!.editable != .no else { continue }
+            guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, editables[i] != .no else { continue }
             placed[i] = true
             keyMembers.append(i)
         }
@@ -290,11 +297,11 @@ final class ODataFormMapper {
         // Sections.
         groups.removeAll { $0.members.isEmpty }
         let all = keyMembers + groups.flatMap(\.members) + accessory
-        guard all.contains(where: { fields[$0]!.editable != .no }) || media != nil else {
+        guard all.contains(where: { editables[$0] != .no }) || media != nil else {
             return .skipped("None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet.")
         }
-        if media == nil && !all.contains(where: { fields[$0]!.required }) {
-            guard let i = all.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) else {
+        if media == nil && !all.contains(where: { requireds[$0] }) {
+            guard let i = all.first(where: { kinds[$0] != .switch && editables[$0] != .no }) else {
                 return .skipped("None of its fields can be required (only switches can be entered), and a form needs a required field.")
             }
             fields[i]!.required = true
