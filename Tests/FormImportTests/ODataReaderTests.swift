@@ -281,6 +281,28 @@ struct ODataReaderTests {
         #expect(form.ruleViolations().isEmpty)
     }
 
+    @Test("every fixture maps to sound forms by construction: no field is left out for breaking a schema rule")
+    func soundByConstruction() throws {
+        for documents in [["rules-v4"], ["rules-v2"], ["layers-metadata", "layers-backend", "layers-local"]] {
+            let result = try OData.importing(try documents.map(OData.fixture))
+            #expect(OData.warnings(result, "rule-violation").isEmpty, "\(documents)")
+            for form in result.forms { #expect(form.ruleViolations().isEmpty, "\(form.id)") }
+        }
+    }
+
+    @Test("the parsed documents are freed when the import returns")
+    func documentsFreed() throws {
+        weak var freed: SafeXMLDocument?
+        do {
+            let parsed = FormImporter.parse(try OData.fixture("rules-v2"))
+            let xml = try #require(parsed.xml)
+            freed = xml
+            let output = ODataImporter.importDocuments([(parsed.document.name, xml)])
+            #expect(output.forms.count == 4)
+        }
+        #expect(freed == nil)
+    }
+
     @Test("a document without entity sets imports with a no-forms warning")
     func noForms() throws {
         let result = try OData.importing([OData.v4(#"<EntityType Name="T"><Property Name="P" Type="Edm.String"/></EntityType>"#)])

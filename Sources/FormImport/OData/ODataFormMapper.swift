@@ -440,7 +440,7 @@ final class ODataFormMapper {
                 return .skipped("Its form would break a rule of every form: \(issue.message)")
             }
             report.warn(
-                "mapping-dropped", "\(set.name): the field \(subject) is left out: \(issue.message)",
+                "rule-violation", "\(set.name): the field \(subject) is left out: \(issue.message)",
                 file: metadata.file, line: issue.location?.line ?? set.line)
             for s in schema.sections.indices {
                 for g in schema.sections[s].groups.indices { schema.sections[s].groups[g].fields.removeAll { $0.name == subject } }
