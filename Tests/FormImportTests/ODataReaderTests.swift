@@ -303,6 +303,24 @@ struct ODataReaderTests {
         #expect(freed == nil)
     }
 
+    @Test("a type named without its namespace is read in its schema, and V2's True is true")
+    func unqualifiedTypes() throws {
+        let schema = """
+                  <EntityType Name="T"><Key><PropertyRef Name="ID"/></Key>
+                    <Property Name="ID" Type="Edm.String" Nullable="False"/>
+                    <Property Name="Colour" Type="Colour"/>
+                  </EntityType>
+                  <EnumType Name="Colour" UnderlyingType="Edm.Int32" IsFlags="True">
+                    <Member Name="Red" Value="1"/><Member Name="Blue" Value="2"/>
+                  </EnumType>
+                  <EntityContainer Name="C"><EntitySet Name="Ts" EntityType="T"/></EntityContainer>
+            """
+        let form = try #require(try OData.importing([OData.v2(schema)]).forms.first)
+        let colour = try OData.field(form, "Colour")
+        #expect(colour.kind == .chips && colour.constraints.multiple)
+        #expect(try OData.field(form, "ID").required)
+    }
+
     @Test("a document without entity sets imports with a no-forms warning")
     func noForms() throws {
         let result = try OData.importing([OData.v4(#"<EntityType Name="T"><Property Name="P" Type="Edm.String"/></EntityType>"#)])

@@ -19,8 +19,11 @@ struct CSDLReader {
     private var enumMembers = TextCache<(values: [EnumValue], reported: Bool)>()
     /// Leading qualified names of targets as written → resolved.
     private var heads = TextCache<String>()
-    /// Property types as written → resolved.
+    /// Property types as written → resolved (per schema: an unqualified name is the schema's).
     private var types = TextCache<String>()
+    private var currentNamespace = "" {
+        didSet { if currentNamespace != oldValue { types = TextCache() } }
+    }
     private var enumProblems = 0
     private var undeclaredUses = 0
 
@@ -161,6 +164,7 @@ struct CSDLReader {
 
     private mutating func readSchema(_ schema: XMLNode) {
         let namespace = schema.attribute("Namespace") ?? ""
+        currentNamespace = namespace
         _ = extensionAttributes(schema)
         schema.forEachChild { element in
             switch tag(element) {
@@ -187,8 +191,8 @@ struct CSDLReader {
         let name = namespace + "." + (element.attribute("Name") ?? "")
         let extras = extensionAttributes(element)
         var type = StructuredTypeDecl(
-            name: name, isComplex: isComplex, baseType: element.attribute("BaseType").map { resolve($0, line: element.line, warn: false) },
-            hasStream: element.attribute("HasStream") == "true" || extras.hasStream, keys: [], properties: [],
+            name: name, isComplex: isComplex, baseType: element.attribute("BaseType").map { qualifiedType($0, line: element.line) },
+            hasStream: isTrue(element.attribute("HasStream")) || extras.hasStream, keys: [], properties: [],
             navigationProperties: [], sap: extras.sap, line: element.line)
         element.forEachChild { child in
             switch tag(child) {
@@ -230,7 +234,7 @@ struct CSDLReader {
             switch attributeTag(attribute) {
             case .name: name = attribute.value
             case .type: typeText = attribute.withValueBytes { propertyType($0, line: element.line) }
-            case .nullable: nullable = !attribute.withValueBytes { $0.elementsEqual("false".utf8) }
+            case .nullable: nullable = !isFalse(attribute.value)
             case .maxLength: maxLength = attribute.value
             case .precision: precision = attribute.value
             case .scale: scale = attribute.value
@@ -242,7 +246,7 @@ struct CSDLReader {
         if typeText.hasPrefix("Collection("), typeText.hasSuffix(")") {
             isCollection = true
             typeText = String(typeText.dropFirst("Collection(".count).dropLast())
-            if !typeText.hasPrefix("Edm.") { typeText = resolve(typeText, line: element.line, warn: false) }
+            if !typeText.hasPrefix("Edm.") { typeText = qualifiedType(typeText, line: element.line) }
         }
         let extras = hasExtensions ? extensionAttributes(element) : (sap: SAPValues(), hasStream: false, storeGeneratedPattern: nil)
         let property = PropertyDecl(
@@ -258,14 +262,14 @@ struct CSDLReader {
         let (key, known) = types.lookup(written)
         if let known { return known }
         let text = String(decoding: written, as: UTF8.self).trimmingASCIIWhitespace
-        let resolved = text.hasPrefix("Edm.") || text.hasPrefix("Collection(") ? text : resolve(text, line: line, warn: false)
+        let resolved = text.hasPrefix("Edm.") || text.hasPrefix("Collection(") ? text : qualifiedType(text, line: line)
         types.store(key, text: String(decoding: written, as: UTF8.self), value: resolved)
         return resolved
     }
 
     private mutating func readEnumType(_ element: XMLNode, namespace: String) {
         let name = namespace + "." + (element.attribute("Name") ?? "")
-        var decl = EnumTypeDecl(name: name, isFlags: element.attribute("IsFlags") == "true", members: [])
+        var decl = EnumTypeDecl(name: name, isFlags: isTrue(element.attribute("IsFlags")), members: [])
         element.forEachChild { child in
             switch tag(child) {
             case .member:
@@ -302,7 +306,7 @@ struct CSDLReader {
                 let extras = extensionAttributes(child)
                 document.entitySets.append(
                     EntitySetDecl(
-                        name: setName, entityType: resolve(child.attribute("EntityType") ?? "", line: child.line, warn: false),
+                        name: setName, entityType: qualifiedType(child.attribute("EntityType") ?? "", line: child.line),
                         container: name, schemaNamespace: namespace, sap: extras.sap, line: child.line))
                 readInlineAnnotations(child, target: name + "/" + setName)
             case .singleton, .functionImport, .actionImport, .associationSet:
@@ -344,7 +348,7 @@ struct CSDLReader {
                 case .unknown: reportUnknownSAPAttribute(attribute.localName, line: element.line)
                 }
             case .metadata:
-                if attribute.localName == "HasStream" { hasStream = attribute.value == "true" }
+                if attribute.localName == "HasStream" { hasStream = isTrue(attribute.value) }
             case .entityFramework:
                 if attribute.localName == "StoreGeneratedPattern" { storeGenerated = attribute.value }
             default:
@@ -479,7 +483,7 @@ struct CSDLReader {
     private mutating func constant(_ tag: AttributeTag, _ text: String, line: Int) -> AnnotationValue {
         switch tag {
         case .string: .string(text)
-        case .bool: .bool(text == "true")
+        case .bool: .bool(isTrue(text))
         case .int: .int(text.trimmingASCIIWhitespace)
         case .decimal, .float: .decimal(text.trimmingASCIIWhitespace)
         case .date, .dateTimeOffset, .timeOfDay, .duration, .guid, .binary: .literal(text.trimmingASCIIWhitespace)
@@ -512,7 +516,7 @@ struct CSDLReader {
     private mutating func elementValue(_ element: XMLNode, _ elementTag: Tag) -> AnnotationValue {
         switch elementTag {
         case .string: return .string(element.ownText)
-        case .bool: return .bool(element.ownText.trimmingASCIIWhitespace == "true")
+        case .bool: return .bool(isTrue(element.ownText.trimmingASCIIWhitespace))
         case .int: return .int(element.ownText.trimmingASCIIWhitespace)
         case .decimal, .float: return .decimal(element.ownText.trimmingASCIIWhitespace)
         case .date, .dateTimeOffset, .timeOfDay, .duration, .guid, .binary:
@@ -626,6 +630,14 @@ struct CSDLReader {
         return values
     }
 
+    /// A type named by a model element: qualified and alias-resolved; a name written without a
+    /// namespace (as some V2 services do) is read in the schema being read.
+    private mutating func qualifiedType(_ written: String, line: Int) -> String {
+        let name = written.trimmingASCIIWhitespace
+        guard name.contains(ascii: UInt8(ascii: ".")) else { return currentNamespace.isEmpty ? name : currentNamespace + "." + name }
+        return resolve(name, line: line, warn: false)
+    }
+
     /// A path with the terms of its `@Term#Qualifier` segments resolved.
     private mutating func resolvePath(_ raw: String, line: Int) -> String {
         let path = raw.trimmingASCIIWhitespace
@@ -710,3 +722,8 @@ struct CSDLReader {
         }
     }
 }
+
+/// XML Schema booleans as real files write them (`true`, and V2's `True`).
+func isTrue(_ text: String?) -> Bool { text == "true" || text == "True" || text == "1" }
+
+func isFalse(_ text: String?) -> Bool { text == "false" || text == "False" || text == "0" }

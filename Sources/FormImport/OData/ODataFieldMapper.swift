@@ -67,9 +67,9 @@ extension ODataFormMapper {
             if hidden.staticBool == true { return .notAField }
             if hidden.isDynamic { extras.dynamicHidden = true }
         }
-        if property.sap.visible == "false" { return .notAField }
-        let sapCreatable = property.sap.creatable != "false"
-        let sapUpdatable = property.sap.updatable != "false"
+        if isFalse(property.sap.visible) { return .notAField }
+        let sapCreatable = !isFalse(property.sap.creatable)
+        let sapUpdatable = !isFalse(property.sap.updatable)
         if !sapCreatable && !sapUpdatable { return .notAField }
         var control = FieldControl.none
         if let value = annotation(Term.fieldControl) {
@@ -322,7 +322,7 @@ extension ODataFormMapper {
         case "fixed-values":
             found = true
             fixed = true
-        case "standard", "true":
+        case "standard", "true", "True":
             found = true
         default:
             break

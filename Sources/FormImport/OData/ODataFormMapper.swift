@@ -74,7 +74,7 @@ final class ODataFormMapper {
             return .skipped("Its entity type \(typeName) is not declared in the metadata.")
         }
         let setTarget = set.container + "/" + set.name
-        if set.sap.creatable == "false" { return .skipped("Not insertable: sap:creatable=\"false\".") }
+        if isFalse(set.sap.creatable) { return .skipped("Not insertable: sap:creatable=\"false\".") }
         var requiredOnInsert = Set<String>()
         if let restrictions = index.take(setTarget, Term.insertRestrictions)?.value.record {
             if case .bool(false)? = restrictions["Insertable"] {
