@@ -51,7 +51,9 @@ final class SafeXMLDocument {
     }
 
     /// Parses bytes under `XMLLimits`, refusing any DOCTYPE; throws `too-large`, `doctype`, `too-deep` or `malformed-xml`.
-    static func parse(_ bytes: [UInt8], file: String?) throws(ImportFailure) -> SafeXMLDocument {
+    /// - Parameter keepBlankText: false drops text nodes that are only whitespace between elements
+    ///   (`XML_PARSE_NOBLANKS`): for element-only formats such as EDMX, a smaller tree to build and walk.
+    static func parse(_ bytes: [UInt8], file: String?, keepBlankText: Bool = true) throws(ImportFailure) -> SafeXMLDocument {
         guard bytes.count <= XMLLimits.maximumDocumentBytes else {
             throw ImportFailure([
                 ImportError(
@@ -76,7 +78,9 @@ final class SafeXMLDocument {
         ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
         state.install(on: ctxt)
 
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+                | (keepBlankText ? 0 : XML_PARSE_NOBLANKS.rawValue))
         let parsed: xmlDocPtr? = withExtendedLifetime(state) {
             body.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.flatMap { base in

@@ -44,6 +44,14 @@ struct FormImporterTests {
         #expect(odata.forms.first?.field(named: "Name")?.label == "Name (local)")
     }
 
+    @Test("EDMX is recognised from its first element whatever the prefix, past the declaration and comments")
+    func looksLikeEDMX() {
+        #expect(FormImporter.looksLikeEDMX(Array(#"<?xml version="1.0"?><!-- c --><edmx:Edmx Version="4.0">"#.utf8)))
+        #expect(FormImporter.looksLikeEDMX(Array("\u{FEFF}<x:Edmx>".utf8)))
+        #expect(!FormImporter.looksLikeEDMX(Array(#"<form xmlns="urn:fieldwork:form:1">"#.utf8)))
+        #expect(!FormImporter.looksLikeEDMX(Array("<EdmxNot/>".utf8)))
+    }
+
     @Test("an EDMX document that is not well-formed is refused")
     func malformedEDMX() throws {
         let broken = ImportDocument(name: "broken.xml", data: Array("<edmx:Edmx xmlns:edmx=\"http://docs.oasis-open.org/odata/ns/edmx\"><x>".utf8))
