@@ -224,11 +224,11 @@ struct CSDLReader {
         var precision: String?
         var scale: String?
         var defaultValue: String?
-        var hasExtensions = false
-        // One pass over the attributes; most properties have only unprefixed ones.
+        var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
+        // One pass over the attributes, `sap:` ones included.
         element.forEachAttribute { attribute in
-            guard attribute.namespaceKey == nil else {
-                hasExtensions = true
+            if let namespace = attribute.namespaceKey {
+                extensionAttribute(attribute, namespace: namespace, into: &extras, line: element.line)
                 return
             }
             switch attributeTag(attribute) {
@@ -248,7 +248,6 @@ struct CSDLReader {
             typeText = String(typeText.dropFirst("Collection(".count).dropLast())
             if !typeText.hasPrefix("Edm.") { typeText = qualifiedType(typeText, line: element.line) }
         }
-        let extras = hasExtensions ? extensionAttributes(element) : (sap: SAPValues(), hasStream: false, storeGeneratedPattern: nil)
         let property = PropertyDecl(
             name: name, declaringType: typeName, type: typeText, isCollection: isCollection, nullable: nullable,
             maxLength: maxLength, precision: precision, scale: scale, defaultValue: defaultValue,
@@ -326,36 +325,41 @@ struct CSDLReader {
     /// The V2 attributes in foreign namespaces: `sap:*` (unknown ones reported), `m:HasStream`
     /// and Entity Framework's `StoreGeneratedPattern`.
     private mutating func extensionAttributes(_ element: XMLNode) -> (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) {
-        var sap = SAPValues()
-        var hasStream = false
-        var storeGenerated: String?
+        var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
         element.forEachAttribute { attribute in
             guard let namespace = attribute.namespaceKey else { return }
-            switch family(namespace) {
-            case .sap:
-                switch sapName(attribute) {
-                case .label: sap.label = attribute.value
-                case .quickinfo: sap.quickinfo = attribute.value
-                case .creatable: sap.creatable = attribute.value
-                case .updatable: sap.updatable = attribute.value
-                case .visible: sap.visible = attribute.value
-                case .displayFormat: sap.displayFormat = attribute.value
-                case .semantics: sap.semantics = attribute.value
-                case .unit: sap.unit = attribute.value
-                case .valueList: sap.valueList = attribute.value
-                case .fieldControl: sap.fieldControl = attribute.value
-                case .known: break
-                case .unknown: reportUnknownSAPAttribute(attribute.localName, line: element.line)
-                }
-            case .metadata:
-                if attribute.localName == "HasStream" { hasStream = isTrue(attribute.value) }
-            case .entityFramework:
-                if attribute.localName == "StoreGeneratedPattern" { storeGenerated = attribute.value }
-            default:
-                break
-            }
+            extensionAttribute(attribute, namespace: namespace, into: &extras, line: element.line)
         }
-        return (sap, hasStream, storeGenerated)
+        return extras
+    }
+
+    private mutating func extensionAttribute(
+        _ attribute: XMLAttributeRef, namespace: XMLNamespaceKey,
+        into extras: inout (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?), line: Int
+    ) {
+        switch family(namespace) {
+        case .sap:
+            switch sapName(attribute) {
+            case .label: extras.sap.label = attribute.value
+            case .quickinfo: extras.sap.quickinfo = attribute.value
+            case .creatable: extras.sap.creatable = attribute.value
+            case .updatable: extras.sap.updatable = attribute.value
+            case .visible: extras.sap.visible = attribute.value
+            case .displayFormat: extras.sap.displayFormat = attribute.value
+            case .semantics: extras.sap.semantics = attribute.value
+            case .unit: extras.sap.unit = attribute.value
+            case .valueList: extras.sap.valueList = attribute.value
+            case .fieldControl: extras.sap.fieldControl = attribute.value
+            case .known: break
+            case .unknown: reportUnknownSAPAttribute(attribute.localName, line: line)
+            }
+        case .metadata:
+            if attribute.localName == "HasStream" { extras.hasStream = isTrue(attribute.value) }
+        case .entityFramework:
+            if attribute.localName == "StoreGeneratedPattern" { extras.storeGeneratedPattern = attribute.value }
+        default:
+            break
+        }
     }
 
     private enum SAPName: String {
