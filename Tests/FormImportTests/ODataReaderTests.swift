@@ -321,6 +321,27 @@ struct ODataReaderTests {
         #expect(try OData.field(form, "ID").required)
     }
 
+    @Test("elements keep the line of their start tag, however long and however many lines the tag takes")
+    func tagLines() throws {
+        let padding = String(repeating: " ", count: 37)
+        let text = """
+            <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx"><edmx:DataServices>
+            <Schema Namespace="demo" xmlns="http://docs.oasis-open.org/odata/ns/edm">
+            <EntityContainer Name="C"><EntitySet Name="Ts" EntityType="demo.T"/></EntityContainer>
+            <EntityType Name="T"><Key><PropertyRef Name="ID"/></Key>
+            <Property Name="ID" Type="Edm.String" Nullable="false"/>
+            <Property\(padding)Name="Long"\(padding)Type="Edm.String"\(padding)MaxLength="10"
+            \(padding)Nullable="true"
+            \(padding)/><Property Name="Short"
+            Type="Edm.String"/></EntityType></Schema></edmx:DataServices></edmx:Edmx>
+            """
+        let form = try #require(try OData.importing([ImportDocument(name: "lines.xml", data: Array(text.utf8))]).forms.first)
+        #expect(try OData.field(form, "Long").location?.line == 6)
+        #expect(try OData.field(form, "Short").location?.line == 8)
+        #expect(ByteScan.hasByte(0x3C00_0000_0000_0000, UInt8(ascii: "<")))
+        #expect(!ByteScan.hasByte(0x4142_4344_4546_4748, UInt8(ascii: "<")))
+    }
+
     @Test("a document without entity sets imports with a no-forms warning")
     func noForms() throws {
         let result = try OData.importing([OData.v4(#"<EntityType Name="T"><Property Name="P" Type="Edm.String"/></EntityType>"#)])
