@@ -33,7 +33,8 @@ public enum FormImporter {
     /// Parses a document once and recognises its format.
     static func parse(_ document: ImportDocument) -> ParsedDocument {
         do {
-            let xml = try SafeXMLDocument.parse(document.data, file: document.name)
+            // EDMX has no text between its elements: its whitespace need not become nodes.
+            let xml = try SafeXMLDocument.parse(document.data, file: document.name, keepBlankText: !looksLikeEDMX(document.data))
             switch sniff(xml, file: document.name) {
             case .success(let kind): return ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
             case .failure(let error): return ParsedDocument(document: document, xml: nil, kind: nil, errors: [error])
@@ -154,6 +155,27 @@ public enum FormImporter {
             }
         }
         return declaresTypes
+    }
+
+    /// Whether the first element of the bytes is named `Edmx` (any prefix); only a hint for parsing.
+    static func looksLikeEDMX(_ bytes: [UInt8]) -> Bool {
+        var i = 0
+        while i < min(bytes.count, 4096) {
+            guard let open = bytes[i..<min(bytes.count, 4096)].firstIndex(of: UInt8(ascii: "<")) else { return false }
+            i = open + 1
+            guard i < bytes.count else { return false }
+            if bytes[i] == UInt8(ascii: "?") || bytes[i] == UInt8(ascii: "!") { continue }
+            var end = i
+            while end < bytes.count, bytes[end] != UInt8(ascii: " "), bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "\n"),
+                bytes[end] != UInt8(ascii: "\t"), bytes[end] != UInt8(ascii: "\r"), bytes[end] != UInt8(ascii: "/")
+            {
+                end += 1
+            }
+            let name = bytes[i..<end]
+            let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
+            return local.elementsEqual("Edmx".utf8)
+        }
+        return false
     }
 
     /// Which importer a document's root element calls for.

@@ -51,7 +51,9 @@ final class SafeXMLDocument {
     }
 
     /// Parses bytes under `XMLLimits`, refusing any DOCTYPE; throws `too-large`, `doctype`, `too-deep` or `malformed-xml`.
-    static func parse(_ bytes: [UInt8], file: String?) throws(ImportFailure) -> SafeXMLDocument {
+    /// - Parameter keepBlankText: false drops text nodes that are only whitespace between elements
+    ///   (`XML_PARSE_NOBLANKS`): for element-only formats such as EDMX, a smaller tree to build and walk.
+    static func parse(_ bytes: [UInt8], file: String?, keepBlankText: Bool = true) throws(ImportFailure) -> SafeXMLDocument {
         guard bytes.count <= XMLLimits.maximumDocumentBytes else {
             throw ImportFailure([
                 ImportError(
@@ -76,7 +78,9 @@ final class SafeXMLDocument {
         ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
         state.install(on: ctxt)
 
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+                | (keepBlankText ? 0 : XML_PARSE_NOBLANKS.rawValue))
         let parsed: xmlDocPtr? = withExtendedLifetime(state) {
             body.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.flatMap { base in
@@ -438,6 +442,16 @@ private final class DiagnosticSink {
     var diagnostics: [XMLDiagnostic] = []
 }
 
+/// Byte tests eight bytes at a time.
+enum ByteScan {
+    /// Whether any of the eight bytes of `word` is `byte` (the classic zero-byte test on `word ^ byte…byte`).
+    @inline(__always)
+    static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+}
+
 /// Per-parse state, reached from the SAX callbacks through the parser context's `_private`.
 private final class ParseState {
     var diagnostics: [XMLDiagnostic] = []
@@ -467,16 +481,27 @@ private final class ParseState {
         else { return }
         var newlines: UInt16 = 0
         while p > base {
-            p -= 1
-            if p.pointee == UInt8(ascii: "<") {
-                // Lines past 65535 are kept elsewhere by BIG_LINES; leave those alone.
-                let line = node.pointee.line
-                if newlines > 0, line < UInt16.max, line > newlines { node.pointee.line = line - newlines }
-                return
+            // Most bytes of a tag are neither `<` nor a line break: pass them eight at a time.
+            while p - base >= 8 {
+                let word = UnsafeRawPointer(p - 8).loadUnaligned(as: UInt64.self)
+                if ByteScan.hasByte(word, UInt8(ascii: "<")) || ByteScan.hasByte(word, UInt8(ascii: "\n")) { break }
+                p -= 8
             }
-            if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
+            var left = min(8, p - base)
+            while left > 0 {
+                p -= 1
+                left -= 1
+                if p.pointee == UInt8(ascii: "<") {
+                    // Lines past 65535 are kept elsewhere by BIG_LINES; leave those alone.
+                    let line = node.pointee.line
+                    if newlines > 0, line < UInt16.max, line > newlines { node.pointee.line = line - newlines }
+                    return
+                }
+                if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
+            }
         }
     }
+
 
     /// Hooks this state into the context's own SAX handler (a per-context copy, so nothing global changes).
     func install(on ctxt: xmlParserCtxtPtr) {

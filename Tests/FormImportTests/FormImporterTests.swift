@@ -6,13 +6,56 @@ import Testing
 
 @Suite("Format detection")
 struct FormImporterTests {
-    @Test("OData metadata is recognised but not imported yet", arguments: ["odata-v2", "odata-v4"])
-    func odataNotYet(_ fixture: String) throws {
-        let errors = try Fixtures.errors(fixture)
-        #expect(errors.map(\.code) == ["odata-not-yet"])
-        #expect(errors.first?.line == 2)
-        #expect(errors.first?.file == "\(fixture).xml")
-        #expect(errors.first?.message.contains("OData import is not available yet") == true)
+    @Test("OData metadata without entity sets imports with a report and no form", arguments: ["odata-v2", "odata-v4"])
+    func odataWithoutSets(_ fixture: String) throws {
+        let result = try FormImporter.importDocuments([Fixtures.document(fixture)])
+        #expect(result.kind == (fixture == "odata-v2" ? .odataV2 : .odataV4))
+        #expect(result.forms.isEmpty)
+        #expect(result.warnings.map(\.code) == ["no-forms"])
+        #expect(result.warnings.first?.file == "\(fixture).xml")
+    }
+
+    @Test("V2 metadata and V4 annotation documents are one OData import, not mixed formats")
+    func odataVersionsTogether() throws {
+        let metadata = OData.v2(
+            """
+                  <EntityType Name="T"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.String" Nullable="false"/></EntityType>
+                  <EntityContainer Name="C"><EntitySet Name="Ts" EntityType="DEMO_SRV.T"/></EntityContainer>
+            """)
+        let annotations = OData.annotations(
+            #"<Annotations Target="SAP.T/ID"><Annotation Term="Common.Label" String="Identifier"/></Annotations>"#, service: "DEMO_SRV")
+        let result = try FormImporter.importDocuments([annotations, metadata])
+        #expect(result.kind == .odataV2)
+        #expect(result.forms.first?.field(named: "ID")?.label == "Identifier")
+    }
+
+    @Test("a batch groups each OData metadata document with the annotation documents after it")
+    func batch() throws {
+        let outcomes = FormImporter.importBatch([
+            try OData.fixture("layers-backend"), try Fixtures.document("minimal"), try OData.fixture("layers-metadata"),
+            try OData.fixture("layers-backend"), try OData.fixture("layers-local"),
+        ])
+        #expect(
+            outcomes.map(\.documents) == [
+                ["layers-backend.xml"], ["minimal.xml"], ["layers-metadata.xml", "layers-backend.xml", "layers-local.xml"],
+            ])
+        #expect(throws: ImportFailure.self) { try outcomes[0].result.get() }
+        let odata = try outcomes[2].result.get()
+        #expect(odata.forms.first?.field(named: "Name")?.label == "Name (local)")
+    }
+
+    @Test("EDMX is recognised from its first element whatever the prefix, past the declaration and comments")
+    func looksLikeEDMX() {
+        #expect(FormImporter.looksLikeEDMX(Array(#"<?xml version="1.0"?><!-- c --><edmx:Edmx Version="4.0">"#.utf8)))
+        #expect(FormImporter.looksLikeEDMX(Array("\u{FEFF}<x:Edmx>".utf8)))
+        #expect(!FormImporter.looksLikeEDMX(Array(#"<form xmlns="urn:fieldwork:form:1">"#.utf8)))
+        #expect(!FormImporter.looksLikeEDMX(Array("<EdmxNot/>".utf8)))
+    }
+
+    @Test("an EDMX document that is not well-formed is refused")
+    func malformedEDMX() throws {
+        let broken = ImportDocument(name: "broken.xml", data: Array("<edmx:Edmx xmlns:edmx=\"http://docs.oasis-open.org/odata/ns/edmx\"><x>".utf8))
+        #expect(Fixtures.errors(of: [broken]).map(\.code) == ["malformed-xml"])
     }
 
     @Test("an unknown root names what was found and what was expected")

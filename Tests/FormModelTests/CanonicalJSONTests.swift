@@ -72,5 +72,18 @@ struct CanonicalJSONTests {
         #expect(field.required == false)
         #expect(field.editable == .yes)
         #expect(field.constraints.multiple == false)
+        #expect(field.constraints.upperCase == false)
+    }
+
+    @Test("upperCase is written only when set, and read back")
+    func upperCase() throws {
+        var schema = FormSchema(
+            id: "f", title: "F",
+            sections: [FormSection(kind: .key, groups: [FieldGroup(fields: [Field(name: "a", kind: .text, required: true)])])])
+        #expect(!String(decoding: try schema.canonicalJSON(), as: UTF8.self).contains("upperCase"))
+        schema.sections[0].groups[0].fields[0].constraints.upperCase = true
+        let json = try schema.canonicalJSON()
+        #expect(String(decoding: json, as: UTF8.self).contains(#""upperCase":true"#))
+        #expect(try FormSchema.fromCanonicalJSON(json).field(named: "a")?.constraints.upperCase == true)
     }
 }

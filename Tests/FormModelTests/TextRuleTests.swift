@@ -25,6 +25,18 @@ struct TextRuleTests {
         #expect(DemoForm.messages("title", ["title": [String(repeating: "é", count: 121)]]) == ["Title must be 120 characters or fewer"])
     }
 
+    @Test("upperCase stores the text upper-cased, and max-length applies to what is stored")
+    func upperCase() {
+        let schema = SchemaSamples.with(
+            Field(name: "code", kind: .text, label: "Code", constraints: Constraints(maxLength: 4, pattern: "[A-Z]+", upperCase: true)))
+        let stored = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "code": [" abc "]]))
+        #expect(stored.issues.isEmpty)
+        #expect(stored.values["code"] == .text("ABC"))
+        // "ß" upper-cases to "SS": five stored characters for four typed.
+        let long = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "code": ["abcß"]]))
+        #expect(long.issues.map(\.code) == ["too-long"])
+    }
+
     @Test("text shorter than min-length is refused")
     func minLength() {
         let schema = SchemaSamples.with(Field(name: "code", kind: .text, label: "Code", constraints: Constraints(minLength: 4)))

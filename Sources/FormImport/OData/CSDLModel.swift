@@ -169,6 +169,8 @@ struct ODataModel {
     /// The type's properties with their base types', base first, in declaration order; a
     /// property declared again in a derived type takes the base's place.
     func properties(of typeName: String) -> [PropertyDecl] {
+        guard let type = metadata.types[typeName] else { return [] }
+        if type.baseType == nil { return type.properties }
         var result: [PropertyDecl] = []
         var index: [String: Int] = [:]
         for type in typeChain(typeName).reversed() {

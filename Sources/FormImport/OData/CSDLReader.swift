@@ -15,12 +15,15 @@ struct CSDLReader {
     private var sapNames = IdentityCache<SAPName>()
     /// Terms as written → resolved, so each spelling is resolved (and reported) once and every
     /// annotation of a term shares one string.
-    private var terms = TextCache<(resolved: String, undeclared: Bool)>()
+    private var terms = TextCache<(resolved: String, undeclared: Bool, readsValue: Bool)>()
     private var enumMembers = TextCache<(values: [EnumValue], reported: Bool)>()
     /// Leading qualified names of targets as written → resolved.
     private var heads = TextCache<String>()
-    /// Property types as written → resolved.
+    /// Property types as written → resolved (per schema: an unqualified name is the schema's).
     private var types = TextCache<String>()
+    private var currentNamespace = "" {
+        didSet { if currentNamespace != oldValue { types = TextCache() } }
+    }
     private var enumProblems = 0
     private var undeclaredUses = 0
 
@@ -161,6 +164,7 @@ struct CSDLReader {
 
     private mutating func readSchema(_ schema: XMLNode) {
         let namespace = schema.attribute("Namespace") ?? ""
+        currentNamespace = namespace
         _ = extensionAttributes(schema)
         schema.forEachChild { element in
             switch tag(element) {
@@ -187,8 +191,8 @@ struct CSDLReader {
         let name = namespace + "." + (element.attribute("Name") ?? "")
         let extras = extensionAttributes(element)
         var type = StructuredTypeDecl(
-            name: name, isComplex: isComplex, baseType: element.attribute("BaseType").map { resolve($0, line: element.line, warn: false) },
-            hasStream: element.attribute("HasStream") == "true" || extras.hasStream, keys: [], properties: [],
+            name: name, isComplex: isComplex, baseType: element.attribute("BaseType").map { qualifiedType($0, line: element.line) },
+            hasStream: isTrue(element.attribute("HasStream")) || extras.hasStream, keys: [], properties: [],
             navigationProperties: [], sap: extras.sap, line: element.line)
         element.forEachChild { child in
             switch tag(child) {
@@ -220,17 +224,17 @@ struct CSDLReader {
         var precision: String?
         var scale: String?
         var defaultValue: String?
-        var hasExtensions = false
-        // One pass over the attributes; most properties have only unprefixed ones.
+        var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
+        // One pass over the attributes, `sap:` ones included.
         element.forEachAttribute { attribute in
-            guard attribute.namespaceKey == nil else {
-                hasExtensions = true
+            if let namespace = attribute.namespaceKey {
+                extensionAttribute(attribute, namespace: namespace, into: &extras, line: element.line)
                 return
             }
             switch attributeTag(attribute) {
             case .name: name = attribute.value
             case .type: typeText = attribute.withValueBytes { propertyType($0, line: element.line) }
-            case .nullable: nullable = !attribute.withValueBytes { $0.elementsEqual("false".utf8) }
+            case .nullable: nullable = !isFalse(attribute.value)
             case .maxLength: maxLength = attribute.value
             case .precision: precision = attribute.value
             case .scale: scale = attribute.value
@@ -242,9 +246,8 @@ struct CSDLReader {
         if typeText.hasPrefix("Collection("), typeText.hasSuffix(")") {
             isCollection = true
             typeText = String(typeText.dropFirst("Collection(".count).dropLast())
-            if !typeText.hasPrefix("Edm.") { typeText = resolve(typeText, line: element.line, warn: false) }
+            if !typeText.hasPrefix("Edm.") { typeText = qualifiedType(typeText, line: element.line) }
         }
-        let extras = hasExtensions ? extensionAttributes(element) : (sap: SAPValues(), hasStream: false, storeGeneratedPattern: nil)
         let property = PropertyDecl(
             name: name, declaringType: typeName, type: typeText, isCollection: isCollection, nullable: nullable,
             maxLength: maxLength, precision: precision, scale: scale, defaultValue: defaultValue,
@@ -258,14 +261,14 @@ struct CSDLReader {
         let (key, known) = types.lookup(written)
         if let known { return known }
         let text = String(decoding: written, as: UTF8.self).trimmingASCIIWhitespace
-        let resolved = text.hasPrefix("Edm.") || text.hasPrefix("Collection(") ? text : resolve(text, line: line, warn: false)
+        let resolved = text.hasPrefix("Edm.") || text.hasPrefix("Collection(") ? text : qualifiedType(text, line: line)
         types.store(key, text: String(decoding: written, as: UTF8.self), value: resolved)
         return resolved
     }
 
     private mutating func readEnumType(_ element: XMLNode, namespace: String) {
         let name = namespace + "." + (element.attribute("Name") ?? "")
-        var decl = EnumTypeDecl(name: name, isFlags: element.attribute("IsFlags") == "true", members: [])
+        var decl = EnumTypeDecl(name: name, isFlags: isTrue(element.attribute("IsFlags")), members: [])
         element.forEachChild { child in
             switch tag(child) {
             case .member:
@@ -302,7 +305,7 @@ struct CSDLReader {
                 let extras = extensionAttributes(child)
                 document.entitySets.append(
                     EntitySetDecl(
-                        name: setName, entityType: resolve(child.attribute("EntityType") ?? "", line: child.line, warn: false),
+                        name: setName, entityType: qualifiedType(child.attribute("EntityType") ?? "", line: child.line),
                         container: name, schemaNamespace: namespace, sap: extras.sap, line: child.line))
                 readInlineAnnotations(child, target: name + "/" + setName)
             case .singleton, .functionImport, .actionImport, .associationSet:
@@ -322,36 +325,41 @@ struct CSDLReader {
     /// The V2 attributes in foreign namespaces: `sap:*` (unknown ones reported), `m:HasStream`
     /// and Entity Framework's `StoreGeneratedPattern`.
     private mutating func extensionAttributes(_ element: XMLNode) -> (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) {
-        var sap = SAPValues()
-        var hasStream = false
-        var storeGenerated: String?
+        var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
         element.forEachAttribute { attribute in
             guard let namespace = attribute.namespaceKey else { return }
-            switch family(namespace) {
-            case .sap:
-                switch sapName(attribute) {
-                case .label: sap.label = attribute.value
-                case .quickinfo: sap.quickinfo = attribute.value
-                case .creatable: sap.creatable = attribute.value
-                case .updatable: sap.updatable = attribute.value
-                case .visible: sap.visible = attribute.value
-                case .displayFormat: sap.displayFormat = attribute.value
-                case .semantics: sap.semantics = attribute.value
-                case .unit: sap.unit = attribute.value
-                case .valueList: sap.valueList = attribute.value
-                case .fieldControl: sap.fieldControl = attribute.value
-                case .known: break
-                case .unknown: reportUnknownSAPAttribute(attribute.localName, line: element.line)
-                }
-            case .metadata:
-                if attribute.localName == "HasStream" { hasStream = attribute.value == "true" }
-            case .entityFramework:
-                if attribute.localName == "StoreGeneratedPattern" { storeGenerated = attribute.value }
-            default:
-                break
-            }
+            extensionAttribute(attribute, namespace: namespace, into: &extras, line: element.line)
         }
-        return (sap, hasStream, storeGenerated)
+        return extras
+    }
+
+    private mutating func extensionAttribute(
+        _ attribute: XMLAttributeRef, namespace: XMLNamespaceKey,
+        into extras: inout (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?), line: Int
+    ) {
+        switch family(namespace) {
+        case .sap:
+            switch sapName(attribute) {
+            case .label: extras.sap.label = attribute.value
+            case .quickinfo: extras.sap.quickinfo = attribute.value
+            case .creatable: extras.sap.creatable = attribute.value
+            case .updatable: extras.sap.updatable = attribute.value
+            case .visible: extras.sap.visible = attribute.value
+            case .displayFormat: extras.sap.displayFormat = attribute.value
+            case .semantics: extras.sap.semantics = attribute.value
+            case .unit: extras.sap.unit = attribute.value
+            case .valueList: extras.sap.valueList = attribute.value
+            case .fieldControl: extras.sap.fieldControl = attribute.value
+            case .known: break
+            case .unknown: reportUnknownSAPAttribute(attribute.localName, line: line)
+            }
+        case .metadata:
+            if attribute.localName == "HasStream" { extras.hasStream = isTrue(attribute.value) }
+        case .entityFramework:
+            if attribute.localName == "StoreGeneratedPattern" { extras.storeGeneratedPattern = attribute.value }
+        default:
+            break
+        }
     }
 
     private enum SAPName: String {
@@ -374,7 +382,7 @@ struct CSDLReader {
         let suggestion = SAPAttributes.suggestion(for: name)
         report.tally("unknown-sap-attribute", key: name, file: document.file, line: line) { count in
             let hint = suggestion.map { " (did you mean sap:\($0)?)" } ?? ""
-            return "sap:\(name)\(hint) is not an SAP annotation attribute; ignored \(ODataReport.counted(count, "time"))."
+            return "sap:\(name)\(hint) is not an SAP annotation attribute; it is ignored\(ODataReport.times(count))."
         }
     }
 
@@ -430,12 +438,16 @@ struct CSDLReader {
     /// Term, qualifier and value of an `<Annotation>`; nil without a term.
     private mutating func annotationParts(_ element: XMLNode) -> (String, String?, AnnotationValue)? {
         var term: String?
+        var readsValue = true
         var qualifier: String?
         var value = AnnotationValue.absent
         element.forEachAttribute { attribute in
             guard attribute.namespaceKey == nil else { return }
             switch attributeTag(attribute) {
-            case .term: term = attribute.withValueBytes { resolveTerm($0, line: element.line) }
+            case .term:
+                let resolved = attribute.withValueBytes { resolveTerm($0, line: element.line) }
+                term = resolved.name
+                readsValue = resolved.readsValue
             case .qualifier: qualifier = attribute.value
             case .enumMember: value = .enumMember(attribute.withValueBytes { enumValues($0, line: element.line) })
             case .property, .type, .name, .nullable, .maxLength, .precision, .scale, .defaultValue, .other: break
@@ -443,15 +455,39 @@ struct CSDLReader {
             }
         }
         guard let term, !term.isEmpty else { return nil }
-        if case .absent = value { value = childValue(element) }
+        if case .absent = value {
+            if readsValue {
+                value = childValue(element)
+            } else if element.firstChildElement != nil {
+                // A term the mapping never reads: only its enumeration members are checked.
+                scanEnumMembers(element)
+                value = .notRead
+            }
+        }
         return (term, qualifier, value)
+    }
+
+    /// Checks the enumeration members inside a value that is not otherwise read.
+    private mutating func scanEnumMembers(_ element: XMLNode) {
+        element.forEachChild { child in
+            if tag(child) == .enumMember {
+                _ = enumValues(child.ownText, line: child.line)
+                return
+            }
+            child.forEachAttribute { attribute in
+                if attribute.namespaceKey == nil, attributeTag(attribute) == .enumMember {
+                    _ = attribute.withValueBytes { enumValues($0, line: child.line) }
+                }
+            }
+            scanEnumMembers(child)
+        }
     }
 
     /// The value written as an attribute: `String="..."`, `Bool="true"`, `Path="..."`, ...
     private mutating func constant(_ tag: AttributeTag, _ text: String, line: Int) -> AnnotationValue {
         switch tag {
         case .string: .string(text)
-        case .bool: .bool(text == "true")
+        case .bool: .bool(isTrue(text))
         case .int: .int(text.trimmingASCIIWhitespace)
         case .decimal, .float: .decimal(text.trimmingASCIIWhitespace)
         case .date, .dateTimeOffset, .timeOfDay, .duration, .guid, .binary: .literal(text.trimmingASCIIWhitespace)
@@ -484,7 +520,7 @@ struct CSDLReader {
     private mutating func elementValue(_ element: XMLNode, _ elementTag: Tag) -> AnnotationValue {
         switch elementTag {
         case .string: return .string(element.ownText)
-        case .bool: return .bool(element.ownText.trimmingASCIIWhitespace == "true")
+        case .bool: return .bool(isTrue(element.ownText.trimmingASCIIWhitespace))
         case .int: return .int(element.ownText.trimmingASCIIWhitespace)
         case .decimal, .float: return .decimal(element.ownText.trimmingASCIIWhitespace)
         case .date, .dateTimeOffset, .timeOfDay, .duration, .guid, .binary:
@@ -513,7 +549,7 @@ struct CSDLReader {
         var record = AnnotationRecord()
         element.forEachAttribute { attribute in
             if attribute.namespaceKey == nil, attributeTag(attribute) == .type {
-                record.type = attribute.withValueBytes { resolveTerm($0, line: element.line) }
+                record.type = attribute.withValueBytes { resolveTerm($0, line: element.line).name }
             }
         }
         element.forEachChild { child in
@@ -563,23 +599,25 @@ struct CSDLReader {
         let guess = Vocabulary.conventionalNamespace(forAlias: prefix)
         report.tally("undeclared-alias", key: prefix, file: document.file, line: line) { count in
             let reading = guess.map { "read as \($0)" } ?? "the names using it are not recognised"
-            return "The alias \(prefix) is used \(ODataReport.counted(count, "time")) without an edmx:Reference or Schema declaring it; \(reading)."
+            return "The alias \(prefix) is used without an edmx:Reference or Schema declaring it\(ODataReport.times(count)); \(reading)."
         }
         return guess.map { $0 + qualified[dot...] } ?? qualified
     }
 
-    private mutating func resolveTerm(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> String {
+    /// A term as written → its full name, and whether the mapping reads its values.
+    private mutating func resolveTerm(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> (name: String, readsValue: Bool) {
         let (key, known) = terms.lookup(written)
         if let known {
             // Every use of an undeclared alias counts in the report.
             if known.undeclared { _ = resolve(String(decoding: written, as: UTF8.self), line: line, warn: true) }
-            return known.resolved
+            return (known.resolved, known.readsValue)
         }
         let text = String(decoding: written, as: UTF8.self)
         let before = undeclaredUses
         let resolved = resolve(text, line: line, warn: true)
-        terms.store(key, text: text, value: (resolved, undeclaredUses != before))
-        return resolved
+        let readsValue = Term.valued.contains(resolved)
+        terms.store(key, text: text, value: (resolved, undeclaredUses != before, readsValue))
+        return (resolved, readsValue)
     }
 
     private mutating func enumValues(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> [EnumValue] {
@@ -594,6 +632,14 @@ struct CSDLReader {
         let values = enumValues(text, line: line)
         enumMembers.store(key, text: text, value: (values, enumProblems != before))
         return values
+    }
+
+    /// A type named by a model element: qualified and alias-resolved; a name written without a
+    /// namespace (as some V2 services do) is read in the schema being read.
+    private mutating func qualifiedType(_ written: String, line: Int) -> String {
+        let name = written.trimmingASCIIWhitespace
+        guard name.contains(ascii: UInt8(ascii: ".")) else { return currentNamespace.isEmpty ? name : currentNamespace + "." + name }
+        return resolve(name, line: line, warn: false)
     }
 
     /// A path with the terms of its `@Term#Qualifier` segments resolved.
@@ -663,7 +709,7 @@ struct CSDLReader {
                 enumProblems += 1
                 let member = String(token)
                 report.tally("unqualified-enum-value", key: member, file: document.file, line: line) { count in
-                    "The enumeration member \"\(member)\" is written without its type (\(ODataReport.counted(count, "time"))); write it as Namespace.Type/\(member)."
+                    "The enumeration member \"\(member)\" is written without its type\(ODataReport.times(count)); write it as Namespace.Type/\(member)."
                 }
                 return EnumValue(type: nil, member: member)
             }
@@ -673,10 +719,15 @@ struct CSDLReader {
                 enumProblems += 1
                 let shown = Vocabulary.displayName(ofTerm: type)
                 report.tally("unknown-enum-value", key: type + "/" + member, file: document.file, line: line) { count in
-                    "\(shown) has no member \"\(member)\" (\(ODataReport.counted(count, "time"))); it is ignored. Members: \(members.sorted().joined(separator: ", "))."
+                    "\(shown) has no member \"\(member)\"\(ODataReport.times(count)); it is ignored. Members: \(members.sorted().joined(separator: ", "))."
                 }
             }
             return EnumValue(type: type, member: member)
         }
     }
 }
+
+/// XML Schema booleans as real files write them (`true`, and V2's `True`).
+func isTrue(_ text: String?) -> Bool { text == "true" || text == "True" || text == "1" }
+
+func isFalse(_ text: String?) -> Bool { text == "false" || text == "False" || text == "0" }

@@ -24,6 +24,8 @@ enum AnnotationValue: Sendable {
     case null
     /// A dynamic expression (`If`, `Apply`, `Eq`, ...), by its element name.
     case expression(String)
+    /// A value written as elements for a term the mapping never reads: not built (`Term.valued`).
+    case notRead
 
     /// A Boolean: `Bool`, or true for no value (a Tag). Nil for paths and anything else.
     var staticBool: Bool? {
@@ -155,6 +157,8 @@ struct AnnotationIndex {
     /// Per target: its keys in the order first written, so "each UI.FieldGroup" keeps document order.
     private var keyOrders: [[AnnotationKey]] = []
     private var tableTargets: [String] = []
+    /// The heads of targets with a member path (`Type` of `Type/Member`).
+    private var memberOwners = Set<String>()
 
     private enum EntryState { case unread, read, overridden, unknownTarget }
 
@@ -172,6 +176,9 @@ struct AnnotationIndex {
         order.reserveCapacity(6)
         keyOrders.append(order)
         tableTargets.append(target)
+        if let slash = target.firstIndex(ofASCII: UInt8(ascii: "/")), !target.utf8[..<slash].contains(UInt8(ascii: "(")) {
+            memberOwners.insert(String(target[..<slash]))
+        }
         return Table(index: table)
     }
 
@@ -221,6 +228,11 @@ struct AnnotationIndex {
             self = rebuilt
         }
         return unknown.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    /// Whether any annotation targets a member (`Type/Member`) of the type.
+    func annotatesMembers(of typeName: String) -> Bool {
+        memberOwners.contains(typeName)
     }
 
     /// The annotations of a target, if it has any.

@@ -43,8 +43,12 @@ extension ODataFormMapper {
     /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
     func mapProperty(_ context: PropertyContext) -> MappedProperty {
         let property = context.property
-        var targets = [context.entityType + "/" + property.name]
-        if property.declaringType != context.entityType { targets.append(property.declaringType + "/" + property.name) }
+        // Most types of V2 services carry no annotation on any property: no target to build then.
+        var targets: [String] = []
+        if index.annotatesMembers(of: context.entityType) { targets.append(context.entityType + "/" + property.name) }
+        if property.declaringType != context.entityType, index.annotatesMembers(of: property.declaringType) {
+            targets.append(property.declaringType + "/" + property.name)
+        }
         let tables = targets.compactMap { index.table($0) }
         func entry(_ term: String) -> AnnotationEntry? {
             for table in tables {
@@ -63,9 +67,9 @@ extension ODataFormMapper {
             if hidden.staticBool == true { return .notAField }
             if hidden.isDynamic { extras.dynamicHidden = true }
         }
-        if property.sap.visible == "false" { return .notAField }
-        let sapCreatable = property.sap.creatable != "false"
-        let sapUpdatable = property.sap.updatable != "false"
+        if isFalse(property.sap.visible) { return .notAField }
+        let sapCreatable = !isFalse(property.sap.creatable)
+        let sapUpdatable = !isFalse(property.sap.updatable)
         if !sapCreatable && !sapUpdatable { return .notAField }
         var control = FieldControl.none
         if let value = annotation(Term.fieldControl) {
@@ -99,9 +103,9 @@ extension ODataFormMapper {
         let mediaType = annotation(Term.mediaType)
 
         var field = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
-        field.label = nonEmpty(context.dataFieldLabel) ?? nonEmpty(annotation(Term.label)?.string) ?? nonEmpty(property.sap.label)
+        field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
             ?? Words.fromIdentifier(property.name)
-        field.hint = nonEmpty(annotation(Term.quickInfo)?.string) ?? nonEmpty(property.sap.quickinfo)
+        field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
         var k = Constraints()
         var numeric: NumericRange?
 
@@ -199,8 +203,8 @@ extension ODataFormMapper {
                 var seen = Set<String>()
                 options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
                     let target = enumType.name + "/" + member
-                    let label = nonEmpty(index.take(target, Term.label)?.value.string)
-                        ?? nonEmpty(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
+                    let label = self.label(index.take(target, Term.label)?.value.string)
+                        ?? self.label(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
                     return Option(value: member, label: label)
                 }
                 multiple = enumType.isFlags
@@ -255,7 +259,9 @@ extension ODataFormMapper {
         if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
         field.editable = editable
         var required = context.requiredOnInsert || control == .mandatory || (context.isKey ? editable != .no : !property.nullable)
-        // An unticked switch is a value (false), and a read-only field is not the user's to give.
+        // A field control decided at run time leaves the field optional (the service says when it is
+        // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
+        if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
         if field.kind == .switch || editable == .no { required = false }
         field.required = required
 
@@ -316,7 +322,7 @@ extension ODataFormMapper {
         case "fixed-values":
             found = true
             fixed = true
-        case "standard", "true":
+        case "standard", "true", "True":
             found = true
         default:
             break
@@ -381,7 +387,7 @@ extension ODataFormMapper {
             let written = "\(bound)"
             if isMinimum { range.min = written } else { range.max = written }
         }
-        if let low = range.min.flatMap(DecimalText.parse), let high = range.max.flatMap(DecimalText.parse), low > high {
+        if minimum != nil || maximum != nil, let low = range.min.flatMap(DecimalText.parse), let high = range.max.flatMap(DecimalText.parse), low > high {
             dropped(context, "its minimum is above its maximum")
             range.min = nil
             range.max = nil
@@ -441,10 +447,10 @@ extension ODataFormMapper {
         let unit = currency ?? annotation(Term.unit)
         if let fixed = unit?.string?.trimmingCharacters(in: .whitespaces), !fixed.isEmpty {
             field.presentation.suffix = fixed
-        } else if let path = unit?.anyPath, !path.contains("/") {
+        } else if let path = unit?.anyPath, !path.contains(ascii: UInt8(ascii: "/")) {
             extras.unitProperty = path
             extras.unitIsCurrency = currency != nil
-        } else if let path = property.sap.unit, !path.contains("/") {
+        } else if let path = property.sap.unit, !path.contains(ascii: UInt8(ascii: "/")) {
             extras.unitProperty = path
         }
     }
@@ -465,7 +471,7 @@ extension ODataFormMapper {
                 continue
             }
             let label =
-                nonEmpty(record?.annotation(Term.label)?.string) ?? nonEmpty(record?.annotation(Term.description)?.string)
+                self.label(record?.annotation(Term.label)?.string) ?? self.label(record?.annotation(Term.description)?.string)
                 ?? record?.annotation(Term.symbolicName)?.string.map(Words.fromIdentifier) ?? value
             options.append(Option(value: value, label: label))
         }
@@ -527,9 +533,33 @@ extension ODataFormMapper {
         name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
     }
 
-    func nonEmpty(_ text: String?) -> String? {
-        guard let text, text.contains(where: { !$0.isWhitespace }) else { return nil }
+    /// A label as written, or for an unresolved CAP text key (`{i18n>CreatedAt}`) its key in words.
+    func label(_ text: String?) -> String? {
+        guard let text = nonEmpty(text) else { return nil }
+        guard let key = ODataFormMapper.textKey(text) else { return text }
+        return Words.fromIdentifier(key.split(separator: ".").joined(separator: " "))
+    }
+
+    /// A hint as written; an unresolved text key is no hint.
+    func hint(_ text: String?) -> String? {
+        guard let text = nonEmpty(text), ODataFormMapper.textKey(text) == nil else { return nil }
         return text
+    }
+
+    /// The key of a CAP text placeholder, `{i18n>Key}` or `{@i18n>Key}`: the service left it unresolved.
+    static func textKey(_ text: String) -> String? {
+        guard text.hasPrefix("{"), text.hasSuffix("}"), let arrow = text.firstIndex(ofASCII: UInt8(ascii: ">")) else { return nil }
+        let bundle = text[text.index(after: text.startIndex)..<arrow]
+        guard bundle == "i18n" || bundle == "@i18n" else { return nil }
+        let key = text[text.index(after: arrow)..<text.index(before: text.endIndex)]
+        return key.isEmpty ? nil : String(key)
+    }
+
+    func nonEmpty(_ text: String?) -> String? {
+        guard let text else { return nil }
+        // Almost every text starts with a visible ASCII character: decide on the bytes first.
+        if let first = text.utf8.first, first > 0x20, first < 0x80 { return text }
+        return text.contains(where: { !$0.isWhitespace }) ? text : nil
     }
 }
 

@@ -74,7 +74,7 @@ final class ODataFormMapper {
             return .skipped("Its entity type \(typeName) is not declared in the metadata.")
         }
         let setTarget = set.container + "/" + set.name
-        if set.sap.creatable == "false" { return .skipped("Not insertable: sap:creatable=\"false\".") }
+        if isFalse(set.sap.creatable) { return .skipped("Not insertable: sap:creatable=\"false\".") }
         var requiredOnInsert = Set<String>()
         if let restrictions = index.take(setTarget, Term.insertRestrictions)?.value.record {
             if case .bool(false)? = restrictions["Insertable"] {
@@ -109,7 +109,7 @@ final class ODataFormMapper {
                     let record = entry.value.record
                     pending.append(
                         PendingGroup(
-                            label: nonEmpty(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
+                            label: label(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
                             items: dataFields(record?["Data"]?.collection ?? [])))
                 }
             }
@@ -120,6 +120,10 @@ final class ODataFormMapper {
 
         // Fields, held by property position until the sections are put together.
         var fields = [Field?](repeating: nil, count: properties.count)
+        // What the checks below read of each field, kept apart so they never copy a Field.
+        var kinds = [FieldKind](repeating: .text, count: properties.count)
+        var editables = [Editability](repeating: .no, count: properties.count)
+        var requireds = [Bool](repeating: false, count: properties.count)
         var extrasOf = [MappedExtras?](repeating: nil, count: properties.count)
         var mappedYet = [Bool](repeating: false, count: properties.count)
         var unsupported: [String] = []
@@ -147,6 +151,9 @@ final class ODataFormMapper {
                 case .unsupported(let why):
                     unsupported.append("\(name) (\(why))")
                 case .field(let mapped, let extras):
+                    kinds[i] = mapped.kind
+                    editables[i] = mapped.editable
+                    requireds[i] = mapped.required
                     fields[i] = mapped
                     extrasOf[i] = extras
                     if extras.freeValues { freeValues = true }
@@ -214,7 +221,7 @@ final class ODataFormMapper {
             return true
         }
         if let title = header?["Title"]?.record?["Value"]?.anyPath, !title.contains(ascii: UInt8(ascii: "/")),
-            let i = field(title, label: nil), fields[i]!.editable != .no
+            let i = field(title, label: nil), editables[i] != .no
         {
             if !takeOut(i), !placed[i], !extrasOf[i]!.accessory {
                 placed[i] = true
@@ -222,19 +229,25 @@ final class ODataFormMapper {
             }
         }
         if keyMembers.isEmpty {
+            // The first editable string property, in declaration order, wherever the layout put it.
             let stringProperty = properties.indices.first { i in
-                guard placed[i], let candidate = fields[i], !extrasOf[i]!.accessory else { return false }
-                return candidate.kind == .text && candidate.editable != .no && isString(properties[i].type)
+                guard isString(properties[i].type), field(at: i, label: nil) != nil else { return false }
+                return kinds[i] == .text && editables[i] != .no && !extrasOf[i]!.accessory
             }
             let grouped = groups.flatMap(\.members)
-            if let i = stringProperty ?? grouped.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) ?? grouped.first {
+            if let i = stringProperty {
+                if !takeOut(i) {
+                    placed[i] = true
+                    keyMembers.append(i)
+                }
+            } else if let i = grouped.first(where: { kinds[$0] != .switch && editables[$0] != .no }) ?? grouped.first {
                 _ = takeOut(i)
             } else if !accessory.isEmpty {
                 keyMembers.append(accessory.removeFirst())
             }
         }
         for (i, property) in properties.enumerated() where layout.isKey[i] || requiredOnInsert.contains(property.name) {
-            guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, fields[i]!.editable != .no else { continue }
+            guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, editables[i] != .no else { continue }
             placed[i] = true
             keyMembers.append(i)
         }
@@ -284,11 +297,11 @@ final class ODataFormMapper {
         // Sections.
         groups.removeAll { $0.members.isEmpty }
         let all = keyMembers + groups.flatMap(\.members) + accessory
-        guard all.contains(where: { fields[$0]!.editable != .no }) || media != nil else {
+        guard all.contains(where: { editables[$0] != .no }) || media != nil else {
             return .skipped("None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet.")
         }
-        if media == nil && !all.contains(where: { fields[$0]!.required }) {
-            guard let i = all.first(where: { fields[$0]!.kind != .switch && fields[$0]!.editable != .no }) else {
+        if media == nil && !all.contains(where: { requireds[$0] }) {
+            guard let i = all.first(where: { kinds[$0] != .switch && editables[$0] != .no }) else {
                 return .skipped("None of its fields can be required (only switches can be entered), and a form needs a required field.")
             }
             fields[i]!.required = true
@@ -324,7 +337,7 @@ final class ODataFormMapper {
         if !accessoryFields.isEmpty { sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)])) }
 
         let object =
-            nonEmpty(header?["TypeName"]?.string) ?? nonEmpty(typeAnnotation(Term.label)?.value.string) ?? nonEmpty(type.sap.label)
+            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label)?.value.string) ?? label(type.sap.label)
             ?? Words.fromIdentifier(shortTypeName(typeName))
         let schema = FormSchema(id: id, title: "New \(object)", object: object, sections: sections, lists: lists)
         // Everything else is sound by construction (tests hold every form of the corpus to
@@ -344,7 +357,7 @@ final class ODataFormMapper {
     ) {
         for item in items {
             guard let record = item.record, record.annotation(Term.hidden)?.staticBool != true else { continue }
-            let label = nonEmpty(record["Label"]?.string)
+            let label = self.label(record["Label"]?.string)
             if let nested = record["Facets"]?.collection {
                 collectFacets(nested, parentLabel: label ?? parentLabel, into: &groups, typeAnnotation: typeAnnotation)
                 continue
@@ -358,7 +371,7 @@ final class ODataFormMapper {
                 let fieldGroup = entry.value.record
                 groups.append(
                     PendingGroup(
-                        label: label ?? nonEmpty(fieldGroup?["Label"]?.string) ?? parentLabel,
+                        label: label ?? self.label(fieldGroup?["Label"]?.string) ?? parentLabel,
                         items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
             } else if term == Term.identification, let entry = typeAnnotation(Term.identification, qualifier) {
                 groups.append(PendingGroup(label: label ?? parentLabel, items: dataFields(entry.value.collection ?? [])))
@@ -374,7 +387,7 @@ final class ODataFormMapper {
             if let type = record.type, type.hasPrefix(Vocabulary.ui + ".DataFieldFor") { return nil }
             if record.annotation(Term.hidden)?.staticBool == true { return nil }
             guard let path = record["Value"]?.anyPath, !path.isEmpty, !path.contains(ascii: UInt8(ascii: "/")) else { return nil }
-            return (path, nonEmpty(record["Label"]?.string))
+            return (path, label(record["Label"]?.string))
         }
     }
 
@@ -427,7 +440,7 @@ final class ODataFormMapper {
                 return .skipped("Its form would break a rule of every form: \(issue.message)")
             }
             report.warn(
-                "mapping-dropped", "\(set.name): the field \(subject) is left out: \(issue.message)",
+                "rule-violation", "\(set.name): the field \(subject) is left out: \(issue.message)",
                 file: metadata.file, line: issue.location?.line ?? set.line)
             for s in schema.sections.indices {
                 for g in schema.sections[s].groups.indices { schema.sections[s].groups[g].fields.removeAll { $0.name == subject } }

@@ -51,6 +51,11 @@ struct ODataReport {
         }
     }
 
+    /// "" for one occurrence, " (3 times)" for more.
+    static func times(_ count: Int) -> String {
+        count == 1 ? "" : " (\(count) times)"
+    }
+
     /// "1 annotation", "3 annotations".
     static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
         count == 1 ? "1 \(singular)" : "\(count) \(plural ?? singular + "s")"

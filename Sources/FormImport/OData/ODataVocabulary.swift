@@ -110,6 +110,16 @@ enum Term {
     static let isoCurrency = Vocabulary.measures + ".ISOCurrency"
     static let unit = Vocabulary.measures + ".Unit"
 
+    /// The terms whose values the mapping reads; the values of others (line items, charts, side
+    /// effects, value-list parameters...) are not built, only counted.
+    static let valued: Set<String> = [
+        label, quickInfo, fieldControl, valueListWithFixedValues, isUpperCase, isDigitSequence,
+        facets, fieldGroup, identification, headerInfo, hidden, multiLineText,
+        computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
+        insertRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
+        isEmailAddress, isPhoneNumber, isoCurrency, unit,
+    ]
+
     // Record types.
     static let referenceFacet = Vocabulary.ui + ".ReferenceFacet"
     static let collectionFacet = Vocabulary.ui + ".CollectionFacet"
