@@ -31,7 +31,7 @@ enum ImportSummaryText {
             lines += failure.errors.map { "  \($0.description)" }
         case .success(let result):
             let fieldCount = result.forms.reduce(0) { $0 + $1.allFields.count }
-            let warningCount = result.warnings.reduce(0) { $0 + occurrences($1) }
+            let warningCount = result.warnings.reduce(0) { $0 + $1.count }
             lines.append(
                 "  \(result.kind.displayName): \(count(result.forms.count, "form")), \(count(fieldCount, "field")), "
                     + "\(result.skipped.count) skipped, \(count(warningCount, "warning"))")
@@ -111,13 +111,10 @@ enum ImportSummaryText {
         }
         var counts: [Key: Int] = [:]
         for warning in warnings {
-            counts[Key(term: warning.term, code: warning.code), default: 0] += occurrences(warning)
+            counts[Key(term: warning.term, code: warning.code), default: 0] += warning.count
         }
         return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
     }
-
-    /// How many times a warning occurred.
-    private static func occurrences(_ warning: ImportWarning) -> Int { 1 }
 
     private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
