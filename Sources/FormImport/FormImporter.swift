@@ -105,12 +105,12 @@ public enum FormImporter {
             case .annotations where batchIsOData:
                 batch.append(parsed)
             case .annotations:
+                // Annotations with no metadata before them still import (they make no form, and
+                // the report says what they annotate that is not there): only a document that is
+                // not well-formed, or not EDMX, is refused.
                 flush()
-                let error = ImportError(
-                    code: "annotations-without-metadata",
-                    message: "\(document.name) holds only OData annotations; give its service metadata document before it, in the same import.",
-                    file: document.name)
-                outcomes.append(ImportOutcome(documents: [document.name], result: .failure(ImportFailure([error]))))
+                batch = [parsed]
+                batchIsOData = true
             case .odataMetadata:
                 flush()
                 batch = [parsed]
