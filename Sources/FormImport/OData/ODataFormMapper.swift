@@ -67,6 +67,15 @@ final class ODataFormMapper {
         return layout.position![name]
     }
 
+    /// Kinds that make a key information cell: one line a user types or picks, not a switch,
+    /// a set of buttons or chips, a note or files.
+    static func suitsKey(_ kind: FieldKind) -> Bool {
+        switch kind {
+        case .text, .number, .date, .time, .datetime, .duration, .valueList: true
+        case .note, .buttons, .chips, .switch, .slider, .attachments: false
+        }
+    }
+
     /// The form of one entity set, or why there is none.
     func form(for set: EntitySetDecl, id: String) -> Outcome {
         let typeName = set.entityType
@@ -210,6 +219,22 @@ final class ODataFormMapper {
             }
         }
 
+        // A set whose objects cannot be updated (`sap:updatable="false"` on the set, or
+        // `Capabilities.UpdateRestrictions/Updatable` false): what the form creates is final, so
+        // every field it lets a user enter is create-only.
+        var updatable = !isFalse(set.sap.updatable)
+        if let restrictions = index.take(setTarget, Term.updateRestrictions)?.value.record,
+            case .bool(false)? = restrictions["Updatable"]
+        {
+            updatable = false
+        }
+        if !updatable {
+            for i in fields.indices where editables[i] == .yes {
+                editables[i] = .createOnly
+                fields[i]!.editable = .createOnly
+            }
+        }
+
         // The key information: the header's title, else the first editable string property,
         // then the keys a user enters and the properties an insert requires when the layout left them out.
         let header = typeAnnotation(Term.headerInfo)?.value.record
@@ -240,7 +265,9 @@ final class ODataFormMapper {
                     placed[i] = true
                     keyMembers.append(i)
                 }
-            } else if let i = grouped.first(where: { kinds[$0] != .switch && editables[$0] != .no }) ?? grouped.first {
+            } else if let i = grouped.first(where: { Self.suitsKey(kinds[$0]) && editables[$0] != .no })
+                ?? grouped.first(where: { kinds[$0] != .switch && editables[$0] != .no }) ?? grouped.first
+            {
                 _ = takeOut(i)
             } else if !accessory.isEmpty {
                 keyMembers.append(accessory.removeFirst())
@@ -301,7 +328,10 @@ final class ODataFormMapper {
             return .skipped("None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet.")
         }
         if media == nil && !all.contains(where: { requireds[$0] }) {
-            guard let i = all.first(where: { kinds[$0] != .switch && editables[$0] != .no }) else {
+            // Not one whose field control is decided at run time: that one was left optional on purpose.
+            let enterable = { (i: Int) in kinds[i] != .switch && editables[i] != .no }
+            guard let i = all.first(where: { enterable($0) && !dynamicControl.contains(properties[$0].name) }) ?? all.first(where: enterable)
+            else {
                 return .skipped("None of its fields can be required (only switches can be entered), and a form needs a required field.")
             }
             fields[i]!.required = true
@@ -310,9 +340,12 @@ final class ODataFormMapper {
                 "\(place): no property is required, but a form needs a required field; \(fields[i]!.name) (the first one to enter) is made required.",
                 file: metadata.file, line: set.line)
         }
-        if keyMembers.isEmpty, let first = groups.first?.members.first {
-            groups[0].members.removeFirst()
-            keyMembers.append(first)
+        if keyMembers.isEmpty, !groups.isEmpty {
+            // A single-line field suits the key information best; else the first of the layout.
+            let (g, m) =
+                groups.indices.lazy.compactMap { g in groups[g].members.firstIndex { Self.suitsKey(kinds[$0]) }.map { (g, $0) } }.first
+                ?? (0, 0)
+            keyMembers.append(groups[g].members.remove(at: m))
             groups.removeAll { $0.members.isEmpty }
         }
 

@@ -97,6 +97,7 @@ enum Term {
     static let symbolicName = Vocabulary.core + ".SymbolicName"
 
     static let insertRestrictions = Vocabulary.capabilities + ".InsertRestrictions"
+    static let updateRestrictions = Vocabulary.capabilities + ".UpdateRestrictions"
 
     static let minimum = Vocabulary.validation + ".Minimum"
     static let maximum = Vocabulary.validation + ".Maximum"
@@ -116,7 +117,7 @@ enum Term {
         label, quickInfo, fieldControl, valueListWithFixedValues, isUpperCase, isDigitSequence,
         facets, fieldGroup, identification, headerInfo, hidden, multiLineText,
         computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
-        insertRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
+        insertRestrictions, updateRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
         isEmailAddress, isPhoneNumber, isoCurrency, unit,
     ]
 
