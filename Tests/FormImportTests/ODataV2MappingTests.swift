@@ -195,4 +195,27 @@ struct ODataV2MappingTests {
             #expect(form.ruleViolations().isEmpty, "\(form.id): \(form.ruleViolations().map(\.message))")
         }
     }
+
+    @Test("a set that cannot be updated makes every enterable field create-only; read-only ones stay read-only")
+    func notUpdatableSet() throws {
+        let document = OData.v2(
+            """
+            <EntityType Name="Order">
+              <Key><PropertyRef Name="ID"/></Key>
+              <Property Name="ID" Type="Edm.String" Nullable="false" MaxLength="10"/>
+              <Property Name="Note" Type="Edm.String" MaxLength="40"/>
+              <Property Name="Status" Type="Edm.String" MaxLength="2" sap:creatable="false"/>
+            </EntityType>
+            <EntityContainer Name="DEMO_SRV_Entities" m:IsDefaultEntityContainer="true" xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">
+              <EntitySet Name="Orders" EntityType="DEMO_SRV.Order" sap:updatable="false"/>
+              <EntitySet Name="OpenOrders" EntityType="DEMO_SRV.Order"/>
+            </EntityContainer>
+            """)
+        let result = try OData.importing([document])
+        let final = try OData.form(result, "demo-srv-orders")
+        #expect(try OData.field(final, "Note").editable == .createOnly)
+        #expect(try OData.field(final, "ID").editable == .createOnly)
+        #expect(try OData.field(final, "Status").editable == .no)
+        #expect(try OData.field(try OData.form(result, "demo-srv-openorders"), "Note").editable == .yes)
+    }
 }
