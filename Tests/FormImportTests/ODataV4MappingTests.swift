@@ -315,4 +315,39 @@ struct ODataV4MappingTests {
             #expect(form.ruleViolations().isEmpty, "\(form.id): \(form.ruleViolations().map(\.message))")
         }
     }
+
+    @Test("the header's field groups come first, as Fiori elements shows them editable in create mode; data points are no group")
+    func headerFacets() throws {
+        let annotations = """
+              <Annotations Target="self.T">
+                <Annotation Term="UI.HeaderFacets"><Collection>
+                  <Record Type="UI.ReferenceFacet">
+                    <PropertyValue Property="Label" String="Header"/>
+                    <PropertyValue Property="Target" AnnotationPath="@UI.FieldGroup#Head"/>
+                  </Record>
+                  <Record Type="UI.ReferenceFacet"><PropertyValue Property="Target" AnnotationPath="@UI.DataPoint#Rating"/></Record>
+                </Collection></Annotation>
+                <Annotation Term="UI.Facets"><Collection>
+                  <Record Type="UI.ReferenceFacet">
+                    <PropertyValue Property="Label" String="Main"/>
+                    <PropertyValue Property="Target" AnnotationPath="@UI.FieldGroup#Main"/>
+                  </Record>
+                </Collection></Annotation>
+                <Annotation Term="UI.FieldGroup" Qualifier="Head"><Record><PropertyValue Property="Data"><Collection>
+                  <Record Type="UI.DataField"><PropertyValue Property="Value" Path="A"/></Record>
+                </Collection></PropertyValue></Record></Annotation>
+                <Annotation Term="UI.FieldGroup" Qualifier="Main"><Record><PropertyValue Property="Data"><Collection>
+                  <Record Type="UI.DataField"><PropertyValue Property="Value" Path="B"/></Record>
+                  <Record Type="UI.DataField"><PropertyValue Property="Value" Path="A"/></Record>
+                </Collection></PropertyValue></Record></Annotation>
+              </Annotations>
+            """
+        let properties = #"<Property Name="A" Type="Edm.Int32"/><Property Name="B" Type="Edm.Int32"/>"#
+        let result = try OData.importing([OData.v4(OData.entity(properties, typeAnnotations: annotations))])
+        let form = try #require(result.forms.first)
+        let groups = try #require(form.section(.properties)).groups
+        #expect(groups.map(\.label) == ["Header", "Main"])
+        #expect(groups.map { $0.fields.map(\.name) } == [["A"], ["B"]])
+        #expect(!OData.warnings(result, "unused-annotation").contains { $0.term == "UI.HeaderFacets" })
+    }
 }

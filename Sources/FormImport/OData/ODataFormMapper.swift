@@ -104,8 +104,12 @@ final class ODataFormMapper {
             return nil
         }
 
-        // The groups, as the annotations lay them out.
+        // The groups, as the annotations lay them out. The header's field groups come first:
+        // Fiori elements makes them editable at the top of the object page in create mode.
         var pending: [PendingGroup] = []
+        if let header = typeAnnotation(Term.headerFacets)?.value.collection {
+            collectFacets(header, parentLabel: nil, into: &pending, typeAnnotation: typeAnnotation)
+        }
         if let facets = typeAnnotation(Term.facets)?.value.collection {
             collectFacets(facets, parentLabel: nil, into: &pending, typeAnnotation: typeAnnotation)
         } else {

@@ -83,6 +83,7 @@ enum Term {
     static let isDigitSequence = Vocabulary.common + ".IsDigitSequence"
 
     static let facets = Vocabulary.ui + ".Facets"
+    static let headerFacets = Vocabulary.ui + ".HeaderFacets"
     static let fieldGroup = Vocabulary.ui + ".FieldGroup"
     static let identification = Vocabulary.ui + ".Identification"
     static let headerInfo = Vocabulary.ui + ".HeaderInfo"
@@ -115,7 +116,7 @@ enum Term {
     /// effects, value-list parameters...) are not built, only counted.
     static let valued: Set<String> = [
         label, quickInfo, fieldControl, valueListWithFixedValues, isUpperCase, isDigitSequence,
-        facets, fieldGroup, identification, headerInfo, hidden, multiLineText,
+        facets, headerFacets, fieldGroup, identification, headerInfo, hidden, multiLineText,
         computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
         insertRestrictions, updateRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
         isEmailAddress, isPhoneNumber, isoCurrency, unit,
