@@ -762,6 +762,8 @@ private final class ParseState {
     var endElement: endElementNsSAX2Func?
     /// The lean tree being built, for a parse `elementsOnly`.
     @exclusivity(unchecked) var lean: LeanBuilder?
+    /// `lean`, for the SAX callbacks to use without retaining it.
+    @exclusivity(unchecked) var leanRef: Unmanaged<LeanBuilder>?
     /// The parser's line at the last start tag, for `startTagLine`.
     @exclusivity(unchecked) var lastStartLine = 0
 
@@ -833,40 +835,56 @@ private final class ParseState {
         sax.pointee.externalSubset = nil
         sax.pointee.startElement = nil
         sax.pointee.endElement = nil
+        leanRef = Unmanaged.passUnretained(lean!)
         sax.pointee.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
-            guard let (ctxt, state) = ParseState.from(ctx), let lean = state.lean, let localName else { return }
-            state.depth += 1
-            if state.depth > XMLLimits.maximumDepth {
-                state.tooDeepLine = ParseState.currentLine(ctxt)
-                xmlStopParser(ctxt)
-                return
+            ParseState.withLean(ctx) { ctxt, state, lean in
+                guard let localName else { return }
+                state.depth += 1
+                if state.depth > XMLLimits.maximumDepth {
+                    state.tooDeepLine = ParseState.currentLine(ctxt)
+                    xmlStopParser(ctxt)
+                    return
+                }
+                lean.start(
+                    name: localName, uri: uri, line: ParseState.startTagLine(ctxt, previous: &state.lastStartLine),
+                    space: ctxt.pointee.space.map { $0.pointee } ?? -1, attributeCount: Int(attributeCount), attributes: attributes)
             }
-            lean.start(
-                name: localName, uri: uri, line: ParseState.startTagLine(ctxt, previous: &state.lastStartLine), space: ctxt.pointee.space.map { $0.pointee } ?? -1,
-                attributeCount: Int(attributeCount), attributes: attributes)
         }
         sax.pointee.endElementNs = { ctx, _, _, _ in
-            guard let (_, state) = ParseState.from(ctx) else { return }
-            state.depth -= 1
-            state.lean?.end()
+            ParseState.withLean(ctx) { _, state, lean in
+                state.depth -= 1
+                lean.end()
+            }
         }
         sax.pointee.characters = { ctx, chars, length in
-            guard let (ctxt, state) = ParseState.from(ctx), let chars else { return }
-            guard let input = ctxt.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base, let end = input.pointee.end
-            else { return }
-            // Character data comes from the input (or from a buffer of it); a reference's text
-            // comes from elsewhere, the parser just past its `;`.
-            let inInput = chars >= base && chars < end
-            state.lean?.text(chars, Int(length), next: cur, isReference: !inInput && cur > base && cur[-1] == UInt8(ascii: ";"))
+            ParseState.withLean(ctx) { ctxt, _, lean in
+                guard let chars, let input = ctxt.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base,
+                    let end = input.pointee.end
+                else { return }
+                // Character data comes from the input (or from a buffer of it); a reference's text
+                // comes from elsewhere, the parser just past its `;`.
+                let inInput = chars >= base && chars < end
+                lean.text(chars, Int(length), next: cur, isReference: !inInput && cur > base && cur[-1] == UInt8(ascii: ";"))
+            }
         }
         sax.pointee.ignorableWhitespace = sax.pointee.characters
         sax.pointee.comment = { ctx, _ in
-            guard let (_, state) = ParseState.from(ctx) else { return }
-            state.lean?.childNode(isText: false)
+            ParseState.withLean(ctx) { _, _, lean in lean.childNode(isText: false) }
         }
         sax.pointee.processingInstruction = { ctx, _, _ in
-            guard let (_, state) = ParseState.from(ctx) else { return }
-            state.lean?.childNode(isText: false)
+            ParseState.withLean(ctx) { _, _, lean in lean.childNode(isText: false) }
+        }
+    }
+
+    /// Calls `body` with the state and lean builder of a parse, retaining neither (the parse
+    /// keeps both alive): SAX callbacks run thousands of times.
+    @inline(__always)
+    static func withLean(_ ctx: UnsafeMutableRawPointer?, _ body: (xmlParserCtxtPtr, ParseState, LeanBuilder) -> Void) {
+        guard let ctx else { return }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let state = ctxt.pointee._private else { return }
+        Unmanaged<ParseState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
+            state.leanRef?._withUnsafeGuaranteedRef { body(ctxt, state, $0) }
         }
     }
 

@@ -188,7 +188,15 @@ struct ODataModel {
 
     /// The key property names, from the type or the nearest base type that declares them.
     func keys(of typeName: String) -> [String] {
-        typeChain(typeName).first { !$0.keys.isEmpty }?.keys ?? []
+        var next: String? = typeName
+        var seen = 0
+        // The chain without copying its types; a cycle of base types ends at the types declared.
+        while let name = next, let type = metadata.types[name], seen <= metadata.types.count {
+            if !type.keys.isEmpty { return type.keys }
+            next = type.baseType
+            seen += 1
+        }
+        return []
     }
 
     /// A target written `Container/Set` (no namespace) with its container qualified.

@@ -3,8 +3,9 @@ import Foundation
 
 /// What the mapping makes of one property.
 enum MappedProperty {
-    /// A field, with where it goes and the property holding its unit, if that is another property.
-    case field(Field, MappedExtras)
+    /// A field (written to the caller's place), with where it goes and the property holding its
+    /// unit, if that is another property.
+    case field(MappedExtras)
     /// Not a field by the rules (computed, hidden, not creatable nor updatable, ...).
     case notAField
     /// A type the forms cannot hold yet; the reason names it for the report.
@@ -24,6 +25,10 @@ struct MappedExtras {
     /// The field takes values written freely in the annotations (a pattern, bounds, options, a
     /// default, media types): the form is checked against every schema rule before it is kept.
     var freeValues = false
+    /// The field's kind, editability and required flag, as in the field: what the form's checks read.
+    var kind = FieldKind.text
+    var editable = Editability.yes
+    var required = false
 }
 
 /// How a property is to be read, beside its declaration.
@@ -31,6 +36,8 @@ struct PropertyContext {
     var property: PropertyDecl
     /// The entity set's type.
     var entityType: String
+    /// Whether any annotation targets a member of `entityType`.
+    var entityTypeMembersAnnotated: Bool
     var isKey: Bool
     /// `Capabilities.InsertRestrictions/RequiredProperties` names it.
     var requiredOnInsert: Bool
@@ -41,11 +48,11 @@ struct PropertyContext {
 
 extension ODataFormMapper {
     /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
-    func mapProperty(_ context: PropertyContext) -> MappedProperty {
+    func mapProperty(_ context: PropertyContext, into mapped: inout Field?) -> MappedProperty {
         let property = context.property
         // Most types of V2 services carry no annotation on any property: no target to build then.
         var targets: [String] = []
-        if index.annotatesMembers(of: context.entityType) { targets.append(context.entityType + "/" + property.name) }
+        if context.entityTypeMembersAnnotated { targets.append(context.entityType + "/" + property.name) }
         if property.declaringType != context.entityType, index.annotatesMembers(of: property.declaringType) {
             targets.append(property.declaringType + "/" + property.name)
         }
@@ -86,7 +93,8 @@ extension ODataFormMapper {
         var precision = property.precision
         var scale = property.scale
         var typeTargets: [String] = []
-        if let definition = metadata.typeDefinitions[type] {
+        let primitive = isUndeclaredPrimitive(type)
+        if !primitive, let definition = metadata.typeDefinitions[type] {
             typeTargets.append(definition.name)
             type = definition.underlyingType
             maxLength = maxLength ?? definition.maxLength
@@ -98,15 +106,18 @@ extension ODataFormMapper {
         }
         func typeAnnotation(_ term: String) -> AnnotationValue? { typeEntry(term)?.value }
         if property.isCollection { return .unsupported("a collection of \(shortTypeName(type))") }
-        if let complex = metadata.types[type] { return .unsupported("the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type))") }
-        let enumType = metadata.enums[type]
+        if !primitive, let complex = metadata.types[type] {
+            return .unsupported("the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type))")
+        }
+        let enumType = primitive ? nil : metadata.enums[type]
         let mediaType = annotation(Term.mediaType)
 
         var field = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
         field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
             ?? Words.fromIdentifier(property.name)
         field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
-        var k = Constraints()
+        // The field's own empty constraints: no second Constraints() to make.
+        var k = field.constraints
         var numeric: NumericRange?
 
         if enumType != nil {
@@ -269,7 +280,11 @@ extension ODataFormMapper {
             extras.freeValues = true
             field.defaultValue = validDefault(text, for: field, context: context)
         }
-        return .field(field, extras)
+        extras.kind = field.kind
+        extras.editable = field.editable
+        extras.required = field.required
+        mapped = field
+        return .field(extras)
     }
 
     // MARK: Pieces
@@ -530,7 +545,7 @@ extension ODataFormMapper {
     }
 
     func shortTypeName(_ name: String) -> String {
-        name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+        name.lastIndex(ofASCII: UInt8(ascii: ".")).map { String(name[name.index(after: $0)...]) } ?? name
     }
 
     /// A label as written, or for an unresolved CAP text key (`{i18n>CreatedAt}`) its key in words.

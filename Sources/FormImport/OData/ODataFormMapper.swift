@@ -8,14 +8,29 @@ final class ODataFormMapper {
     static let uuidPattern = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
     let model: ODataModel
-    var metadata: CSDLDocument { model.metadata }
+    let metadata: CSDLDocument
     var index: AnnotationIndex
     var report: ODataReport
+    /// Whether the metadata declares a type in the `Edm` namespace (no valid document does):
+    /// else a property of an `Edm.` type needs no look-up among the declared types.
+    private let declaresEdmTypes: Bool
 
     init(model: ODataModel, index: AnnotationIndex, report: ODataReport) {
         self.model = model
+        self.metadata = model.metadata
         self.index = index
         self.report = report
+        let metadata = model.metadata
+        declaresEdmTypes =
+            metadata.types.keys.contains { $0.hasPrefix("Edm.") } || metadata.enums.keys.contains { $0.hasPrefix("Edm.") }
+            || metadata.typeDefinitions.keys.contains { $0.hasPrefix("Edm.") }
+    }
+
+    /// Whether a type name is a primitive type that names no declared type.
+    func isUndeclaredPrimitive(_ type: String) -> Bool {
+        guard !declaresEdmTypes else { return false }
+        var type = type
+        return type.withUTF8 { $0.count > 4 && $0[0] == UInt8(ascii: "E") && $0[1] == UInt8(ascii: "d") && $0[2] == UInt8(ascii: "m") && $0[3] == UInt8(ascii: ".") }
     }
 
     enum Outcome {
@@ -42,6 +57,8 @@ final class ODataFormMapper {
         var chain: [String]
         /// Property name → position, built on first use (a layout without annotations never needs it).
         var position: [String: Int]?
+        /// Whether any annotation targets a member of the type.
+        var membersAnnotated: Bool
     }
 
     private var layouts: [String: TypeLayout] = [:]
@@ -52,7 +69,8 @@ final class ODataFormMapper {
         let keys = model.keys(of: typeName)
         let layout = TypeLayout(
             properties: properties, isKey: properties.map { keys.contains($0.name) },
-            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChain(typeName).map(\.name))
+            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChain(typeName).map(\.name),
+            membersAnnotated: index.annotatesMembers(of: typeName))
         layouts[typeName] = layout
         return layout
     }
@@ -126,6 +144,8 @@ final class ODataFormMapper {
         var requireds = [Bool](repeating: false, count: properties.count)
         var extrasOf = [MappedExtras?](repeating: nil, count: properties.count)
         var mappedYet = [Bool](repeating: false, count: properties.count)
+        /// Whether `fields` holds a field at a position (asked without touching the large Field).
+        var isField = [Bool](repeating: false, count: properties.count)
         var unsupported: [String] = []
         var unknownPaths: [String] = []
         var dynamicControl: [String] = []
@@ -143,18 +163,21 @@ final class ODataFormMapper {
             if !mappedYet[i] {
                 mappedYet[i] = true
                 let property = properties[i]
+                // The field is made in its place: a Field is large, and copying it costs.
                 let result = mapProperty(
                     PropertyContext(
-                        property: property, entityType: typeName, isKey: layout.isKey[i],
-                        requiredOnInsert: requiredOnInsert.contains(name), dataFieldLabel: label, fieldName: layout.fieldNames[i]))
+                        property: property, entityType: typeName, entityTypeMembersAnnotated: layout.membersAnnotated, isKey: layout.isKey[i],
+                        requiredOnInsert: !requiredOnInsert.isEmpty && requiredOnInsert.contains(name), dataFieldLabel: label,
+                        fieldName: layout.fieldNames[i]),
+                    into: &fields[i])
                 switch result {
                 case .unsupported(let why):
                     unsupported.append("\(name) (\(why))")
-                case .field(let mapped, let extras):
-                    kinds[i] = mapped.kind
-                    editables[i] = mapped.editable
-                    requireds[i] = mapped.required
-                    fields[i] = mapped
+                case .field(let extras):
+                    isField[i] = true
+                    kinds[i] = extras.kind
+                    editables[i] = extras.editable
+                    requireds[i] = extras.required
                     extrasOf[i] = extras
                     if extras.freeValues { freeValues = true }
                     if extras.dynamicFieldControl { dynamicControl.append(name) }
@@ -163,7 +186,7 @@ final class ODataFormMapper {
                     break
                 }
             }
-            return fields[i] == nil ? nil : i
+            return isField[i] ? i : nil
         }
 
         var freeValues = false
@@ -198,7 +221,7 @@ final class ODataFormMapper {
                 guard let u = field(unit, label: nil), !extrasOf[u]!.accessory else { continue }
                 placed[u] = true
                 groups[g].members.insert(u, at: m + 1)
-            } else if fields[u] == nil {
+            } else if !isField[u] {
                 continue
             }
             let isCurrency = currency || properties[u].sap.semantics == "currency-code"
@@ -246,7 +269,7 @@ final class ODataFormMapper {
                 keyMembers.append(accessory.removeFirst())
             }
         }
-        for (i, property) in properties.enumerated() where layout.isKey[i] || requiredOnInsert.contains(property.name) {
+        for (i, property) in properties.enumerated() where layout.isKey[i] || (!requiredOnInsert.isEmpty && requiredOnInsert.contains(property.name)) {
             guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, editables[i] != .no else { continue }
             placed[i] = true
             keyMembers.append(i)
@@ -269,8 +292,8 @@ final class ODataFormMapper {
             media = file
         }
 
-        // What the report says about this form.
-        let place = "\(set.name) (\(shortTypeName(typeName)))"
+        // What the report says about this form (the text only when there is something to say).
+        var place: String { "\(set.name) (\(shortTypeName(typeName)))" }
         if !unsupported.isEmpty {
             report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
                 "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
@@ -392,7 +415,7 @@ final class ODataFormMapper {
     }
 
     private func isString(_ type: String) -> Bool {
-        type == "Edm.String" || metadata.typeDefinitions[type]?.underlyingType == "Edm.String"
+        type == "Edm.String" || (!isUndeclaredPrimitive(type) && metadata.typeDefinitions[type]?.underlyingType == "Edm.String")
     }
 
     // MARK: Names
