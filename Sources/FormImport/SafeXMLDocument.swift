@@ -334,6 +334,8 @@ fileprivate struct PlainBuffer<Element> {
 
     mutating func removeLast() { count -= 1 }
 
+    var isEmpty: Bool { count == 0 }
+
     private mutating func grow(to needed: Int) {
         capacity = max(capacity * 2, needed)
         base = realloc(base, capacity * MemoryLayout<Element>.stride)!.assumingMemoryBound(to: Element.self)
@@ -368,20 +370,21 @@ fileprivate final class LeanBuilder {
         /// libxml2's `xml:space` state of the element: -1 default, 0 `default`, 1 `preserve`, -2 text seen.
         var space: Int32
     }
-    @exclusivity(unchecked) var open: [Open] = []
+    @exclusivity(unchecked) var open: PlainBuffer<Open>
 
     init(capacity: Int) {
         // A rough guess from the document size saves most regrowing.
         elements = PlainBuffer(capacity: capacity / 100)
         attributes = PlainBuffer(capacity: capacity / 50)
         bytes = PlainBuffer(capacity: capacity / 4)
-        open.reserveCapacity(32)
+        open = PlainBuffer(capacity: 64)
     }
 
     deinit {
         elements.release()
         attributes.release()
         bytes.release()
+        open.release()
     }
 
     func start(name: UnsafePointer<xmlChar>, uri: UnsafePointer<xmlChar>?, line: Int, space: Int32,
@@ -406,7 +409,7 @@ fileprivate final class LeanBuilder {
                 guard let attributeName = base[0], let valueStart = base[3], let valueEnd = base[4] else { continue }
                 let value = UnsafeBufferPointer(start: valueStart, count: valueEnd - valueStart)
                 let offset = bytes.count
-                if value.contains(UInt8(ascii: "&")) {
+                if value.count > 0 && memchr(valueStart, Int32(UInt8(ascii: "&")), value.count) != nil {
                     // Without entity substitution libxml2 hands over an `&` (from `&amp;` or
                     // `&#38;`) as `&#38;`, for its tree builder to read again; nothing else is left.
                     var i = 0
@@ -436,7 +439,7 @@ fileprivate final class LeanBuilder {
     }
 
     func end() {
-        _ = open.popLast()
+        if !open.isEmpty { open.removeLast() }
     }
 
     /// A child node other than an element's own text chunk (element, comment, processing instruction).
