@@ -166,6 +166,20 @@ struct ODataModel {
     /// The type and its base types, most derived first.
     func typeChain(_ typeName: String) -> [StructuredTypeDecl] { ODataModel.chain(typeName, in: metadata) }
 
+    /// The names of `typeChain(typeName)`, without copying the types.
+    func typeChainNames(_ typeName: String) -> [String] {
+        guard let type = metadata.types[typeName] else { return [] }
+        guard let base = type.baseType else { return [typeName] }
+        var names = [typeName]
+        var next: String? = base
+        var seen: Set<String> = [typeName]
+        while let name = next, let type = metadata.types[name], seen.insert(name).inserted {
+            names.append(name)
+            next = type.baseType
+        }
+        return names
+    }
+
     /// The type's properties with their base types', base first, in declaration order; a
     /// property declared again in a derived type takes the base's place.
     func properties(of typeName: String) -> [PropertyDecl] {

@@ -9,8 +9,10 @@ final class ODataFormMapper {
 
     let model: ODataModel
     let metadata: CSDLDocument
-    var index: AnnotationIndex
-    var report: ODataReport
+    // Unchecked: every access is a leaf call on one thread, never overlapping another, and the
+    // dynamic check on each annotation look-up costs more than the look-up.
+    @exclusivity(unchecked) var index: AnnotationIndex
+    @exclusivity(unchecked) var report: ODataReport
     /// Whether the metadata declares a type in the `Edm` namespace (no valid document does):
     /// else a property of an `Edm.` type needs no look-up among the declared types.
     private let declaresEdmTypes: Bool
@@ -69,7 +71,7 @@ final class ODataFormMapper {
         let keys = model.keys(of: typeName)
         let layout = TypeLayout(
             properties: properties, isKey: properties.map { keys.contains($0.name) },
-            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChain(typeName).map(\.name),
+            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChainNames(typeName),
             membersAnnotated: index.annotatesMembers(of: typeName))
         layouts[typeName] = layout
         return layout
@@ -295,22 +297,22 @@ final class ODataFormMapper {
         // What the report says about this form (the text only when there is something to say).
         var place: String { "\(set.name) (\(shortTypeName(typeName)))" }
         if !unsupported.isEmpty {
-            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
+            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { [unsupported] count in
                 "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
         if !dynamicControl.isEmpty {
-            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
+            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { [dynamicControl] _ in
                 "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
             }
         }
         if !dynamicHidden.isEmpty {
-            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
+            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { [dynamicHidden] _ in
                 "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
             }
         }
         if !unknownPaths.isEmpty {
-            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
+            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { [unknownPaths] _ in
                 "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(self.shortTypeName(typeName)); left out."
             }
         }
@@ -425,9 +427,9 @@ final class ODataFormMapper {
     private func fieldNames(_ properties: [PropertyDecl], typeName: String) -> [String] {
         var result = properties.map(\.name)
         // Property names are unique in a type; only a name made valid can clash.
-        guard result.contains(where: { !FormSchema.isValidName($0) || $0 == "_csrf" }) else { return result }
+        guard result.contains(where: { !ODataFormMapper.isPlainName($0) || $0 == "_csrf" }) else { return result }
         var taken = Set(result)
-        for (i, property) in properties.enumerated() where !FormSchema.isValidName(property.name) || property.name == "_csrf" {
+        for (i, property) in properties.enumerated() where !ODataFormMapper.isPlainName(property.name) || property.name == "_csrf" {
             var cleaned = String(
                 String.UnicodeScalarView(
                     property.name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? $0 : "_" }))
@@ -441,6 +443,19 @@ final class ODataFormMapper {
                 file: metadata.file, line: property.line)
         }
         return result
+    }
+
+    /// `FormSchema.isValidName`, decided on the bytes: `[A-Za-z_][A-Za-z0-9_]*`.
+    static func isPlainName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+            else { return false }
+            return bytes.allSatisfy {
+                $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+            }
+        }
     }
 
     private func uniqueName(_ base: String, taken: Set<String>) -> String {
