@@ -33,10 +33,15 @@ public enum FormImporter {
     /// Parses a document once and recognises its format.
     static func parse(_ document: ImportDocument) -> ParsedDocument {
         do {
-            // EDMX has no text between its elements: its whitespace need not become nodes.
-            let xml = try SafeXMLDocument.parse(document.data, file: document.name, keepBlankText: !looksLikeEDMX(document.data))
+            // EDMX is read element by element: it needs no libxml2 tree, only a lean one.
+            var xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: looksLikeEDMX(document.data))
             switch sniff(xml, file: document.name) {
-            case .success(let kind): return ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
+            case .success(let kind):
+                if kind != .native && !xml.isLean {
+                    // EDMX the hint missed (another encoding, say): parsed again for the OData reader.
+                    xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: true)
+                }
+                return ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
             case .failure(let error): return ParsedDocument(document: document, xml: nil, kind: nil, errors: [error])
             }
         } catch {
@@ -101,7 +106,7 @@ public enum FormImporter {
         }
         for document in documents {
             let parsed = parse(document)
-            switch parsed.kind == nil ? .other : role(of: parsed.xml) {
+            switch parsed.kind == nil || parsed.kind == .native ? .other : role(of: parsed.xml) {
             case .annotations where batchIsOData:
                 batch.append(parsed)
             case .annotations:
@@ -180,7 +185,7 @@ public enum FormImporter {
 
     /// Which importer a document's root element calls for.
     static func sniff(_ xml: SafeXMLDocument, file: String) -> Result<SourceKind, ImportError> {
-        guard let root = xml.root else {
+        guard let root = xml.rootName else {
             return .failure(ImportError(code: "malformed-xml", message: "The document has no root element.", file: file))
         }
         // Any <form> goes to the native importer, which explains a wrong namespace best.

@@ -166,6 +166,20 @@ struct ODataModel {
     /// The type and its base types, most derived first.
     func typeChain(_ typeName: String) -> [StructuredTypeDecl] { ODataModel.chain(typeName, in: metadata) }
 
+    /// The names of `typeChain(typeName)`, without copying the types.
+    func typeChainNames(_ typeName: String) -> [String] {
+        guard let type = metadata.types[typeName] else { return [] }
+        guard let base = type.baseType else { return [typeName] }
+        var names = [typeName]
+        var next: String? = base
+        var seen: Set<String> = [typeName]
+        while let name = next, let type = metadata.types[name], seen.insert(name).inserted {
+            names.append(name)
+            next = type.baseType
+        }
+        return names
+    }
+
     /// The type's properties with their base types', base first, in declaration order; a
     /// property declared again in a derived type takes the base's place.
     func properties(of typeName: String) -> [PropertyDecl] {
@@ -188,7 +202,15 @@ struct ODataModel {
 
     /// The key property names, from the type or the nearest base type that declares them.
     func keys(of typeName: String) -> [String] {
-        typeChain(typeName).first { !$0.keys.isEmpty }?.keys ?? []
+        var next: String? = typeName
+        var seen = 0
+        // The chain without copying its types; a cycle of base types ends at the types declared.
+        while let name = next, let type = metadata.types[name], seen <= metadata.types.count {
+            if !type.keys.isEmpty { return type.keys }
+            next = type.baseType
+            seen += 1
+        }
+        return []
     }
 
     /// A target written `Container/Set` (no namespace) with its container qualified.

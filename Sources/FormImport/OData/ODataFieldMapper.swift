@@ -3,8 +3,9 @@ import Foundation
 
 /// What the mapping makes of one property.
 enum MappedProperty {
-    /// A field, with where it goes and the property holding its unit, if that is another property.
-    case field(Field, MappedExtras)
+    /// A field (written to the caller's place), with where it goes and the property holding its
+    /// unit, if that is another property.
+    case field(MappedExtras)
     /// Not a field by the rules (computed, hidden, not creatable nor updatable, ...).
     case notAField
     /// A type the forms cannot hold yet; the reason names it for the report.
@@ -24,6 +25,10 @@ struct MappedExtras {
     /// The field takes values written freely in the annotations (a pattern, bounds, options, a
     /// default, media types): the form is checked against every schema rule before it is kept.
     var freeValues = false
+    /// The field's kind, editability and required flag, as in the field: what the form's checks read.
+    var kind = FieldKind.text
+    var editable = Editability.yes
+    var required = false
 }
 
 /// How a property is to be read, beside its declaration.
@@ -31,6 +36,8 @@ struct PropertyContext {
     var property: PropertyDecl
     /// The entity set's type.
     var entityType: String
+    /// Whether any annotation targets a member of `entityType`.
+    var entityTypeMembersAnnotated: Bool
     var isKey: Bool
     /// `Capabilities.InsertRestrictions/RequiredProperties` names it.
     var requiredOnInsert: Bool
@@ -41,11 +48,11 @@ struct PropertyContext {
 
 extension ODataFormMapper {
     /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
-    func mapProperty(_ context: PropertyContext) -> MappedProperty {
+    func mapProperty(_ context: PropertyContext, into mapped: inout Field?) -> MappedProperty {
         let property = context.property
         // Most types of V2 services carry no annotation on any property: no target to build then.
         var targets: [String] = []
-        if index.annotatesMembers(of: context.entityType) { targets.append(context.entityType + "/" + property.name) }
+        if context.entityTypeMembersAnnotated { targets.append(context.entityType + "/" + property.name) }
         if property.declaringType != context.entityType, index.annotatesMembers(of: property.declaringType) {
             targets.append(property.declaringType + "/" + property.name)
         }
@@ -86,7 +93,8 @@ extension ODataFormMapper {
         var precision = property.precision
         var scale = property.scale
         var typeTargets: [String] = []
-        if let definition = metadata.typeDefinitions[type] {
+        let primitive = isUndeclaredPrimitive(type)
+        if !primitive, let definition = metadata.typeDefinitions[type] {
             typeTargets.append(definition.name)
             type = definition.underlyingType
             maxLength = maxLength ?? definition.maxLength
@@ -98,178 +106,190 @@ extension ODataFormMapper {
         }
         func typeAnnotation(_ term: String) -> AnnotationValue? { typeEntry(term)?.value }
         if property.isCollection { return .unsupported("a collection of \(shortTypeName(type))") }
-        if let complex = metadata.types[type] { return .unsupported("the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type))") }
-        let enumType = metadata.enums[type]
+        if !primitive, let complex = metadata.types[type] {
+            return .unsupported("the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type))")
+        }
+        let enumType = primitive ? nil : metadata.enums[type]
         let mediaType = annotation(Term.mediaType)
 
-        var field = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
-        field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
-            ?? Words.fromIdentifier(property.name)
-        field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
-        var k = Constraints()
-        var numeric: NumericRange?
+        // The field is made in the caller's place and filled there: a Field is large, and a
+        // copy of it retains every string and array it holds.
+        mapped = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
+        let outcome = fill(&mapped!)
+        if case .field = outcome {} else { mapped = nil }
+        return outcome
 
-        if enumType != nil {
-            field.kind = .valueList
-        } else {
-            switch type {
-            case "Edm.String":
-                field.kind = isSet(Term.multiLineText) ? .note : .text
-            case "Edm.Boolean":
-                field.kind = .switch
-            case "Edm.Byte", "Edm.SByte", "Edm.Int16", "Edm.Int32", "Edm.Int64":
-                field.kind = .number
-                numeric = NumericRange.integer(type)
-            case "Edm.Decimal":
-                field.kind = .number
-                numeric = decimalRange(precision: precision, scale: scale, context: context)
-            case "Edm.Double", "Edm.Single":
-                field.kind = .number
-                numeric = NumericRange(min: nil, max: nil, scale: nil)
-            case "Edm.Date":
-                field.kind = .date
-            case "Edm.DateTime":
-                field.kind = property.sap.displayFormat == "Date" ? .date : .datetime
-            case "Edm.DateTimeOffset":
-                field.kind = .datetime
-            case "Edm.TimeOfDay", "Edm.Time":
-                field.kind = .time
-            case "Edm.Duration":
-                field.kind = .duration
-            case "Edm.Guid":
-                field.kind = .text
-                k.pattern = ODataFormMapper.uuidPattern
-                k.maxLength = 36
-            case "Edm.Stream":
-                field.kind = .attachments
-            case "Edm.Binary" where mediaType != nil:
-                field.kind = .attachments
-            default:
-                return .unsupported(type.hasPrefix("Edm.") ? type : "the type \(type)")
-            }
-        }
+        func fill(_ field: inout Field) -> MappedProperty {
+            field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
+                ?? Words.fromIdentifier(property.name)
+            field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
+            // Constraints are set in the field itself: a Constraints copied in and out costs.
+            var numeric: NumericRange?
 
-        // Text.
-        if type == "Edm.String" {
-            if let max = maxLength.flatMap({ Int($0) }), max > 0 { k.maxLength = max }
-            if isSet(Term.isEmailAddress) || property.sap.semantics == "email" {
-                k.textType = .email
-            } else if isSet(Term.isPhoneNumber) || property.sap.semantics == "tel" {
-                k.textType = .tel
-            } else if property.sap.semantics == "url" {
-                k.textType = .url
-            }
-            if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase) { k.upperCase = true }
-            if let pattern = typeAnnotation(Term.pattern)?.string {
-                extras.freeValues = true
-                if (try? NSRegularExpression(pattern: pattern)) != nil {
-                    k.pattern = pattern
-                } else {
-                    dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
-                }
-            } else if isSet(Term.isDigitSequence) {
-                k.pattern = "[0-9]+"
-            }
-        }
-
-        // Numbers.
-        if var range = numeric {
-            if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true { range.min = "0" }
-            let minimum = typeEntry(Term.minimum)
-            let maximum = typeEntry(Term.maximum)
-            if minimum != nil || maximum != nil { extras.freeValues = true }
-            applyBounds(&range, context: context, minimum: minimum, maximum: maximum)
-            k.min = range.min
-            k.max = range.max
-            k.scale = range.scale
-            numeric = range
-            applyUnit(&field, &extras, property: property, annotation: annotation)
-        } else if field.kind.isTemporal || field.kind == .duration {
-            let minimum = typeAnnotation(Term.minimum)
-            let maximum = typeAnnotation(Term.maximum)
-            if minimum != nil || maximum != nil { extras.freeValues = true }
-            applyTemporalBounds(&k, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
-        }
-
-        // Options known at import, else a value list whose options an admin uploads.
-        let allowed = typeAnnotation(Term.allowedValues)
-        let valueList = valueListKind(property: property, targets: targets)
-        if field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration {
-            var options: [Option] = []
-            var multiple = false
-            if let items = allowed?.collection {
-                options = allowedOptions(items, context: context)
-            } else if let enumType {
-                var seen = Set<String>()
-                options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
-                    let target = enumType.name + "/" + member
-                    let label = self.label(index.take(target, Term.label)?.value.string)
-                        ?? self.label(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
-                    return Option(value: member, label: label)
-                }
-                multiple = enumType.isFlags
-            }
-            if !options.isEmpty {
-                extras.freeValues = true
-                field.kind =
-                    multiple
-                    ? (options.count <= FormSchema.maxChips ? .chips : .valueList)
-                    : options.count <= FormSchema.maxButtons ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
-                field.options = [OptionGroup(options: options)]
-                k.multiple = multiple
-                k.min = nil
-                k.max = nil
-                k.scale = nil
-                k.maxLength = nil
-                k.pattern = nil
-                field.presentation = Presentation()
-            } else if enumType != nil {
-                return .unsupported("the enumeration \(shortTypeName(type)) without members")
-            } else if let valueList {
+            if enumType != nil {
                 field.kind = .valueList
-                field.list = context.fieldName
-                field.presentation = Presentation(searchable: valueList == .searchable)
-                if numeric != nil {
-                    // Until its options are uploaded the list takes any text: keep it a number.
-                    k.pattern = numeric?.scale == 0 ? "-?[0-9]+" : "-?[0-9]+(\\.[0-9]+)?"
-                    k.min = nil
-                    k.max = nil
-                    k.scale = nil
+            } else {
+                switch type {
+                case "Edm.String":
+                    field.kind = isSet(Term.multiLineText) ? .note : .text
+                case "Edm.Boolean":
+                    field.kind = .switch
+                case "Edm.Byte", "Edm.SByte", "Edm.Int16", "Edm.Int32", "Edm.Int64":
+                    field.kind = .number
+                    numeric = NumericRange.integer(type)
+                case "Edm.Decimal":
+                    field.kind = .number
+                    numeric = decimalRange(precision: precision, scale: scale, context: context)
+                case "Edm.Double", "Edm.Single":
+                    field.kind = .number
+                    numeric = NumericRange(min: nil, max: nil, scale: nil)
+                case "Edm.Date":
+                    field.kind = .date
+                case "Edm.DateTime":
+                    field.kind = property.sap.displayFormat == "Date" ? .date : .datetime
+                case "Edm.DateTimeOffset":
+                    field.kind = .datetime
+                case "Edm.TimeOfDay", "Edm.Time":
+                    field.kind = .time
+                case "Edm.Duration":
+                    field.kind = .duration
+                case "Edm.Guid":
+                    field.kind = .text
+                    field.constraints.pattern = ODataFormMapper.uuidPattern
+                    field.constraints.maxLength = 36
+                case "Edm.Stream":
+                    field.kind = .attachments
+                case "Edm.Binary" where mediaType != nil:
+                    field.kind = .attachments
+                default:
+                    return .unsupported(type.hasPrefix("Edm.") ? type : "the type \(type)")
                 }
             }
-        }
-        if field.kind == .note { extras.accessory = true }
 
-        // Media.
-        if field.kind == .attachments {
-            extras.accessory = true
-            extras.freeValues = true
-            k = Constraints(maxCount: 1)
-            var accept: [String] = []
-            if let type = mediaType?.string { accept.append(type) }
-            accept += (annotation(Term.acceptableMediaTypes)?.collection ?? []).compactMap(\.string)
-            k.accept = acceptedTypes(accept, context: context)
-            field.presentation = Presentation()
-        }
-        field.constraints = k
+            // Text.
+            if type == "Edm.String" {
+                if let max = maxLength.flatMap({ Int($0) }), max > 0 { field.constraints.maxLength = max }
+                if isSet(Term.isEmailAddress) || property.sap.semantics == "email" {
+                    field.constraints.textType = .email
+                } else if isSet(Term.isPhoneNumber) || property.sap.semantics == "tel" {
+                    field.constraints.textType = .tel
+                } else if property.sap.semantics == "url" {
+                    field.constraints.textType = .url
+                }
+                if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase) { field.constraints.upperCase = true }
+                if let pattern = typeAnnotation(Term.pattern)?.string {
+                    extras.freeValues = true
+                    if (try? NSRegularExpression(pattern: pattern)) != nil {
+                        field.constraints.pattern = pattern
+                    } else {
+                        dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
+                    }
+                } else if isSet(Term.isDigitSequence) {
+                    field.constraints.pattern = "[0-9]+"
+                }
+            }
 
-        // Editable and required.
-        var editable = Editability.yes
-        if !sapCreatable || control == .readOnly { editable = .no }
-        if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
-        field.editable = editable
-        var required = context.requiredOnInsert || control == .mandatory || (context.isKey ? editable != .no : !property.nullable)
-        // A field control decided at run time leaves the field optional (the service says when it is
-        // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
-        if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
-        if field.kind == .switch || editable == .no { required = false }
-        field.required = required
+            // Numbers.
+            if var range = numeric {
+                if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true { range.min = "0" }
+                let minimum = typeEntry(Term.minimum)
+                let maximum = typeEntry(Term.maximum)
+                if minimum != nil || maximum != nil { extras.freeValues = true }
+                applyBounds(&range, context: context, minimum: minimum, maximum: maximum)
+                field.constraints.min = range.min
+                field.constraints.max = range.max
+                field.constraints.scale = range.scale
+                numeric = range
+                applyUnit(&field, &extras, property: property, annotation: annotation)
+            } else if field.kind.isTemporal || field.kind == .duration {
+                let minimum = typeAnnotation(Term.minimum)
+                let maximum = typeAnnotation(Term.maximum)
+                if minimum != nil || maximum != nil { extras.freeValues = true }
+                applyTemporalBounds(&field.constraints, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
+            }
 
-        if let text = property.defaultValue {
-            extras.freeValues = true
-            field.defaultValue = validDefault(text, for: field, context: context)
+            // Options known at import, else a value list whose options an admin uploads.
+            let allowed = typeAnnotation(Term.allowedValues)
+            let valueList = valueListKind(property: property, targets: targets)
+            if field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration {
+                var options: [Option] = []
+                var multiple = false
+                if let items = allowed?.collection {
+                    options = allowedOptions(items, context: context)
+                } else if let enumType {
+                    var seen = Set<String>()
+                    options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
+                        let target = enumType.name + "/" + member
+                        let label = self.label(index.take(target, Term.label)?.value.string)
+                            ?? self.label(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
+                        return Option(value: member, label: label)
+                    }
+                    multiple = enumType.isFlags
+                }
+                if !options.isEmpty {
+                    extras.freeValues = true
+                    field.kind =
+                        multiple
+                        ? (options.count <= FormSchema.maxChips ? .chips : .valueList)
+                        : options.count <= FormSchema.maxButtons ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
+                    field.options = [OptionGroup(options: options)]
+                    field.constraints.multiple = multiple
+                    field.constraints.min = nil
+                    field.constraints.max = nil
+                    field.constraints.scale = nil
+                    field.constraints.maxLength = nil
+                    field.constraints.pattern = nil
+                    field.presentation = Presentation()
+                } else if enumType != nil {
+                    return .unsupported("the enumeration \(shortTypeName(type)) without members")
+                } else if let valueList {
+                    field.kind = .valueList
+                    field.list = context.fieldName
+                    field.presentation = Presentation(searchable: valueList == .searchable)
+                    if numeric != nil {
+                        // Until its options are uploaded the list takes any text: keep it a number.
+                        field.constraints.pattern = numeric?.scale == 0 ? "-?[0-9]+" : "-?[0-9]+(\\.[0-9]+)?"
+                        field.constraints.min = nil
+                        field.constraints.max = nil
+                        field.constraints.scale = nil
+                    }
+                }
+            }
+            if field.kind == .note { extras.accessory = true }
+
+            // Media.
+            if field.kind == .attachments {
+                extras.accessory = true
+                extras.freeValues = true
+                field.constraints = Constraints(maxCount: 1)
+                var accept: [String] = []
+                if let type = mediaType?.string { accept.append(type) }
+                accept += (annotation(Term.acceptableMediaTypes)?.collection ?? []).compactMap(\.string)
+                field.constraints.accept = acceptedTypes(accept, context: context)
+                field.presentation = Presentation()
+            }
+
+            // Editable and required.
+            var editable = Editability.yes
+            if !sapCreatable || control == .readOnly { editable = .no }
+            if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
+            field.editable = editable
+            var required = context.requiredOnInsert || control == .mandatory || (context.isKey ? editable != .no : !property.nullable)
+            // A field control decided at run time leaves the field optional (the service says when it is
+            // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
+            if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
+            if field.kind == .switch || editable == .no { required = false }
+            field.required = required
+
+            if let text = property.defaultValue {
+                extras.freeValues = true
+                field.defaultValue = validDefault(text, for: field, context: context)
+            }
+            extras.kind = field.kind
+            extras.editable = field.editable
+            extras.required = field.required
+            return .field(extras)
         }
-        return .field(field, extras)
     }
 
     // MARK: Pieces
@@ -530,7 +550,7 @@ extension ODataFormMapper {
     }
 
     func shortTypeName(_ name: String) -> String {
-        name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name
+        name.lastIndex(ofASCII: UInt8(ascii: ".")).map { String(name[name.index(after: $0)...]) } ?? name
     }
 
     /// A label as written, or for an unresolved CAP text key (`{i18n>CreatedAt}`) its key in words.

@@ -8,14 +8,31 @@ final class ODataFormMapper {
     static let uuidPattern = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
     let model: ODataModel
-    var metadata: CSDLDocument { model.metadata }
-    var index: AnnotationIndex
-    var report: ODataReport
+    let metadata: CSDLDocument
+    // Unchecked: every access is a leaf call on one thread, never overlapping another, and the
+    // dynamic check on each annotation look-up costs more than the look-up.
+    @exclusivity(unchecked) var index: AnnotationIndex
+    @exclusivity(unchecked) var report: ODataReport
+    /// Whether the metadata declares a type in the `Edm` namespace (no valid document does):
+    /// else a property of an `Edm.` type needs no look-up among the declared types.
+    private let declaresEdmTypes: Bool
 
     init(model: ODataModel, index: AnnotationIndex, report: ODataReport) {
         self.model = model
+        self.metadata = model.metadata
         self.index = index
         self.report = report
+        let metadata = model.metadata
+        declaresEdmTypes =
+            metadata.types.keys.contains { $0.hasPrefix("Edm.") } || metadata.enums.keys.contains { $0.hasPrefix("Edm.") }
+            || metadata.typeDefinitions.keys.contains { $0.hasPrefix("Edm.") }
+    }
+
+    /// Whether a type name is a primitive type that names no declared type.
+    func isUndeclaredPrimitive(_ type: String) -> Bool {
+        guard !declaresEdmTypes else { return false }
+        var type = type
+        return type.withUTF8 { $0.count > 4 && $0[0] == UInt8(ascii: "E") && $0[1] == UInt8(ascii: "d") && $0[2] == UInt8(ascii: "m") && $0[3] == UInt8(ascii: ".") }
     }
 
     enum Outcome {
@@ -42,6 +59,8 @@ final class ODataFormMapper {
         var chain: [String]
         /// Property name → position, built on first use (a layout without annotations never needs it).
         var position: [String: Int]?
+        /// Whether any annotation targets a member of the type.
+        var membersAnnotated: Bool
     }
 
     private var layouts: [String: TypeLayout] = [:]
@@ -52,7 +71,8 @@ final class ODataFormMapper {
         let keys = model.keys(of: typeName)
         let layout = TypeLayout(
             properties: properties, isKey: properties.map { keys.contains($0.name) },
-            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChain(typeName).map(\.name))
+            fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChainNames(typeName),
+            membersAnnotated: index.annotatesMembers(of: typeName))
         layouts[typeName] = layout
         return layout
     }
@@ -139,6 +159,8 @@ final class ODataFormMapper {
         var requireds = [Bool](repeating: false, count: properties.count)
         var extrasOf = [MappedExtras?](repeating: nil, count: properties.count)
         var mappedYet = [Bool](repeating: false, count: properties.count)
+        /// Whether `fields` holds a field at a position (asked without touching the large Field).
+        var isField = [Bool](repeating: false, count: properties.count)
         var unsupported: [String] = []
         var unknownPaths: [String] = []
         var dynamicControl: [String] = []
@@ -156,18 +178,21 @@ final class ODataFormMapper {
             if !mappedYet[i] {
                 mappedYet[i] = true
                 let property = properties[i]
+                // The field is made in its place: a Field is large, and copying it costs.
                 let result = mapProperty(
                     PropertyContext(
-                        property: property, entityType: typeName, isKey: layout.isKey[i],
-                        requiredOnInsert: requiredOnInsert.contains(name), dataFieldLabel: label, fieldName: layout.fieldNames[i]))
+                        property: property, entityType: typeName, entityTypeMembersAnnotated: layout.membersAnnotated, isKey: layout.isKey[i],
+                        requiredOnInsert: !requiredOnInsert.isEmpty && requiredOnInsert.contains(name), dataFieldLabel: label,
+                        fieldName: layout.fieldNames[i]),
+                    into: &fields[i])
                 switch result {
                 case .unsupported(let why):
                     unsupported.append("\(name) (\(why))")
-                case .field(let mapped, let extras):
-                    kinds[i] = mapped.kind
-                    editables[i] = mapped.editable
-                    requireds[i] = mapped.required
-                    fields[i] = mapped
+                case .field(let extras):
+                    isField[i] = true
+                    kinds[i] = extras.kind
+                    editables[i] = extras.editable
+                    requireds[i] = extras.required
                     extrasOf[i] = extras
                     if extras.freeValues { freeValues = true }
                     if extras.dynamicFieldControl { dynamicControl.append(name) }
@@ -176,7 +201,7 @@ final class ODataFormMapper {
                     break
                 }
             }
-            return fields[i] == nil ? nil : i
+            return isField[i] ? i : nil
         }
 
         var freeValues = false
@@ -211,7 +236,7 @@ final class ODataFormMapper {
                 guard let u = field(unit, label: nil), !extrasOf[u]!.accessory else { continue }
                 placed[u] = true
                 groups[g].members.insert(u, at: m + 1)
-            } else if fields[u] == nil {
+            } else if !isField[u] {
                 continue
             }
             let isCurrency = currency || properties[u].sap.semantics == "currency-code"
@@ -277,7 +302,7 @@ final class ODataFormMapper {
                 keyMembers.append(accessory.removeFirst())
             }
         }
-        for (i, property) in properties.enumerated() where layout.isKey[i] || requiredOnInsert.contains(property.name) {
+        for (i, property) in properties.enumerated() where layout.isKey[i] || (!requiredOnInsert.isEmpty && requiredOnInsert.contains(property.name)) {
             guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, editables[i] != .no else { continue }
             placed[i] = true
             keyMembers.append(i)
@@ -300,25 +325,25 @@ final class ODataFormMapper {
             media = file
         }
 
-        // What the report says about this form.
-        let place = "\(set.name) (\(shortTypeName(typeName)))"
+        // What the report says about this form (the text only when there is something to say).
+        var place: String { "\(set.name) (\(shortTypeName(typeName)))" }
         if !unsupported.isEmpty {
-            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
+            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { [unsupported] count in
                 "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
         if !dynamicControl.isEmpty {
-            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
+            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { [dynamicControl] _ in
                 "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
             }
         }
         if !dynamicHidden.isEmpty {
-            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
+            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { [dynamicHidden] _ in
                 "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
             }
         }
         if !unknownPaths.isEmpty {
-            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
+            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { [unknownPaths] _ in
                 "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(self.shortTypeName(typeName)); left out."
             }
         }
@@ -429,7 +454,7 @@ final class ODataFormMapper {
     }
 
     private func isString(_ type: String) -> Bool {
-        type == "Edm.String" || metadata.typeDefinitions[type]?.underlyingType == "Edm.String"
+        type == "Edm.String" || (!isUndeclaredPrimitive(type) && metadata.typeDefinitions[type]?.underlyingType == "Edm.String")
     }
 
     // MARK: Names
@@ -439,9 +464,9 @@ final class ODataFormMapper {
     private func fieldNames(_ properties: [PropertyDecl], typeName: String) -> [String] {
         var result = properties.map(\.name)
         // Property names are unique in a type; only a name made valid can clash.
-        guard result.contains(where: { !FormSchema.isValidName($0) || $0 == "_csrf" }) else { return result }
+        guard result.contains(where: { !ODataFormMapper.isPlainName($0) || $0 == "_csrf" }) else { return result }
         var taken = Set(result)
-        for (i, property) in properties.enumerated() where !FormSchema.isValidName(property.name) || property.name == "_csrf" {
+        for (i, property) in properties.enumerated() where !ODataFormMapper.isPlainName(property.name) || property.name == "_csrf" {
             var cleaned = String(
                 String.UnicodeScalarView(
                     property.name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? $0 : "_" }))
@@ -455,6 +480,19 @@ final class ODataFormMapper {
                 file: metadata.file, line: property.line)
         }
         return result
+    }
+
+    /// `FormSchema.isValidName`, decided on the bytes: `[A-Za-z_][A-Za-z0-9_]*`.
+    static func isPlainName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+            else { return false }
+            return bytes.allSatisfy {
+                $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+            }
+        }
     }
 
     private func uniqueName(_ base: String, taken: Set<String>) -> String {

@@ -121,6 +121,28 @@ struct FormIDs {
 
     /// Lower-cased, every run of characters other than `a-z0-9` one `-`, trimmed, at most 100 characters.
     static func slug(_ text: String) -> String {
+        var text = text
+        if let ascii = text.withUTF8({ bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            // ASCII (every real name): the same, byte by byte.
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            var pendingDash = false
+            for var byte in bytes {
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+                if (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                    if pendingDash && !out.isEmpty { out.append(UInt8(ascii: "-")) }
+                    pendingDash = false
+                    out.append(byte)
+                } else {
+                    pendingDash = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }) {
+            let id = trimmed(ascii, to: 100)
+            return id.isEmpty ? "form" : id
+        }
         var out = ""
         var pendingDash = false
         for scalar in text.lowercased().unicodeScalars {

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import FormImport
+
+/// The lean element tree EDMX is read into reads like libxml2's own tree would (with blank
+/// text dropped as `XML_PARSE_NOBLANKS` drops it).
+@Suite("Lean XML tree")
+struct LeanTreeTests {
+    private func parse(_ text: String) throws -> SafeXMLDocument {
+        try SafeXMLDocument.parse(Array(text.utf8), file: "t.xml", elementsOnly: true)
+    }
+
+    private func children(_ node: XMLNode) -> [XMLNode] {
+        var result: [XMLNode] = []
+        node.forEachChild { result.append($0) }
+        return result
+    }
+
+    @Test("attribute values come decoded: predefined entities and character references")
+    func attributeValues() throws {
+        let xml = try parse(#"<r a="x &amp; y" b="&#38;&lt;&gt;&quot;&apos;&#65;" c="" xmlns:p="urn:p" p:d="1"/>"#)
+        let values = xml.withRoot { root -> [String?] in
+            [root.attribute("a"), root.attribute("b"), root.attribute("c"), root.attribute("d"), root.attribute("e")]
+        }
+        #expect(values == [#"x & y"#, #"&<>"'A"#, "", nil, nil])
+        let namespaced = xml.withRoot { root -> [String] in
+            var found: [String] = []
+            root.forEachAttribute { if let ns = $0.namespaceKey { found.append(ns.uri + " " + $0.localName + "=" + $0.value) } }
+            return found
+        }
+        #expect(namespaced == ["urn:p d=1"])
+    }
+
+    @Test("an element's own text is kept, blank text between elements is not")
+    func ownText() throws {
+        let xml = try parse("""
+            <r xmlns="urn:x">
+              <String>  </String>
+              <String>a &amp; b&#33;</String>
+              <Record>
+                <P>1</P>
+              </Record>
+              <Mixed>x<!-- c --> y</Mixed>
+              <Empty/>
+            </r>
+            """)
+        let texts = xml.withRoot { root in children(root).map(\.ownText) }
+        #expect(texts == ["  ", "a & b!", "", "x y", ""])
+        let names = xml.withRoot { root in children(root).map(\.localName) }
+        #expect(names == ["String", "String", "Record", "Mixed", "Empty"])
+        #expect(xml.withRoot { $0.namespaceURI } == "urn:x")
+    }
+
+    @Test("elements keep the line of their start tag")
+    func lines() throws {
+        let xml = try parse("<r>\n<a\n b='1'\n/><b/>\n\n<c/></r>")
+        let lines = xml.withRoot { root in [root.line] + children(root).map(\.line) }
+        #expect(lines == [1, 2, 4, 6])
+    }
+
+    @Test("a DOCTYPE and malformed XML are refused as before")
+    func refusals() throws {
+        let doctype = try #require(throws: ImportFailure.self) { _ = try parse("<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>") }
+        #expect(doctype.errors.first?.code == "doctype")
+        let malformed = try #require(throws: ImportFailure.self) { _ = try parse("<r><a></r>") }
+        #expect(malformed.errors.first?.code == "malformed-xml")
+    }
+}
