@@ -6,6 +6,8 @@ import uuid
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BASE, Browser
 
@@ -49,18 +51,25 @@ def admin():
     b.open("/login?next=/admin")
     b.driver.find_element(By.ID, "field-name").send_keys("admin")
     b.driver.find_element(By.ID, "field-password").send_keys(PASSWORD)
-    b.driver.find_element(By.CSS_SELECTOR, ".fw-login__submit").click()
+    click_and_load(b, b.driver.find_element(By.CSS_SELECTOR, ".fw-login__submit"))
     assert b.driver.current_url.endswith("/admin")
     yield b
     b.quit()
+
+
+def click_and_load(b: Browser, element):
+    """Clicks a submit button and waits until the next page has replaced this one."""
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(b.driver, 15).until(staleness_of(old))
+    b.settle()
 
 
 def paste_and_import(b: Browser, text: str):
     b.open("/admin")
     area = b.driver.find_element(By.ID, "field-xml")
     b.driver.execute_script("arguments[0].value = arguments[1]", area, text)
-    b.driver.find_element(By.CSS_SELECTOR, ".fw-import button[type=submit]").click()
-    b.settle()
+    click_and_load(b, b.driver.find_element(By.CSS_SELECTOR, ".fw-import button[type=submit]"))
 
 
 def test_import_preview_publish_value_list_versions(admin: Browser):
@@ -85,8 +94,7 @@ def test_import_preview_publish_value_list_versions(admin: Browser):
     b.driver.find_element(By.ID, "field-documents").send_keys(path)
     names = b.driver.find_element(By.CSS_SELECTOR, ".fw-dropzone__files").text
     assert os.path.basename(path) in names
-    b.driver.find_element(By.CSS_SELECTOR, ".fw-import button[type=submit]").click()
-    b.settle()
+    click_and_load(b, b.driver.find_element(By.CSS_SELECTOR, ".fw-import button[type=submit]"))
     assert "/admin/imports/" in b.driver.current_url
     row = b.driver.find_element(By.XPATH, f"//a[text()='{form_id}']/ancestor::tr").text
     assert "New Trip" in row and "1 (new)" in row
@@ -115,7 +123,7 @@ def test_import_preview_publish_value_list_versions(admin: Browser):
     # Publish: imported forms are for users; made public, a visitor can fill it.
     b.open(f"/admin/forms/{form_id}")
     b.driver.find_element(By.ID, "access-public").click()
-    b.driver.find_element(By.XPATH, "//button[text()='Save access']").click()
+    click_and_load(b, b.driver.find_element(By.XPATH, "//button[text()='Save access']"))
     assert "Access saved." in b.driver.find_element(By.CSS_SELECTOR, ".fw-notice").text
     visitor = Browser(js=False).viewport(390, 844)
     try:
@@ -130,7 +138,7 @@ def test_import_preview_publish_value_list_versions(admin: Browser):
         csv = f.name
     b.open(f"/admin/forms/{form_id}")
     b.driver.find_element(By.ID, "list-plants-csv").send_keys(csv)
-    b.driver.find_element(By.XPATH, "//button[text()='Upload options']").click()
+    click_and_load(b, b.driver.find_element(By.XPATH, "//button[text()='Upload options']"))
     assert "Options uploaded" in b.driver.find_element(By.CSS_SELECTOR, ".fw-notice").text
     os.unlink(csv)
     b.open(f"/forms/{form_id}/new")
