@@ -75,6 +75,7 @@ public struct Field: Sendable, Hashable {
     /// Where the field was declared; not part of the canonical JSON.
     public var location: SourceLocation?
 
+    @inlinable
     public init(
         name: String, kind: FieldKind, label: String? = nil, placeholder: String? = nil, hint: String? = nil,
         required: Bool = false, editable: Editability = .yes, defaultValue: String? = nil, prefill: Prefill? = nil,
@@ -147,6 +148,7 @@ public struct Constraints: Sendable, Hashable {
     /// Text is stored upper-cased (OData `sap:display-format="UpperCase"`, `Common.IsUpperCase`).
     public var upperCase: Bool
 
+    @inlinable
     public init(
         textType: TextType? = nil, minLength: Int? = nil, maxLength: Int? = nil, pattern: String? = nil,
         format: String? = nil, min: String? = nil, max: String? = nil, step: String? = nil, scale: Int? = nil,
@@ -184,6 +186,7 @@ public struct Presentation: Sendable, Hashable {
     /// Whether a value list offers a search field.
     public var searchable: Bool
 
+    @inlinable
     public init(prefix: String? = nil, suffix: String? = nil, rows: Int? = nil, searchable: Bool = false) {
         self.prefix = prefix
         self.suffix = suffix

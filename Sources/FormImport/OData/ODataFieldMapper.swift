@@ -549,7 +549,10 @@ extension ODataFormMapper {
             file: metadata.file, line: context.property.line)
     }
 
-    func shortTypeName(_ name: String) -> String {
+    func shortTypeName(_ name: String) -> String { Self.shortName(name) }
+
+    /// A qualified name without its namespace (`ns.Product` → `Product`).
+    static func shortName(_ name: String) -> String {
         name.lastIndex(ofASCII: UInt8(ascii: ".")).map { String(name[name.index(after: $0)...]) } ?? name
     }
 

@@ -326,7 +326,11 @@ final class ODataFormMapper {
         }
 
         // What the report says about this form (the text only when there is something to say).
-        var place: String { "\(set.name) (\(shortTypeName(typeName)))" }
+        // Built only when a warning needs it, and capturing plain values, never `self`: the
+        // report keeps these closures, and the report is the mapper's (a cycle would keep the
+        // whole model alive after the import).
+        let placeParts = (set: set.name, type: Self.shortName(typeName))
+        var place: String { "\(placeParts.set) (\(placeParts.type))" }
         if !unsupported.isEmpty {
             report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { [unsupported] count in
                 "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
@@ -344,7 +348,7 @@ final class ODataFormMapper {
         }
         if !unknownPaths.isEmpty {
             report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { [unknownPaths] _ in
-                "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(self.shortTypeName(typeName)); left out."
+                "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(placeParts.type); left out."
             }
         }
 

@@ -79,6 +79,8 @@ enum ODataImporter {
 
         // Annotations that had no effect, by term.
         report = mapper.report
+        // The report's message closures go with it; the mapper keeps none.
+        mapper.report = ODataReport()
         var shown: [String: String] = [:]
         mapper.index.forEachUnused { entry in
             let term = shown[entry.term] ?? Vocabulary.displayName(ofTerm: entry.term)
