@@ -57,7 +57,7 @@ public struct ImportFailure: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// Something an import passed over without failing (unused annotation, unknown alias, ...).
-public struct ImportWarning: Sendable, Hashable, CustomStringConvertible {
+public struct ImportWarning: Codable, Sendable, Hashable, CustomStringConvertible {
     public var code: String
     public var message: String
     public var file: String?
@@ -101,7 +101,7 @@ public struct ImportDocument: Sendable {
 }
 
 /// Something in a source that did not become a form (an OData entity set that is not creatable), and why.
-public struct ImportSkip: Sendable, Hashable, CustomStringConvertible {
+public struct ImportSkip: Codable, Sendable, Hashable, CustomStringConvertible {
     /// What was skipped, as the source names it (`BusinessPartnerSet`).
     public var name: String
     /// Why, in a sentence ("Not insertable: sap:creatable=\"false\".").

@@ -266,9 +266,7 @@ extension ImportSummary {
         forms = zip(schemas, versions).map { schema, stored in
             Form(id: stored.formID, title: schema.title, version: stored.version, fieldCount: schema.allFields.count)
         }
-        warnings = results.flatMap(\.warnings).map {
-            Warning(code: $0.code, message: $0.message, file: $0.file, line: $0.line, column: $0.column, term: $0.term, count: $0.count)
-        }
-        skipped = results.flatMap(\.skipped).map { Skip(name: $0.name, reason: $0.reason, file: $0.file, line: $0.line) }
+        warnings = results.flatMap(\.warnings)
+        skipped = results.flatMap(\.skipped)
     }
 }

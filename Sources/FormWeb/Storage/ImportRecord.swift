@@ -44,29 +44,11 @@ public struct ImportSummary: Codable, Sendable, Hashable {
         public var fieldCount: Int
     }
 
-    /// A warning, with how many times it occurred.
-    public struct Warning: Codable, Sendable, Hashable {
-        public var code: String
-        public var message: String
-        public var file: String?
-        public var line: Int
-        public var column: Int
-        public var term: String?
-        public var count: Int
-    }
-
-    /// A part of a source that gave no form, and why.
-    public struct Skip: Codable, Sendable, Hashable {
-        public var name: String
-        public var reason: String
-        public var file: String?
-        public var line: Int
-    }
-
     public var documents: [String]
     public var forms: [Form]
-    public var warnings: [Warning]
-    public var skipped: [Skip]
+    /// Each with how many times it occurred (`count`).
+    public var warnings: [ImportWarning]
+    public var skipped: [ImportSkip]
 }
 
 /// A row of `option_lists`: the options an admin uploaded for a list of a form. They replace the
