@@ -301,14 +301,22 @@ struct AdminTests {
         }
     }
 
-    @Test("the form list on / links admins to the admin page")
+    @Test("the form list on / shows visitors only public forms, signed-in users all active ones, and links admins to the admin page")
     func indexLink() async throws {
-        try await TestApp.run(forms: [], users: AdminFixtures.users) { client in
+        let forms = [
+            (Fixtures.schema([], id: "open-form", title: "New Open"), FormAccess.public),
+            (Fixtures.schema([], id: "members-form", title: "New Member Thing"), FormAccess.users),
+        ]
+        try await TestApp.run(forms: forms, users: AdminFixtures.users) { client in
+            let visitor = try await TestBrowser(client).get("/")
+            #expect(visitor.body.contains("/forms/open-form") && !visitor.body.contains("/forms/members-form"))
             let admin = try await AdminFixtures.admin(client)
             #expect(try await admin.get("/").body.contains(#"href="/admin""#))
             let ana = TestBrowser(client)
             try await ana.signIn("ana", password: "ana-password")
-            #expect(!(try await ana.get("/").body.contains(#"href="/admin""#)))
+            let signedIn = try await ana.get("/")
+            #expect(!signedIn.body.contains(#"href="/admin""#))
+            #expect(signedIn.body.contains("/forms/open-form") && signedIn.body.contains("/forms/members-form"))
         }
     }
 }

@@ -29,7 +29,8 @@ actor PlanCache {
     private var detailPages: [Key: RenderPlan] = [:]
     private var deletePages: [Key: RenderPlan] = [:]
     private var parentPages: [Key: RenderPlan] = [:]
-    private var index: (signature: [Key], plan: RenderPlan)?
+    /// Form lists by the forms they show (visitors and signed-in users see different lists).
+    private var indexes: [[Key]: RenderPlan] = [:]
 
     /// Where the views read `today` and `now`.
     private let timeZone: TimeZone
@@ -110,9 +111,11 @@ actor PlanCache {
     /// The form list, rebuilt only when a form or version was added.
     func indexPage(for forms: [StoredForm]) throws -> RenderPlan {
         let signature = forms.map(Key.init)
-        if let index, index.signature == signature { return index.plan }
+        if let plan = indexes[signature] { return plan }
         let plan = try renderer.indexPage(forms: try forms.map { try $0.schema() })
-        index = (signature, plan)
+        // Only a few lists are current at a time; older ones are not kept.
+        if indexes.count >= 8 { indexes.removeAll() }
+        indexes[signature] = plan
         return plan
     }
 }

@@ -20,8 +20,9 @@ struct FormController {
 
     /// `GET /`: the forms that can be filled.
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let forms = try await store.list().filter { $0.state == .active }
         let viewer = try await viewers.viewer(request, context: context)
+        // The forms this viewer may fill: active ones, and those for users only when signed in.
+        let forms = try await store.list().filter { $0.state == .active && ($0.access == .public || viewer.account != nil) }
         var state = RenderState(values: [:], csrfToken: viewers.token(for: viewer))
         state.accountName = viewer.account?.name
         state.isAdmin = viewer.isAdmin
