@@ -26,6 +26,7 @@ struct FormStoreTests {
                 #expect(documents.map { String(decoding: $0.data, as: UTF8.self) } == ["<edmx/>"])
                 #expect(try await database.forms.latest(formID: id)?.importID == stored.id)
             }
+            #expect(try await database.forms.sourceDocumentNames(formID: "a-set") == [1: ["test.xml"]])
             let report = try #require(try await database.forms.importSummary(id: stored.id))
             #expect(report.summary.forms.map(\.id) == ["a-set", "b-set"])
             #expect(report.by == "admin")

@@ -311,16 +311,17 @@ struct AdminController {
         context["retired"] = form.state == .retired
         context["isPublic"] = form.access == .public
         var versions: [[String: Any]] = []
+        let documentNames = try await forms.sourceDocumentNames(formID: form.id)
         for version in try await forms.versions(formID: form.id) {
-            let documents = try await forms.sourceDocuments(formID: form.id, version: version.version) ?? []
+            let documents = documentNames[version.version] ?? []
             versions.append([
                 "formID": form.id, "version": version.version,
                 "when": version.importedAt.map(AdminPage.timestamp) ?? "",
                 "by": HTML.clean(version.importedBy ?? "command line"), "kind": version.sourceKind.displayName,
                 "objects": try await objects.count(formID: form.id, version: version.version),
                 "importHref": mustacheOptional(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
-                "documents": documents.enumerated().map { index, document in
-                    ["name": HTML.clean(document.name), "href": "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)"]
+                "documents": documents.enumerated().map { index, name in
+                    ["name": HTML.clean(name), "href": "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)"]
                 },
             ])
         }

@@ -140,6 +140,30 @@ public struct FormStore: Sendable {
         return record.sourceDocuments.documents.map { ($0.name, $0.data) }
     }
 
+    /// The names of each version's source documents, by version, without reading their bytes.
+    public func sourceDocumentNames(formID: String) async throws -> [Int: [String]] {
+        let db = database.database()
+        let versions = try await FormVersionRecord.query(on: db).filter(\.$form.$id == formID)
+            .field(\.$id).field(\.$version).field(\.$sourcesID).all()
+        let ids = versions.compactMap(\.sourcesID)
+        var names: [UUID: [String]] = [:]
+        if !ids.isEmpty {
+            for sources in try await ImportSourcesRecord.query(on: db).filter(\.$id ~~ ids).field(\.$id).field(\.$names).all() {
+                if let id = sources.id { names[id] = sources.names }
+            }
+        }
+        var result: [Int: [String]] = [:]
+        for version in versions {
+            if let id = version.sourcesID {
+                result[version.version] = names[id] ?? []
+            } else {
+                // A version stored before import_sources keeps its documents in its own row.
+                result[version.version] = try await sourceDocuments(formID: formID, version: version.version)?.map(\.name) ?? []
+            }
+        }
+        return result
+    }
+
     /// Changes who may fill a form.
     public func setAccess(_ access: FormAccess, formID: String) async throws {
         guard let form = try await FormRecord.find(formID, on: database.database()) else { return }

@@ -88,11 +88,16 @@ final class ImportSourcesRecord: Model, @unchecked Sendable {
     @Field(key: "documents")
     var documents: StoredDocuments
 
+    /// The documents' names, apart from their bytes, so a page listing them reads no bytes.
+    @Field(key: "names")
+    var names: [String]
+
     init() {}
 
     init(id: UUID, documents: StoredDocuments) {
         self.id = id
         self.documents = documents
+        self.names = documents.documents.map(\.name)
     }
 }
 
@@ -119,6 +124,7 @@ struct AddAdminTables: AsyncMigration {
         try await database.schema(ImportSourcesRecord.schema)
             .id()
             .field("documents", .json, .required)
+            .field("names", .array(of: .string), .required)
             .create()
         try await database.schema(FormVersionRecord.schema)
             .field("import_id", .uuid)
