@@ -51,9 +51,12 @@ enum AdminFixtures {
     }
 
     /// Imports through the admin page; returns the answer to the POST.
-    static func importSpec(_ browser: TestBrowser, files: [(String, String)] = [], pasted: String = "") async throws -> TestBrowser.Page {
+    static func importSpec(_ browser: TestBrowser, files: [(String, String)] = [], pasted: String = "", kept: [String] = []) async throws
+        -> TestBrowser.Page
+    {
         let page = try await browser.get("/admin")
         var parts: [AttachmentFixtures.Part] = [.field("_csrf", page.csrf ?? "")]
+        for id in kept { parts.append(.field("kept", id)) }
         for (name, text) in files { parts.append(.file("documents", filename: name, type: "application/xml", bytes: Array(text.utf8))) }
         parts.append(.field("xml", pasted))
         return try await browser.postMultipart("/admin/import", parts)
@@ -111,6 +114,63 @@ struct AdminTests {
             let empty = try await AdminFixtures.importSpec(browser)
             #expect(empty.status == .unprocessableContent)
             #expect(empty.body.contains(##"<a href="#field-documents">Choose a file to import, or paste XML</a>"##))
+        }
+    }
+
+    @Test("a refused import keeps its files for the next try: in order, a corrected file of the same name in its place, unticked ones dropped, for that admin only")
+    func importKeepsFiles() async throws {
+        try await TestApp.run(forms: [], users: AdminFixtures.users) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let files = [("a.xml", AdminFixtures.spec(id: "a")), ("b.xml", AdminFixtures.broken), ("c.xml", AdminFixtures.spec(id: "c"))]
+            let refused = try await AdminFixtures.importSpec(browser, files: files)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("Files kept from this try"))
+            #expect(refused.body.contains("More files, or corrected ones"))
+            let kept = refused.body.matches(of: #/name="kept" value="([0-9a-f-]{36})" checked><label class="fw-checkbox__label" for="kept-\d">([a-z.]+) /#)
+            #expect(kept.map { String($0.2) } == ["a.xml", "b.xml", "c.xml"])
+            let ids = kept.map { String($0.1) }
+
+            // Another admin cannot use them.
+            let other = TestBrowser(client)
+            try await other.signIn("root2", password: "root2-password")
+            let stranger = try await AdminFixtures.importSpec(other, kept: ids)
+            #expect(stranger.body.contains("Choose a file to import, or paste XML"))
+
+            // b.xml corrected takes b's place, and c is unticked: a and b are imported.
+            let fixed = ("b.xml", AdminFixtures.spec(id: "b").replacingOccurrences(of: "p1", with: "q1"))
+            let refusedAgain = try await AdminFixtures.importSpec(browser, files: [("b.xml", AdminFixtures.broken)], kept: ids)
+            #expect(refusedAgain.status == .unprocessableContent)
+            let keptAgain = refusedAgain.body.matches(of: #/name="kept" value="([0-9a-f-]{36})" checked><label class="fw-checkbox__label" for="kept-\d">([a-z.]+) /#)
+            #expect(keptAgain.map { String($0.2) } == ["a.xml", "b.xml", "c.xml"])
+            #expect(keptAgain[0].1 == kept[0].1 && keptAgain[2].1 == kept[2].1 && keptAgain[1].1 != kept[1].1)
+            let done = try await AdminFixtures.importSpec(browser, files: [fixed], kept: [String(keptAgain[0].1), String(keptAgain[1].1)])
+            #expect(done.status == .seeOther)
+            let report = try await browser.get(try #require(done.location))
+            #expect(report.body.contains(#"<a href="/admin/forms/a">a</a>"#) && report.body.contains(#"<a href="/admin/forms/b">b</a>"#))
+            #expect(!report.body.contains(#"<a href="/admin/forms/c">c</a>"#))
+            #expect(try await browser.get("/forms/b/new").body.contains("q1"))
+
+            // An accepted import forgets the kept files.
+            let after = try await AdminFixtures.importSpec(browser, kept: ids + keptAgain.map { String($0.1) })
+            #expect(after.body.contains("Choose a file to import, or paste XML"))
+            #expect(!after.body.contains("Files kept from this try"))
+        }
+    }
+
+    @Test("kept files of refused imports older than a day are purged")
+    func keptFilesPurged() async throws {
+        let clock = TestClock()
+        try await AttachmentFixtures.withStore(clock: clock) { _, database in
+            let drafts = ImportDraftStore(database: database, now: { clock.now })
+            let owner = UUID()
+            let kept = try await drafts.keep([.init(name: "a.xml", data: Array("<a/>".utf8))], owner: owner)
+            let ids = kept.compactMap(\.id)
+            #expect(try await drafts.documents(ids: ids, owner: owner).map(\.data) == [Array("<a/>".utf8)])
+            #expect(try await drafts.documents(ids: ids, owner: UUID()).isEmpty)
+            #expect(try await drafts.purge(olderThan: clock.now) == 0)
+            clock.advance(by: 1)
+            #expect(try await drafts.purge(olderThan: clock.now) == 1)
+            #expect(try await drafts.documents(ids: ids, owner: owner).isEmpty)
         }
     }
 

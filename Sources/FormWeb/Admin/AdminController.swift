@@ -13,6 +13,8 @@ struct AdminController {
     let plans: PlanCache
     let renderer: PageRenderer
     let gate: AdminGate
+    /// The files of the admin's last refused import.
+    let drafts: ImportDraftStore
     /// Where the preview reads `today` and `now`.
     let timeZone: TimeZone
 
@@ -44,17 +46,26 @@ struct AdminController {
     }
 
     /// `POST /admin/import`: files and pasted XML as one batch, through the same code path as
-    /// `fieldwork import`. All of it is stored, or, when any document is refused, nothing.
+    /// `fieldwork import`. All of it is stored, or, when any document is refused, nothing; the
+    /// files of a refused batch are kept for the next try (``ImportDraftStore``).
     @Sendable func importDocuments(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try await gate.admin(request, context: context)
         let upload = try await AdminUpload.read(request)
         try gate.viewers.requireToken(upload.field(CSRF.fieldName), for: viewer)
-        var documents = upload.files("documents").map { ImportDocument(name: FileName.sanitise($0.filename ?? "upload.xml"), data: $0.data) }
+        guard let owner = viewer.account?.id else { throw HTTPError(.forbidden) }
+        let keptIDs = upload.fields("kept").compactMap { UUID(uuidString: $0) }
+        let kept = try await drafts.documents(ids: keptIDs, owner: owner)
+        let chosen = upload.files("documents").map {
+            ImportDraftStore.Document(name: FileName.sanitise($0.filename ?? "upload.xml"), data: $0.data)
+        }
+        let files = ImportDraftStore.merge(kept: kept, chosen: chosen)
+        var documents = files.map(\.importDocument)
         let pasted = upload.field("xml") ?? ""
         if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             documents.append(ImportDocument(name: "pasted.xml", data: Array(pasted.utf8)))
         }
         guard !documents.isEmpty else {
+            try await drafts.clear(owner: owner)
             let problem = AdminProblem(text: "Choose a file to import, or paste XML", href: "#field-documents")
             return try await dashboardPage(viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
         }
@@ -66,11 +77,14 @@ struct AdminController {
         guard failures.isEmpty else {
             let errors = failures.flatMap(\.errors)
             let report = ImportErrorReport(errors: errors, documents: documents)
+            let keptNow = try await drafts.keep(files, owner: owner)
             return try await dashboardPage(
-                viewer: viewer, problems: report.summary, importErrors: report.context, pasted: pasted, status: .unprocessableContent)
+                viewer: viewer, problems: report.summary, importErrors: report.context, pasted: pasted, kept: keptNow,
+                status: .unprocessableContent)
         }
         let results = outcomes.compactMap { try? $0.result.get() }
         let stored = try await forms.storeImport(results, importedBy: viewer.account?.name)
+        try await drafts.clear(owner: owner)
         return Response.seeOther("/admin/imports/\(stored.id.uuidString.lowercased())")
     }
 
@@ -267,7 +281,7 @@ struct AdminController {
 
     private func dashboardPage(
         viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: [String: Any]? = nil,
-        pasted: String = "", status: HTTPResponse.Status = .ok
+        pasted: String = "", kept: [ImportDraftStore.Document] = [], status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Admin")
         page.notice = notice
@@ -286,6 +300,10 @@ struct AdminController {
         context["forms"] = rows
         context["hasForms"] = !rows.isEmpty
         context["pasted"] = HTML.clean(pasted)
+        context["kept"] = kept.enumerated().map { index, file -> [String: Any] in
+            ["id": file.id?.uuidString.lowercased() ?? "", "index": index + 1, "name": HTML.clean(file.name), "size": ByteSize.describe(file.data.count)]
+        }
+        context["hasKept"] = !kept.isEmpty
         if let importErrors { context["importErrors"] = importErrors }
         return try render(context, "admin/index", status: status)
     }

@@ -25,6 +25,11 @@ struct AdminUpload: Sendable {
         parts.first { $0.name == name && $0.filename == nil }?.text
     }
 
+    /// The texts of every plain field with the name, in order.
+    func fields(_ name: String) -> [String] {
+        parts.filter { $0.name == name && $0.filename == nil }.map(\.text)
+    }
+
     /// The non-empty files sent under the name, in order.
     func files(_ name: String) -> [Part] {
         parts.filter { $0.name == name && $0.filename != nil && !($0.filename?.isEmpty ?? true) }

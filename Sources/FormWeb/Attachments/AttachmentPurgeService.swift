@@ -2,22 +2,29 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Wakes every hour and purges staged uploads nobody claimed within a day.
+/// Wakes every hour and purges staged uploads nobody claimed within a day, and the files of
+/// refused admin imports kept as long.
 ///
 /// List it after ``DatabaseService`` in the `ServiceGroup`: services stop in reverse order,
 /// so the database is still open while this one stops.
 public struct AttachmentPurgeService: Service {
     let store: AttachmentStore
+    let drafts: ImportDraftStore?
     let interval: Duration
     let maxAge: TimeInterval
     let logger: Logger
 
     /// - Parameters:
     ///   - store: the attachments store to purge.
+    ///   - drafts: the kept files of refused admin imports, purged by the same age.
     ///   - interval: time between purges; the first runs at start.
     ///   - maxAge: how old, in seconds, an unclaimed staged upload may get.
-    public init(store: AttachmentStore, interval: Duration = .seconds(3600), maxAge: TimeInterval = 24 * 3600, logger: Logger) {
+    public init(
+        store: AttachmentStore, drafts: ImportDraftStore? = nil, interval: Duration = .seconds(3600), maxAge: TimeInterval = 24 * 3600,
+        logger: Logger
+    ) {
         self.store = store
+        self.drafts = drafts
         self.interval = interval
         self.maxAge = maxAge
         self.logger = logger
@@ -36,8 +43,12 @@ public struct AttachmentPurgeService: Service {
     /// One purge; failures are logged, not thrown, so one bad hour does not stop the server.
     func purgeOnce() async {
         do {
-            let removed = try await store.purgeStaged(olderThan: store.now().addingTimeInterval(-maxAge))
+            let cutoff = store.now().addingTimeInterval(-maxAge)
+            let removed = try await store.purgeStaged(olderThan: cutoff)
             if removed > 0 { logger.info("Purged unclaimed uploads", metadata: ["count": "\(removed)"]) }
+            if let drafts, case let kept = try await drafts.purge(olderThan: cutoff), kept > 0 {
+                logger.info("Purged files kept from refused imports", metadata: ["count": "\(kept)"])
+            }
         } catch {
             logger.error("Purging unclaimed uploads failed", metadata: ["error": "\(error)"])
         }

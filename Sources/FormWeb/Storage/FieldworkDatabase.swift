@@ -79,6 +79,7 @@ public struct FieldworkDatabase: Sendable {
         migrations.add(CreateObjects())
         migrations.add(CreateAttachments())
         migrations.add(AddAdminTables())
+        migrations.add(AddStagedDocuments())
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()

@@ -73,8 +73,9 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     ObjectAPIController(forms: store, objects: database.objects, plans: plans, viewers: viewers)
         .addRoutes(to: router)
     let gate = AdminGate(viewers: viewers, adminToken: configuration.adminToken)
+    let drafts = ImportDraftStore(database: database)
     AdminController(
-        forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, gate: gate,
+        forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, gate: gate, drafts: drafts,
         timeZone: configuration.timeZone)
         .addRoutes(to: router)
     FormsAPIController(forms: store, gate: gate).addRoutes(to: router)
@@ -84,6 +85,6 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Fieldwork"),
         logger: logger
     )
-    app.addServices(DatabaseService(database: database), AttachmentPurgeService(store: attachments, logger: logger))
+    app.addServices(DatabaseService(database: database), AttachmentPurgeService(store: attachments, drafts: drafts, logger: logger))
     return app
 }
