@@ -63,6 +63,41 @@ enum AdminFixtures {
     }
 }
 
+/// A small OData V4 service and an annotation file that labels one of its properties.
+enum ODataFixture {
+    static let metadata = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
+          <edmx:DataServices>
+            <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="demo">
+              <EntityType Name="Trip">
+                <Key><PropertyRef Name="ID"/></Key>
+                <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+                <Property Name="Destination" Type="Edm.String" MaxLength="40"/>
+              </EntityType>
+              <EntityContainer Name="Service">
+                <EntitySet Name="Trips" EntityType="demo.Trip"/>
+              </EntityContainer>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+
+    static let annotations = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
+          <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
+            <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="Common"/>
+          </edmx:Reference>
+          <edmx:DataServices>
+            <Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="anno">
+              <Annotations Target="demo.Trip/Destination"><Annotation Term="Common.Label" String="Where to"/></Annotations>
+            </Schema>
+          </edmx:DataServices>
+        </edmx:Edmx>
+        """
+}
+
 @Suite("Admin page")
 struct AdminTests {
     @Test("an uploaded spec is stored as a new form, its report page lists it, a second import makes version 2")
@@ -358,6 +393,38 @@ struct AdminTests {
             #expect((errors?.first?["column"] as? Int ?? 0) > 0)
             #expect(errors?.first?["message"] is String)
             #expect(try await post(AdminFixtures.spec(), token: "s3cret-token", type: "text/plain").status == .unsupportedMediaType)
+        }
+    }
+
+    @Test("POST /api/forms takes several files as multipart with the token: OData metadata and its annotations as one import; errors name the file")
+    func formsAPIMultipart() async throws {
+        try await TestApp.run(forms: [], users: AdminFixtures.users, adminToken: "s3cret-token") { client in
+            func post(_ files: [(String, String)], token: String?, browser: TestBrowser? = nil) async throws -> TestBrowser.Page {
+                var headers: HTTPFields = [.contentType: AttachmentFixtures.contentType]
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                let parts = files.map { AttachmentFixtures.Part.file("documents", filename: $0.0, type: "application/xml", bytes: Array($0.1.utf8)) }
+                return try await (browser ?? TestBrowser(client)).send(
+                    "/api/forms", method: .post, headers: headers, body: ByteBuffer(bytes: AttachmentFixtures.body(parts)))
+            }
+            let created = try await post([("meta.xml", ODataFixture.metadata), ("anno.xml", ODataFixture.annotations)], token: "s3cret-token")
+            #expect(created.status == .created)
+            let json = try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any]
+            #expect(json?["id"] as? String == "demo-trips")
+            let schema = try await TestBrowser(client).get("/api/forms/demo-trips")
+            #expect(schema.body.contains(#""label":"Where to""#))
+
+            let broken = try await post([("meta.xml", ODataFixture.metadata), ("anno.xml", "<edmx:Edmx")], token: "s3cret-token")
+            #expect(broken.status == .unprocessableContent)
+            let errors = (try JSONSerialization.jsonObject(with: Data(broken.body.utf8)) as? [String: Any])?["errors"] as? [[String: Any]]
+            #expect(errors?.first?["file"] as? String == "anno.xml")
+            #expect(errors?.first?["line"] as? Int == 1)
+
+            // A session may not send multipart (a cross-site page could); nothing is stored.
+            let admin = try await AdminFixtures.admin(client)
+            let refused = try await post([("trip.xml", AdminFixtures.spec())], token: nil, browser: admin)
+            #expect(refused.status == .forbidden)
+            #expect(try await TestBrowser(client).get("/api/forms/trip").status == .notFound)
+            #expect(try await post([], token: "s3cret-token").status == .badRequest)
         }
     }
 

@@ -25,16 +25,25 @@ struct AdminGate: Sendable {
         return (viewer, fields)
     }
 
+    /// Who makes an admin API call.
+    struct APICaller {
+        /// The name to record as the importer.
+        var name: String
+        /// Whether it presented the admin token, rather than an admin's session cookie.
+        var byToken: Bool
+    }
+
     /// Whether an API call carries the admin token (compared in constant time) or comes from an
-    /// admin's session; the name to record as the importer.
-    func apiCaller(_ request: Request, context: AppRequestContext) async throws -> String? {
+    /// admin's session; nil for anyone else.
+    func apiCaller(_ request: Request, context: AppRequestContext) async throws -> APICaller? {
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             let presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
             guard let adminToken, Self.constantTimeEqual(presented, adminToken) else { return nil }
-            return "api token"
+            return APICaller(name: "api token", byToken: true)
         }
         let viewer = try await viewers.viewer(request, context: context)
-        return viewer.isAdmin ? viewer.account?.name : nil
+        guard viewer.isAdmin, let name = viewer.account?.name else { return nil }
+        return APICaller(name: name, byToken: false)
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

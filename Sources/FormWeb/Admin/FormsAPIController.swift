@@ -1,4 +1,5 @@
 import FormImport
+import FormModel
 import Foundation
 import Hummingbird
 import NIOCore
@@ -6,8 +7,11 @@ import NIOCore
 /// `POST /api/forms`: imports a spec sent as the body, for scripts. Authenticated by
 /// `Authorization: Bearer $FIELDWORK_ADMIN_TOKEN` or an admin's session.
 ///
-/// Only `application/xml` (or `text/xml`) is taken: a cross-site page cannot send that type
-/// without a CORS preflight we never grant, which keeps session-authenticated calls safe from CSRF.
+/// The body is one `application/xml` (or `text/xml`) document, or, with the token only, a
+/// `multipart/form-data` body of several files (OData metadata and its annotation files, in the
+/// order they apply), imported as one batch like `fieldwork import`. A cross-site page cannot
+/// send XML without a CORS preflight we never grant, but it can send multipart: so a session
+/// may send XML only, which keeps session-authenticated calls safe from CSRF.
 struct FormsAPIController {
     let forms: FormStore
     let gate: AdminGate
@@ -20,7 +24,8 @@ struct FormsAPIController {
     }
 
     /// 201 `{"id", "version", "forms": [{"id", "version"}…], "warnings": […]}` (id and version of
-    /// the first form: OData metadata may give several), or 422 `{"errors": [{"line", "column", "message"}…]}`.
+    /// the first form: OData metadata may give several), or 422 `{"errors": [{"line", "column",
+    /// "message", "code"}…]}`; with several files, each error and warning names its `file`.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let caller = try await gate.apiCaller(request, context: context) else {
             var response = try Self.json(["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."], status: .unauthorized)
@@ -28,27 +33,60 @@ struct FormsAPIController {
             return response
         }
         let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard type == "application/xml" || type == "text/xml" else {
-            return try Self.json(["error": "Send the spec as application/xml."], status: .unsupportedMediaType)
+        let documents: [ImportDocument]
+        switch type {
+        case "application/xml", "text/xml":
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: Self.limit)
+            } catch {
+                return try Self.json(["error": "The spec is larger than \(Self.limit / 1024 / 1024) MB."], status: .contentTooLarge)
+            }
+            documents = [ImportDocument(name: "request body", data: Array(buffer: body))]
+        case "multipart/form-data":
+            guard caller.byToken else {
+                return try Self.json(
+                    ["error": "Send several files with the admin token (Authorization: Bearer); a session may send one application/xml body."],
+                    status: .forbidden)
+            }
+            let upload: AdminUpload
+            do {
+                upload = try await AdminUpload.read(request)
+            } catch let error as HTTPError {
+                return try Self.json(["error": error.body ?? "The upload could not be read."], status: error.status)
+            }
+            documents = upload.parts.filter { $0.filename != nil }.map {
+                ImportDocument(name: FileName.sanitise($0.filename?.isEmpty == false ? $0.filename! : "upload.xml"), data: $0.data)
+            }
+            guard !documents.isEmpty else {
+                return try Self.json(["error": "Send at least one file part (curl -F documents=@metadata.xml)."], status: .badRequest)
+            }
+        default:
+            return try Self.json(["error": "Send the spec as application/xml, or several files as multipart/form-data."], status: .unsupportedMediaType)
         }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: Self.limit)
-        } catch {
-            return try Self.json(["error": "The spec is larger than \(Self.limit / 1024 / 1024) MB."], status: .contentTooLarge)
+        let several = documents.count > 1
+        let outcomes = FormImporter.importBatch(documents)
+        let failures = outcomes.compactMap { outcome -> ImportFailure? in
+            if case .failure(let failure) = outcome.result { return failure }
+            return nil
         }
-        let document = ImportDocument(name: "request body", data: Array(buffer: body))
-        let result: ImportResult
-        do {
-            result = try FormImporter.importDocuments([document])
-        } catch {
-            let errors = error.errors.map { ["line": $0.line, "column": $0.column, "message": $0.message, "code": $0.code] as [String: Any] }
+        guard failures.isEmpty else {
+            let errors = failures.flatMap(\.errors).map { error -> [String: Any] in
+                var entry: [String: Any] = ["line": error.line, "column": error.column, "message": error.message, "code": error.code]
+                if several, let file = error.file { entry["file"] = file }
+                return entry
+            }
             return try Self.json(["errors": errors], status: .unprocessableContent)
         }
-        let stored = try await forms.storeImport([result], importedBy: caller)
+        let results = outcomes.compactMap { try? $0.result.get() }
+        let stored = try await forms.storeImport(results, importedBy: caller.name)
         var answer: [String: Any] = [
             "forms": stored.versions.map { ["id": $0.formID, "version": $0.version] },
-            "warnings": result.warnings.map { ["line": $0.line, "column": $0.column, "message": $0.message, "code": $0.code] as [String: Any] },
+            "warnings": results.flatMap(\.warnings).map { warning -> [String: Any] in
+                var entry: [String: Any] = ["line": warning.line, "column": warning.column, "message": warning.message, "code": warning.code]
+                if several, let file = warning.file { entry["file"] = file }
+                return entry
+            },
         ]
         if let first = stored.versions.first {
             answer["id"] = first.formID
