@@ -55,9 +55,27 @@ struct TextRuleTests {
 
     @Test("without a hint the pattern message asks for the correct format")
     func patternWithoutHint() {
-        let schema = SchemaSamples.with(Field(name: "asset", kind: .text, label: "Asset code", constraints: Constraints(pattern: "[0-9]+")))
+        let schema = SchemaSamples.with(Field(name: "asset", kind: .text, label: "Asset code", constraints: Constraints(pattern: "[A-Z]{2}[0-9]+")))
         let result = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "asset": ["12a"]]))
         #expect(result.issues == [FieldIssue(field: "asset", code: "pattern", message: "Enter asset code in the correct format")])
+    }
+
+    @Test("a pattern that names a type says what to type, whatever the hint", arguments: [
+        (KnownPattern.digits, "12a", "Agency ID must only include the digits 0 to 9"),
+        (KnownPattern.integer, "1.5", "Agency ID must be a whole number, like 12 or -3"),
+        (KnownPattern.decimal, "1,5", "Agency ID must be a number, like 12 or 12.5"),
+        (KnownPattern.uuid, "12", "Enter agency ID as a GUID: 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12, like 7c9e6679-7425-40de-944b-e07fc1f90ae7"),
+    ])
+    func knownPatterns(pattern: String, bad: String, message: String) {
+        // An imported hint describes the property, not its format: it must not become the rule.
+        let field = Field(name: "agency", kind: .text, label: "Agency ID", hint: "Flight Reference Scenario: Agency ID", constraints: Constraints(pattern: pattern))
+        let result = FormValidator.validate(SchemaSamples.with(field), Submission(fields: ["title": ["T"], "agency": [bad]]))
+        #expect(result.issues == [FieldIssue(field: "agency", code: "pattern", message: message)])
+        let good = ["12", "-3", "12.5", "7c9e6679-7425-40de-944b-e07fc1f90ae7"].filter { TextRule.fullMatch(pattern, $0) }
+        #expect(!good.isEmpty)
+        for value in good {
+            #expect(FormValidator.validate(SchemaSamples.with(field), Submission(fields: ["title": ["T"], "agency": [value]])).issues.isEmpty)
+        }
     }
 
     @Test("the rule is read from the hint without its example", arguments: [

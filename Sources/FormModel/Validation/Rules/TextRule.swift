@@ -1,5 +1,15 @@
 import Foundation
 
+/// Patterns that say a value's type rather than its shape, which the OData importer writes for
+/// typed properties (NUMC digits, integers, decimals, GUIDs). Their refusal messages say what to
+/// type, since an imported hint describes the property, not its format.
+public enum KnownPattern {
+    public static let digits = "[0-9]+"
+    public static let integer = "-?[0-9]+"
+    public static let decimal = "-?[0-9]+(\\.[0-9]+)?"
+    public static let uuid = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+}
+
 /// Single-line text and notes: trimming, upper-casing, length, full-match pattern, email, tel, url and grouped characters.
 enum TextRule {
     static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
@@ -64,9 +74,18 @@ enum TextRule {
         return "\(words.subject) must be \(count)" + (example.map { ", like \($0)" } ?? " in the format \(format.format)")
     }
 
-    /// From the hint when there is one ("Two letters, a hyphen and four digits, like AB-1234" →
-    /// "Asset code must be two letters, a hyphen and four digits"), else "Enter asset code in the correct format".
+    /// For a ``KnownPattern``, what to type ("Agency ID must only include the digits 0 to 9");
+    /// else from the hint when there is one ("Two letters, a hyphen and four digits, like
+    /// AB-1234" → "Asset code must be two letters, a hyphen and four digits"); else "Enter asset
+    /// code in the correct format".
     static func patternMessage(_ field: Field, _ words: FieldWording) -> String {
+        switch field.constraints.pattern {
+        case KnownPattern.digits: return "\(words.subject) must only include the digits 0 to 9"
+        case KnownPattern.integer: return "\(words.subject) must be a whole number, like 12 or -3"
+        case KnownPattern.decimal: return "\(words.subject) must be a number, like 12 or 12.5"
+        case KnownPattern.uuid: return "Enter \(words.noun) as a GUID: 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12, like 7c9e6679-7425-40de-944b-e07fc1f90ae7"
+        default: break
+        }
         guard let rule = field.hint.flatMap(ruleFromHint) else {
             return "Enter \(words.noun) in the correct format"
         }
