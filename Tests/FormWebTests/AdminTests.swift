@@ -268,6 +268,14 @@ struct AdminTests {
             _ = try await browser.post("/admin/forms/trip/state", [("_csrf", state.csrf ?? ""), ("state", "retired")])
             #expect(try await browser.get("/admin/forms/trip/frame?layout=regular").body.contains("fw-layout-regular"))
             #expect(try await browser.get("/admin/forms/trip/frame?version=9").status == .notFound)
+
+            // Each frame shows its own version: the latest through the create view's plan, an
+            // older one built for the request.
+            _ = try await AdminFixtures.importSpec(browser, pasted: AdminFixtures.spec(title: "New Journey"))
+            #expect(try await browser.get("/admin/forms/trip/frame?version=2").body.contains("New Journey"))
+            let older = try await browser.get("/admin/forms/trip/frame?version=1")
+            #expect(older.body.contains("New Trip") && !older.body.contains("New Journey"))
+            #expect(try await browser.get("/admin/forms/trip/frame?version=2").body.contains("New Journey"))
         }
     }
 

@@ -154,8 +154,16 @@ struct AdminController {
     @Sendable func previewFrame(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await gate.admin(request, context: context)
         let form = try await requireVersion(request, context)
-        var view = try renderer.createView(for: try await forms.schema(of: form), version: form.version)
-        view.timeZone = timeZone
+        // The latest version's frame is the create view visitors get, from the same prepared
+        // plan; an older version's is built for this request and not kept.
+        let view: CreateView
+        if try await forms.latest(formID: form.id)?.version == form.version {
+            view = try await plans.createView(for: form)
+        } else {
+            var built = try renderer.createView(for: try await forms.schema(of: form), version: form.version)
+            built.timeZone = timeZone
+            view = built
+        }
         let state = RenderState(
             values: view.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))
