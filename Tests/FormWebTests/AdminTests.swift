@@ -209,6 +209,21 @@ struct AdminTests {
         }
     }
 
+    @Test("the forms list counts each form's objects in one query")
+    func objectCounts() async throws {
+        try await AttachmentFixtures.withStore { _, database in
+            let forms = ["a", "b", "c"].map { Fixtures.schema([], id: $0, title: $0) }
+            try await database.forms.storeImport([Fixtures.importResult(forms)], importedBy: "admin")
+            let objects = database.objects
+            for (form, count) in [("a", 2), ("b", 1)] {
+                for _ in 0..<count {
+                    _ = try await objects.create(formID: form, version: 1, values: [:], keyText: "k", creator: .browser("x"))
+                }
+            }
+            #expect(try await objects.countsByForm() == ["a": 2, "b": 1])
+        }
+    }
+
     @Test("the marker sits under the column, counting bytes, with tabs kept")
     func excerpt() throws {
         let data = Array("first\n\tsé <bad\nlast".utf8)
