@@ -81,6 +81,14 @@ struct FormStoreTests {
             #expect(list.map(\.id) == ["a-form", "b-form"])
             #expect(list.map(\.version) == [1, 2])
             #expect(list.map(\.access) == [.public, .public])
+            #expect(list.map(\.title) == [a.title, b.title])
+
+            // Versions stored before titles had a column get theirs from the schema.
+            let sql = try #require(database.database() as? any SQLDatabase)
+            try await sql.raw("UPDATE form_versions SET title = NULL").run()
+            #expect(try await database.forms.list().map(\.title) == ["a-form", "b-form"])
+            try await AddVersionTitles.fillTitles(on: database.database())
+            #expect(try await database.forms.list() == list)
         } catch {
             await database.shutdown()
             throw error

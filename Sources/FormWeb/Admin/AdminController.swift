@@ -299,7 +299,7 @@ struct AdminController {
         var rows: [[String: Any]] = []
         let counts = try await objects.countsByForm()
         for form in try await forms.list() {
-            let title = (try? form.schema().title) ?? form.id
+            let title = form.title
             rows.append([
                 "id": form.id, "title": HTML.clean(title), "kind": form.sourceKind.displayName, "version": form.version,
                 "objects": counts[form.id] ?? 0, "access": form.access.rawValue,

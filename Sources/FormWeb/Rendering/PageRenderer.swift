@@ -62,7 +62,8 @@ public struct PageRenderer: Sendable {
     }
 
     /// The list of forms on `/`.
-    public func indexPage(forms: [FormSchema]) throws -> RenderPlan {
+    /// The list of forms on `/`, each by its id and title.
+    public func indexPage(forms: [(id: String, title: String)]) throws -> RenderPlan {
         let registry = SlotRegistry()
         return try plan(PageViewModel.index(forms, registry: registry), template: "index", registry: registry)
     }

@@ -162,7 +162,7 @@ enum PageViewModel {
         ]
     }
 
-    static func index(_ forms: [FormSchema], registry: SlotRegistry) -> [String: Any] {
+    static func index(_ forms: [(id: String, title: String)], registry: SlotRegistry) -> [String: Any] {
         [
             "account": registry.sentinel(.accountBar),
             "pageTitle": "Forms – \(siteName)",

@@ -80,6 +80,7 @@ public struct FieldworkDatabase: Sendable {
         migrations.add(CreateAttachments())
         migrations.add(AddAdminTables())
         migrations.add(AddStagedDocuments())
+        migrations.add(AddVersionTitles())
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()

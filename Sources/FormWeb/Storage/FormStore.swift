@@ -26,6 +26,18 @@ public struct StoredForm: Sendable, Hashable {
     }
 }
 
+/// A form as lists show it: its latest version's number, kind and title, without its schema.
+public struct FormListing: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var access: FormAccess
+    public var state: FormState
+    public var version: Int
+    public var sourceKind: SourceKind
+    /// Changes whenever an admin uploads options for one of the form's lists.
+    public var listsRevision: Int
+}
+
 /// The id of an import and the versions it stored.
 public struct StoredImport: Sendable, Hashable {
     public var id: UUID
@@ -68,14 +80,14 @@ public struct FormStore: Sendable {
         // Encode before the transaction so a bad schema never opens one. Each result's
         // documents are stored once, however many forms it gave.
         var sources: [ImportSourcesRecord] = []
-        var prepared: [(id: String, json: String, kind: SourceKind, sourcesID: UUID)] = []
+        var prepared: [(id: String, json: String, title: String, kind: SourceKind, sourcesID: UUID)] = []
         for result in results {
             let record = ImportSourcesRecord(
                 id: UUID(),
                 documents: StoredDocuments(documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) }))
             sources.append(record)
             for form in result.forms {
-                prepared.append((form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), result.kind, record.id!))
+                prepared.append((form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), form.title, result.kind, record.id!))
             }
         }
         let importID = UUID()
@@ -94,7 +106,7 @@ public struct FormStore: Sendable {
                 let version = (latest?.version ?? 0) + 1
                 try await FormVersionRecord(
                     formID: form.id, version: version, sourceKind: form.kind, sourceDocuments: StoredDocuments(documents: []),
-                    schemaJSON: form.json, importedBy: importedBy, importID: importID, sourcesID: form.sourcesID
+                    schemaJSON: form.json, title: form.title, importedBy: importedBy, importID: importID, sourcesID: form.sourcesID
                 ).create(on: db)
                 stored.append(StoredVersion(formID: form.id, version: version))
             }
@@ -236,28 +248,25 @@ public struct FormStore: Sendable {
         return Self.stored(form: form, version: record)
     }
 
-    /// Every form with its latest version, ordered by id: three queries however many forms.
-    public func list() async throws -> [StoredForm] {
+    /// Every form with its latest version's number, kind and title, ordered by id: two queries
+    /// of small columns however many forms, and no schema read or decoded.
+    public func list() async throws -> [FormListing] {
         let db = database.database()
         let forms = try await FormRecord.query(on: db).sort(\.$id).all()
         guard !forms.isEmpty else { return [] }
-        // The newest version number of each form, from the two small columns of every row.
-        var newest: [String: Int] = [:]
-        for row in try await FormVersionRecord.query(on: db).field(\.$id).field(\.$form.$id).field(\.$version).all() {
-            newest[row.$form.id] = max(newest[row.$form.id] ?? 0, row.version)
-        }
-        guard !newest.isEmpty else { return [] }
-        let rows = try await FormVersionRecord.query(on: db)
-            .group(.or) { or in
-                for (id, version) in newest {
-                    or.group(.and) { $0.filter(\.$form.$id == id).filter(\.$version == version) }
-                }
-            }
+        var newest: [String: FormVersionRecord] = [:]
+        let heads = try await FormVersionRecord.query(on: db)
+            .field(\.$id).field(\.$form.$id).field(\.$version).field(\.$sourceKind).field(\.$title)
             .all()
-        let byForm = Dictionary(rows.map { ($0.$form.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for row in heads where row.version > newest[row.$form.id]?.version ?? 0 {
+            newest[row.$form.id] = row
+        }
         return forms.compactMap { form in
-            guard let id = form.id, let version = byForm[id] else { return nil }
-            return Self.stored(form: form, version: version)
+            guard let id = form.id, let version = newest[id] else { return nil }
+            return FormListing(
+                id: id, title: version.title ?? id, access: FormAccess(rawValue: form.access) ?? .users,
+                state: FormState(rawValue: form.state) ?? .active, version: version.version,
+                sourceKind: SourceKind(rawValue: version.sourceKind) ?? .native, listsRevision: form.listsRevision)
         }
     }
 

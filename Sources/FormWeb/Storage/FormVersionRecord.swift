@@ -53,19 +53,52 @@ final class FormVersionRecord: Model, @unchecked Sendable {
     @OptionalField(key: "sources_id")
     var sourcesID: UUID?
 
+    /// The schema's title, beside its JSON, so lists of forms decode no schema.
+    @OptionalField(key: "title")
+    var title: String?
+
     init() {}
 
     init(
         formID: String, version: Int, sourceKind: SourceKind, sourceDocuments: StoredDocuments, schemaJSON: String,
-        importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil
+        title: String, importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil
     ) {
         self.$form.id = formID
         self.version = version
         self.sourceKind = sourceKind.rawValue
         self.sourceDocuments = sourceDocuments
         self.schemaJSON = schemaJSON
+        self.title = title
         self.importedBy = importedBy
         self.importID = importID
         self.sourcesID = sourcesID
+    }
+}
+
+/// Adds `form_versions.title`, filled in from each stored schema, so that lists of forms read
+/// titles without decoding schemas.
+struct AddVersionTitles: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(FormVersionRecord.schema).field("title", .string).update()
+        try await Self.fillTitles(on: database)
+    }
+
+    /// Sets the title of every version that has none from its schema JSON.
+    static func fillTitles(on database: any Database) async throws {
+        for row in try await FormVersionRecord.query(on: database).filter(\.$title == nil).field(\.$id).field(\.$schemaJSON).all() {
+            guard let id = row.id, let head = try? JSONDecoder().decode(SchemaHead.self, from: Data(row.schemaJSON.utf8)) else {
+                continue
+            }
+            try await FormVersionRecord.query(on: database).filter(\.$id == id).set(\.$title, to: head.title).update()
+        }
+    }
+
+    /// The one key of the canonical JSON this needs.
+    private struct SchemaHead: Decodable {
+        var title: String
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(FormVersionRecord.schema).deleteField("title").update()
     }
 }
