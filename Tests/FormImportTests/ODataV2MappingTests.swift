@@ -76,7 +76,7 @@ struct ODataV2MappingTests {
         let result = try OData.importing("rules-v2")
         let contact = try OData.form(result, "gwsample-basic-contactset")
         let guid = try OData.field(contact, "ContactGuid")
-        #expect(guid.required && guid.editable == .createOnly && guid.constraints.pattern == ODataFormMapper.uuidPattern)
+        #expect(guid.required && guid.editable == .createOnly && guid.constraints.pattern == KnownPattern.uuid)
         #expect(try OData.field(contact, "LastName").required)
         let partner = try OData.form(result, Self.id)
         #expect(try OData.field(partner, "CompanyName").required)

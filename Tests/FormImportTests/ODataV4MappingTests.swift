@@ -166,7 +166,7 @@ struct ODataV4MappingTests {
         let form = try OData.form(try OData.importing("rules-v4"), "com-example-rules-v0001-readings")
         #expect(try OData.field(form, "Sensor").constraints.pattern == "[A-Z]{2}-[0-9]{4}")
         let token = try OData.field(form, "Token")
-        #expect(token.kind == .text && token.constraints.pattern == ODataFormMapper.uuidPattern && token.constraints.maxLength == 36)
+        #expect(token.kind == .text && token.constraints.pattern == KnownPattern.uuid && token.constraints.maxLength == 36)
     }
 
     @Test("types to controls: date, datetime, time, duration, switch")

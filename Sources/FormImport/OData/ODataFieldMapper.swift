@@ -155,7 +155,7 @@ extension ODataFormMapper {
                     field.kind = .duration
                 case "Edm.Guid":
                     field.kind = .text
-                    field.constraints.pattern = ODataFormMapper.uuidPattern
+                    field.constraints.pattern = KnownPattern.uuid
                     field.constraints.maxLength = 36
                 case "Edm.Stream":
                     field.kind = .attachments
@@ -185,7 +185,15 @@ extension ODataFormMapper {
                         dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
                     }
                 } else if isSet(Term.isDigitSequence) {
-                    field.constraints.pattern = "[0-9]+"
+                    field.constraints.pattern = KnownPattern.digits
+                }
+                if field.constraints.pattern == nil, let mask = typeAnnotation(Term.inputMask) {
+                    extras.freeValues = true
+                    switch mask.record.map(ODataInputMask.constraint(of:)) ?? .failure(.noMask) {
+                    case .success(.format(let format)): field.constraints.format = format
+                    case .success(.pattern(let pattern)): field.constraints.pattern = pattern
+                    case .failure(let refusal): dropped(context, refusal.reason)
+                    }
                 }
             }
 
@@ -239,6 +247,7 @@ extension ODataFormMapper {
                     field.constraints.scale = nil
                     field.constraints.maxLength = nil
                     field.constraints.pattern = nil
+                    field.constraints.format = nil
                     field.presentation = Presentation()
                 } else if enumType != nil {
                     return .unsupported("the enumeration \(shortTypeName(type)) without members")
@@ -246,9 +255,10 @@ extension ODataFormMapper {
                     field.kind = .valueList
                     field.list = context.fieldName
                     field.presentation = Presentation(searchable: valueList == .searchable)
+                    field.constraints.format = nil
                     if numeric != nil {
                         // Until its options are uploaded the list takes any text: keep it a number.
-                        field.constraints.pattern = numeric?.scale == 0 ? "-?[0-9]+" : "-?[0-9]+(\\.[0-9]+)?"
+                        field.constraints.pattern = numeric?.scale == 0 ? KnownPattern.integer : KnownPattern.decimal
                         field.constraints.min = nil
                         field.constraints.max = nil
                         field.constraints.scale = nil

@@ -4,9 +4,6 @@ import FormModel
 /// (spec/odata-mapping.md). Never fails: a piece that cannot be mapped is left out with a
 /// warning, and an entity set that gives no sound form is skipped with the reason.
 final class ODataFormMapper {
-    /// What `Edm.Guid` values look like.
-    static let uuidPattern = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-
     let model: ODataModel
     let metadata: CSDLDocument
     // Unchecked: every access is a leaf call on one thread, never overlapping another, and the

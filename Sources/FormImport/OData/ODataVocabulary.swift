@@ -89,6 +89,7 @@ enum Term {
     static let headerInfo = Vocabulary.ui + ".HeaderInfo"
     static let hidden = Vocabulary.ui + ".Hidden"
     static let multiLineText = Vocabulary.ui + ".MultiLineText"
+    static let inputMask = Vocabulary.ui + ".InputMask"
 
     static let computed = Vocabulary.core + ".Computed"
     static let immutable = Vocabulary.core + ".Immutable"
@@ -119,7 +120,7 @@ enum Term {
         facets, headerFacets, fieldGroup, identification, headerInfo, hidden, multiLineText,
         computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
         insertRestrictions, updateRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
-        isEmailAddress, isPhoneNumber, isoCurrency, unit,
+        isEmailAddress, isPhoneNumber, isoCurrency, unit, inputMask,
     ]
 
     // Record types.

@@ -10,7 +10,7 @@ public struct GroupedFormat: Sendable, Hashable {
     public init(_ format: String) { self.format = format }
 
     /// Characters people may type or leave out between groups.
-    static let separators: Set<Character> = [" ", "-", "\u{2010}", "\u{2013}", ".", "(", ")", "[", "]", "{", "}", "/", "\\"]
+    public static let separators: Set<Character> = [" ", "-", "\u{2010}", "\u{2013}", ".", "(", ")", "[", "]", "{", "}", "/", "\\"]
 
     /// The format without its separators: `##########` for `(###) ###-####`.
     var template: [Character] { format.filter { !GroupedFormat.separators.contains($0) && !$0.isWhitespace }.map { $0 } }
