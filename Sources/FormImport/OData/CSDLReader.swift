@@ -224,17 +224,22 @@ struct CSDLReader {
         var precision: String?
         var scale: String?
         var defaultValue: String?
-        var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
+        // Separate variables, not a tuple: the SAP values then move into the declaration uncopied.
+        var sap = SAPValues()
+        var hasStream = false
+        var storeGeneratedPattern: String?
         // One pass over the attributes, `sap:` ones included.
         element.forEachAttribute { attribute in
             if let namespace = attribute.namespaceKey {
-                extensionAttribute(attribute, namespace: namespace, into: &extras, line: element.line)
+                extensionAttribute(
+                    attribute, namespace: namespace, sap: &sap, hasStream: &hasStream, storeGeneratedPattern: &storeGeneratedPattern,
+                    line: element.line)
                 return
             }
             switch attributeTag(attribute) {
             case .name: name = attribute.value
             case .type: typeText = attribute.withValueBytes { propertyType($0, line: element.line) }
-            case .nullable: nullable = !isFalse(attribute.value)
+            case .nullable: nullable = !attribute.withValueBytes(isFalse)
             case .maxLength: maxLength = attribute.value
             case .precision: precision = attribute.value
             case .scale: scale = attribute.value
@@ -251,7 +256,7 @@ struct CSDLReader {
         let property = PropertyDecl(
             name: name, declaringType: typeName, type: typeText, isCollection: isCollection, nullable: nullable,
             maxLength: maxLength, precision: precision, scale: scale, defaultValue: defaultValue,
-            sap: extras.sap, storeGeneratedPattern: extras.storeGeneratedPattern, line: element.line)
+            sap: sap, storeGeneratedPattern: storeGeneratedPattern, line: element.line)
         readInlineAnnotations(element, target: typeName + "/" + name)
         return property
     }
@@ -328,35 +333,37 @@ struct CSDLReader {
         var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
         element.forEachAttribute { attribute in
             guard let namespace = attribute.namespaceKey else { return }
-            extensionAttribute(attribute, namespace: namespace, into: &extras, line: element.line)
+            extensionAttribute(
+                attribute, namespace: namespace, sap: &extras.sap, hasStream: &extras.hasStream,
+                storeGeneratedPattern: &extras.storeGeneratedPattern, line: element.line)
         }
         return extras
     }
 
     private mutating func extensionAttribute(
-        _ attribute: XMLAttributeRef, namespace: XMLNamespaceKey,
-        into extras: inout (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?), line: Int
+        _ attribute: XMLAttributeRef, namespace: XMLNamespaceKey, sap: inout SAPValues, hasStream: inout Bool,
+        storeGeneratedPattern: inout String?, line: Int
     ) {
         switch family(namespace) {
         case .sap:
             switch sapName(attribute) {
-            case .label: extras.sap.label = attribute.value
-            case .quickinfo: extras.sap.quickinfo = attribute.value
-            case .creatable: extras.sap.creatable = attribute.value
-            case .updatable: extras.sap.updatable = attribute.value
-            case .visible: extras.sap.visible = attribute.value
-            case .displayFormat: extras.sap.displayFormat = attribute.value
-            case .semantics: extras.sap.semantics = attribute.value
-            case .unit: extras.sap.unit = attribute.value
-            case .valueList: extras.sap.valueList = attribute.value
-            case .fieldControl: extras.sap.fieldControl = attribute.value
+            case .label: sap.label = attribute.value
+            case .quickinfo: sap.quickinfo = attribute.value
+            case .creatable: sap.creatable = attribute.value
+            case .updatable: sap.updatable = attribute.value
+            case .visible: sap.visible = attribute.value
+            case .displayFormat: sap.displayFormat = attribute.value
+            case .semantics: sap.semantics = attribute.value
+            case .unit: sap.unit = attribute.value
+            case .valueList: sap.valueList = attribute.value
+            case .fieldControl: sap.fieldControl = attribute.value
             case .known: break
             case .unknown: reportUnknownSAPAttribute(attribute.localName, line: line)
             }
         case .metadata:
-            if attribute.localName == "HasStream" { extras.hasStream = isTrue(attribute.value) }
+            if attribute.localName == "HasStream" { hasStream = isTrue(attribute.value) }
         case .entityFramework:
-            if attribute.localName == "StoreGeneratedPattern" { extras.storeGeneratedPattern = attribute.value }
+            if attribute.localName == "StoreGeneratedPattern" { storeGeneratedPattern = attribute.value }
         default:
             break
         }
@@ -731,3 +738,13 @@ struct CSDLReader {
 func isTrue(_ text: String?) -> Bool { text == "true" || text == "True" || text == "1" }
 
 func isFalse(_ text: String?) -> Bool { text == "false" || text == "False" || text == "0" }
+
+/// `isFalse` on a value's bytes in place.
+func isFalse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch bytes.count {
+    case 1: bytes[0] == UInt8(ascii: "0")
+    case 5: (bytes[0] == UInt8(ascii: "f") || bytes[0] == UInt8(ascii: "F")) && bytes[1] == UInt8(ascii: "a") && bytes[2] == UInt8(ascii: "l")
+        && bytes[3] == UInt8(ascii: "s") && bytes[4] == UInt8(ascii: "e")
+    default: false
+    }
+}

@@ -78,31 +78,26 @@ extension ODataFormMapper {
         let sapCreatable = !isFalse(property.sap.creatable)
         let sapUpdatable = !isFalse(property.sap.updatable)
         if !sapCreatable && !sapUpdatable { return .notAField }
-        var control = FieldControl.none
+        let control: FieldControl
         if let value = annotation(Term.fieldControl) {
             control = FieldControl(value)
-        } else if property.sap.fieldControl != nil {
-            control = .dynamic
+        } else {
+            control = property.sap.fieldControl != nil ? .dynamic : .none
         }
         if control == .hidden { return .notAField }
         if control == .dynamic { extras.dynamicFieldControl = true }
 
-        // The type, through type definitions.
-        var type = property.type
-        var maxLength = property.maxLength
-        var precision = property.precision
-        var scale = property.scale
-        var typeTargets: [String] = []
-        let primitive = isUndeclaredPrimitive(type)
-        if !primitive, let definition = metadata.typeDefinitions[type] {
-            typeTargets.append(definition.name)
-            type = definition.underlyingType
-            maxLength = maxLength ?? definition.maxLength
-            precision = precision ?? definition.precision
-            scale = scale ?? definition.scale
-        }
+        // The type, through a type definition. (Constants, not variables, for the nested
+        // functions below: a variable they capture is checked for exclusive access on every use.)
+        let primitive = isUndeclaredPrimitive(property.type)
+        let definition = primitive ? nil : metadata.typeDefinitions[property.type]
+        let type = definition?.underlyingType ?? property.type
+        let maxLength = property.maxLength ?? definition?.maxLength
+        let precision = property.precision ?? definition?.precision
+        let scale = property.scale ?? definition?.scale
         func typeEntry(_ term: String) -> AnnotationEntry? {
-            entry(term) ?? typeTargets.lazy.compactMap { self.index.take($0, term) }.first
+            if let entry = entry(term) { return entry }
+            return definition.flatMap { index.take($0.name, term) }
         }
         func typeAnnotation(_ term: String) -> AnnotationValue? { typeEntry(term)?.value }
         if property.isCollection { return .unsupported("a collection of \(shortTypeName(type))") }
@@ -112,14 +107,14 @@ extension ODataFormMapper {
         let enumType = primitive ? nil : metadata.enums[type]
         let mediaType = annotation(Term.mediaType)
 
-        // The field is made in the caller's place and filled there: a Field is large, and a
+        // The field is filled in place and then moved to the caller's: a Field is large, and a
         // copy of it retains every string and array it holds.
-        mapped = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
-        let outcome = fill(&mapped!)
-        if case .field = outcome {} else { mapped = nil }
+        var field = Field(name: context.fieldName, kind: .text, location: SourceLocation(line: property.line))
+        let outcome = fill(&field, &extras)
+        if case .field = outcome { mapped = field }
         return outcome
 
-        func fill(_ field: inout Field) -> MappedProperty {
+        func fill(_ field: inout Field, _ extras: inout MappedExtras) -> MappedProperty {
             field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
                 ?? Words.fromIdentifier(property.name)
             field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)

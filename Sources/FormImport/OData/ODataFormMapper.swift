@@ -111,7 +111,7 @@ final class ODataFormMapper {
             }
         }
 
-        var layout = layout(of: typeName)
+        let layout = layout(of: typeName)
         let properties = layout.properties
         let chain = layout.chain
         func typeAnnotation(_ term: String, qualifier: String? = nil) -> AnnotationEntry? {
@@ -148,61 +148,7 @@ final class ODataFormMapper {
             }
         }
 
-        // Fields, held by property position until the sections are put together.
-        var fields = [Field?](repeating: nil, count: properties.count)
-        // What the checks below read of each field, kept apart so they never copy a Field.
-        var kinds = [FieldKind](repeating: .text, count: properties.count)
-        var editables = [Editability](repeating: .no, count: properties.count)
-        var requireds = [Bool](repeating: false, count: properties.count)
-        var extrasOf = [MappedExtras?](repeating: nil, count: properties.count)
-        var mappedYet = [Bool](repeating: false, count: properties.count)
-        /// Whether `fields` holds a field at a position (asked without touching the large Field).
-        var isField = [Bool](repeating: false, count: properties.count)
-        var unsupported: [String] = []
-        var unknownPaths: [String] = []
-        var dynamicControl: [String] = []
-        var dynamicHidden: [String] = []
-        /// The position of a property that is a field, mapping it on first use.
-        func field(_ name: String, label: String?) -> Int? {
-            guard let i = position(of: name, in: &layout) else {
-                if !unknownPaths.contains(name) { unknownPaths.append(name) }
-                return nil
-            }
-            return field(at: i, label: label)
-        }
-        func field(at i: Int, label: String?) -> Int? {
-            let name = properties[i].name
-            if !mappedYet[i] {
-                mappedYet[i] = true
-                let property = properties[i]
-                // The field is made in its place: a Field is large, and copying it costs.
-                let result = mapProperty(
-                    PropertyContext(
-                        property: property, entityType: typeName, entityTypeMembersAnnotated: layout.membersAnnotated, isKey: layout.isKey[i],
-                        requiredOnInsert: !requiredOnInsert.isEmpty && requiredOnInsert.contains(name), dataFieldLabel: label,
-                        fieldName: layout.fieldNames[i]),
-                    into: &fields[i])
-                switch result {
-                case .unsupported(let why):
-                    unsupported.append("\(name) (\(why))")
-                case .field(let extras):
-                    isField[i] = true
-                    kinds[i] = extras.kind
-                    editables[i] = extras.editable
-                    requireds[i] = extras.required
-                    extrasOf[i] = extras
-                    if extras.freeValues { freeValues = true }
-                    if extras.dynamicFieldControl { dynamicControl.append(name) }
-                    if extras.dynamicHidden { dynamicHidden.append(name) }
-                case .notAField:
-                    break
-                }
-            }
-            return isField[i] ? i : nil
-        }
-
-        var freeValues = false
-        var placed = [Bool](repeating: false, count: properties.count)
+        var draft = FormDraft(typeName: typeName, layout: layout, requiredOnInsert: requiredOnInsert)
         var groups: [(label: String?, members: [Int])] = []
         var accessory: [Int] = []
         var units: [(amount: Int, unit: String, currency: Bool)] = []
@@ -211,9 +157,10 @@ final class ODataFormMapper {
             let items: [(index: Int?, name: String, label: String?)] =
                 group.allProperties ? properties.indices.map { ($0, "", nil) } : group.items.map { (nil, $0.name, $0.label) }
             for item in items {
-                guard let i = item.index.map({ field(at: $0, label: nil) }) ?? field(item.name, label: item.label), !placed[i] else { continue }
-                placed[i] = true
-                let extras = extrasOf[i]!
+                let position = item.index.map { field(at: $0, label: nil, in: &draft) } ?? field(item.name, label: item.label, in: &draft)
+                guard let i = position, !draft.placed[i] else { continue }
+                draft.placed[i] = true
+                let extras = draft.extrasOf[i]!
                 if extras.accessory { accessory.append(i) } else { members.append(i) }
                 if let unit = extras.unitProperty { units.append((i, unit, extras.unitIsCurrency)) }
             }
@@ -228,20 +175,20 @@ final class ODataFormMapper {
 
         // A unit kept in another property stays a field of its own, beside its amount.
         for (amount, unit, currency) in units {
-            guard let (g, m) = locate(amount), let u = position(of: unit, in: &layout) else { continue }
-            if !placed[u] {
-                guard let u = field(unit, label: nil), !extrasOf[u]!.accessory else { continue }
-                placed[u] = true
+            guard let (g, m) = locate(amount), let u = position(of: unit, in: &draft.layout) else { continue }
+            if !draft.placed[u] {
+                guard let u = field(unit, label: nil, in: &draft), !draft.extrasOf[u]!.accessory else { continue }
+                draft.placed[u] = true
                 groups[g].members.insert(u, at: m + 1)
-            } else if !isField[u] {
+            } else if !draft.isField[u] {
                 continue
             }
             let isCurrency = currency || properties[u].sap.semantics == "currency-code"
-            let note = "In the \(isCurrency ? "currency" : "unit") given in \(fields[u]!.label ?? unit)."
-            if let hint = fields[amount]!.hint?.trimmingASCIIWhitespace, !hint.isEmpty {
-                fields[amount]!.hint = (hint.hasSuffix(".") ? hint : hint + ".") + " " + note
+            let note = "In the \(isCurrency ? "currency" : "unit") given in \(draft.fields[u]!.label ?? unit)."
+            if let hint = draft.fields[amount]!.hint?.trimmingASCIIWhitespace, !hint.isEmpty {
+                draft.fields[amount]!.hint = (hint.hasSuffix(".") ? hint : hint + ".") + " " + note
             } else {
-                fields[amount]!.hint = note
+                draft.fields[amount]!.hint = note
             }
         }
 
@@ -255,9 +202,9 @@ final class ODataFormMapper {
             updatable = false
         }
         if !updatable {
-            for i in fields.indices where editables[i] == .yes {
-                editables[i] = .createOnly
-                fields[i]!.editable = .createOnly
+            for i in draft.fields.indices where draft.editables[i] == .yes {
+                draft.editables[i] = .createOnly
+                draft.fields[i]!.editable = .createOnly
             }
         }
 
@@ -272,27 +219,27 @@ final class ODataFormMapper {
             return true
         }
         if let title = header?["Title"]?.record?["Value"]?.anyPath, !title.contains(ascii: UInt8(ascii: "/")),
-            let i = field(title, label: nil), editables[i] != .no
+            let i = field(title, label: nil, in: &draft), draft.editables[i] != .no
         {
-            if !takeOut(i), !placed[i], !extrasOf[i]!.accessory {
-                placed[i] = true
+            if !takeOut(i), !draft.placed[i], !draft.extrasOf[i]!.accessory {
+                draft.placed[i] = true
                 keyMembers.append(i)
             }
         }
         if keyMembers.isEmpty {
             // The first editable string property, in declaration order, wherever the layout put it.
             let stringProperty = properties.indices.first { i in
-                guard isString(properties[i].type), field(at: i, label: nil) != nil else { return false }
-                return kinds[i] == .text && editables[i] != .no && !extrasOf[i]!.accessory
+                guard isString(properties[i].type), field(at: i, label: nil, in: &draft) != nil else { return false }
+                return draft.kinds[i] == .text && draft.editables[i] != .no && !draft.extrasOf[i]!.accessory
             }
             let grouped = groups.flatMap(\.members)
             if let i = stringProperty {
                 if !takeOut(i) {
-                    placed[i] = true
+                    draft.placed[i] = true
                     keyMembers.append(i)
                 }
-            } else if let i = grouped.first(where: { Self.suitsKey(kinds[$0]) && editables[$0] != .no })
-                ?? grouped.first(where: { kinds[$0] != .switch && editables[$0] != .no }) ?? grouped.first
+            } else if let i = grouped.first(where: { Self.suitsKey(draft.kinds[$0]) && draft.editables[$0] != .no })
+                ?? grouped.first(where: { draft.kinds[$0] != .switch && draft.editables[$0] != .no }) ?? grouped.first
             {
                 _ = takeOut(i)
             } else if !accessory.isEmpty {
@@ -300,8 +247,9 @@ final class ODataFormMapper {
             }
         }
         for (i, property) in properties.enumerated() where layout.isKey[i] || (!requiredOnInsert.isEmpty && requiredOnInsert.contains(property.name)) {
-            guard field(at: i, label: nil) != nil, !placed[i], !extrasOf[i]!.accessory, editables[i] != .no else { continue }
-            placed[i] = true
+            guard field(at: i, label: nil, in: &draft) != nil, !draft.placed[i], !draft.extrasOf[i]!.accessory, draft.editables[i] != .no
+            else { continue }
+            draft.placed[i] = true
             keyMembers.append(i)
         }
 
@@ -328,74 +276,77 @@ final class ODataFormMapper {
         // whole model alive after the import).
         let placeParts = (set: set.name, type: Self.shortName(typeName))
         var place: String { "\(placeParts.set) (\(placeParts.type))" }
-        if !unsupported.isEmpty {
-            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { [unsupported] count in
+        if !draft.unsupported.isEmpty {
+            let unsupported = draft.unsupported
+            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
                 "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
-        if !dynamicControl.isEmpty {
-            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { [dynamicControl] _ in
+        if !draft.dynamicControl.isEmpty {
+            let dynamicControl = draft.dynamicControl
+            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
                 "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
             }
         }
-        if !dynamicHidden.isEmpty {
-            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { [dynamicHidden] _ in
+        if !draft.dynamicHidden.isEmpty {
+            let dynamicHidden = draft.dynamicHidden
+            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
                 "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
             }
         }
-        if !unknownPaths.isEmpty {
-            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { [unknownPaths] _ in
+        if !draft.unknownPaths.isEmpty {
+            let unknownPaths = draft.unknownPaths
+            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
                 "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(placeParts.type); left out."
             }
         }
 
-        layouts[typeName] = layout
+        layouts[typeName] = draft.layout
 
         // Sections.
         groups.removeAll { $0.members.isEmpty }
         let all = keyMembers + groups.flatMap(\.members) + accessory
-        guard all.contains(where: { editables[$0] != .no }) || media != nil else {
+        guard all.contains(where: { draft.editables[$0] != .no }) || media != nil else {
             return .skipped("None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet.")
         }
-        if media == nil && !all.contains(where: { requireds[$0] }) {
+        if media == nil && !all.contains(where: { draft.requireds[$0] }) {
             // Not one whose field control is decided at run time: that one was left optional on purpose.
-            let enterable = { (i: Int) in kinds[i] != .switch && editables[i] != .no }
-            guard let i = all.first(where: { enterable($0) && !dynamicControl.contains(properties[$0].name) }) ?? all.first(where: enterable)
+            guard
+                let i = all.first(where: { draft.isEnterable($0) && !draft.dynamicControl.contains(properties[$0].name) })
+                    ?? all.first(where: { draft.isEnterable($0) })
             else {
                 return .skipped("None of its fields can be required (only switches can be entered), and a form needs a required field.")
             }
-            fields[i]!.required = true
+            draft.fields[i]!.required = true
             report.warn(
                 "required-added",
-                "\(place): no property is required, but a form needs a required field; \(fields[i]!.name) (the first one to enter) is made required.",
+                "\(place): no property is required, but a form needs a required field; \(draft.fields[i]!.name) (the first one to enter) is made required.",
                 file: metadata.file, line: set.line)
         }
         if keyMembers.isEmpty, !groups.isEmpty {
             // A single-line field suits the key information best; else the first of the layout.
-            let (g, m) =
-                groups.indices.lazy.compactMap { g in groups[g].members.firstIndex { Self.suitsKey(kinds[$0]) }.map { (g, $0) } }.first
-                ?? (0, 0)
+            var (g, m) = (0, 0)
+            for candidate in groups.indices {
+                if let member = groups[candidate].members.firstIndex(where: { Self.suitsKey(draft.kinds[$0]) }) {
+                    (g, m) = (candidate, member)
+                    break
+                }
+            }
             keyMembers.append(groups[g].members.remove(at: m))
             groups.removeAll { $0.members.isEmpty }
         }
 
         var sections: [FormSection] = []
         var lists: [OptionList] = []
-        func materialise(_ members: [Int]) -> [Field] {
-            members.map { i in
-                let field = fields[i].take()!
-                if let list = field.list { lists.append(OptionList(id: list, groups: [], external: true, location: field.location)) }
-                return field
-            }
-        }
-        var keyFields = materialise(keyMembers)
-        var accessoryFields = materialise(accessory)
+        var keyFields = draft.take(keyMembers, lists: &lists)
+        var accessoryFields = draft.take(accessory, lists: &lists)
         if let media {
             if keyFields.isEmpty { keyFields.append(media) } else { accessoryFields.append(media) }
         }
         if !keyFields.isEmpty { sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: keyFields)])) }
         if !groups.isEmpty {
-            sections.append(FormSection(kind: .properties, groups: groups.map { FieldGroup(label: $0.label, fields: materialise($0.members)) }))
+            sections.append(
+                FormSection(kind: .properties, groups: groups.map { FieldGroup(label: $0.label, fields: draft.take($0.members, lists: &lists)) }))
         }
         if !accessoryFields.isEmpty { sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)])) }
 
@@ -408,8 +359,104 @@ final class ODataFormMapper {
         #if DEBUG
             return settle(schema, set: set)
         #else
-            return freeValues || media != nil ? settle(schema, set: set) : .form(schema)
+            return draft.freeValues || media != nil ? settle(schema, set: set) : .form(schema)
         #endif
+    }
+
+    /// One form's fields while they are mapped, by property position. Kept in a struct passed
+    /// `inout` rather than in local variables of `form(for:id:)` that nested functions capture:
+    /// a captured variable is checked for exclusive access at run time on every use.
+    private struct FormDraft {
+        let typeName: String
+        var layout: TypeLayout
+        /// `Capabilities.InsertRestrictions/RequiredProperties`.
+        let requiredOnInsert: Set<String>
+        /// Fields, held by property position until the sections are put together.
+        var fields: [Field?]
+        // What the form's checks read of each field, kept apart so they never copy a Field.
+        var kinds: [FieldKind]
+        var editables: [Editability]
+        var requireds: [Bool]
+        var extrasOf: [MappedExtras?]
+        var mappedYet: [Bool]
+        /// Whether `fields` holds a field at a position (asked without touching the large Field).
+        var isField: [Bool]
+        /// Whether a field has its place in the form yet.
+        var placed: [Bool]
+        var unsupported: [String] = []
+        var unknownPaths: [String] = []
+        var dynamicControl: [String] = []
+        var dynamicHidden: [String] = []
+        /// Whether a field took values written freely in the annotations (`MappedExtras.freeValues`).
+        var freeValues = false
+
+        init(typeName: String, layout: TypeLayout, requiredOnInsert: Set<String>) {
+            self.typeName = typeName
+            self.layout = layout
+            self.requiredOnInsert = requiredOnInsert
+            let count = layout.properties.count
+            fields = Array(repeating: nil, count: count)
+            kinds = Array(repeating: .text, count: count)
+            editables = Array(repeating: .no, count: count)
+            requireds = Array(repeating: false, count: count)
+            extrasOf = Array(repeating: nil, count: count)
+            mappedYet = Array(repeating: false, count: count)
+            isField = Array(repeating: false, count: count)
+            placed = Array(repeating: false, count: count)
+        }
+
+        /// Whether a user can enter the field at a position (a switch needs no entering).
+        func isEnterable(_ i: Int) -> Bool { kinds[i] != .switch && editables[i] != .no }
+
+        /// Moves the fields at the positions out, noting the option lists they name.
+        mutating func take(_ members: [Int], lists: inout [OptionList]) -> [Field] {
+            members.map { i in
+                let field = fields[i].take()!
+                if let list = field.list { lists.append(OptionList(id: list, groups: [], external: true, location: field.location)) }
+                return field
+            }
+        }
+    }
+
+    /// The position of a property that is a field, mapping it on first use.
+    private func field(_ name: String, label: String?, in draft: inout FormDraft) -> Int? {
+        guard let i = position(of: name, in: &draft.layout) else {
+            if !draft.unknownPaths.contains(name) { draft.unknownPaths.append(name) }
+            return nil
+        }
+        return field(at: i, label: label, in: &draft)
+    }
+
+    /// The position of a property that is a field, by position, mapping it on first use.
+    private func field(at i: Int, label: String?, in draft: inout FormDraft) -> Int? {
+        if !draft.mappedYet[i] {
+            draft.mappedYet[i] = true
+            let property = draft.layout.properties[i]
+            let name = property.name
+            // The field is made in its place: a Field is large, and copying it costs.
+            let result = mapProperty(
+                PropertyContext(
+                    property: property, entityType: draft.typeName, entityTypeMembersAnnotated: draft.layout.membersAnnotated,
+                    isKey: draft.layout.isKey[i], requiredOnInsert: !draft.requiredOnInsert.isEmpty && draft.requiredOnInsert.contains(name),
+                    dataFieldLabel: label, fieldName: draft.layout.fieldNames[i]),
+                into: &draft.fields[i])
+            switch result {
+            case .unsupported(let why):
+                draft.unsupported.append("\(name) (\(why))")
+            case .field(let extras):
+                draft.isField[i] = true
+                draft.kinds[i] = extras.kind
+                draft.editables[i] = extras.editable
+                draft.requireds[i] = extras.required
+                draft.extrasOf[i] = extras
+                if extras.freeValues { draft.freeValues = true }
+                if extras.dynamicFieldControl { draft.dynamicControl.append(name) }
+                if extras.dynamicHidden { draft.dynamicHidden.append(name) }
+            case .notAField:
+                break
+            }
+        }
+        return draft.isField[i] ? i : nil
     }
 
     // MARK: Layout
