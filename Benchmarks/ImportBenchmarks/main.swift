@@ -24,6 +24,32 @@ import Foundation
 #endif
 
 let runs = max(CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20, 3)
+
+#if os(Linux)
+    /// Pins this process, and so the peers it starts (xmllint, python3), to the CPU it runs on:
+    /// on the shared 2-core machine a process otherwise lands now and then in a mode about 1.7x
+    /// slower for a whole run, which a peer in another process on the other CPU does not share.
+    /// Pinned together, seven runs in a row gave the same ratio to pyodata (5.4-5.5x) where
+    /// unpinned ones ranged from 3.7x to 6.0x.
+    func pinToCurrentCPU() -> Int32? {
+        // GNU extensions that Swift's Glibc module leaves out; looked up like malloc_trim below.
+        typealias GetCPU = @convention(c) () -> Int32
+        typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+        guard let getCPU = dlsym(nil, "sched_getcpu").map({ unsafeBitCast($0, to: GetCPU.self) }),
+            let setAffinity = dlsym(nil, "sched_setaffinity").map({ unsafeBitCast($0, to: SetAffinity.self) })
+        else { return nil }
+        let cpu = getCPU()
+        guard cpu >= 0, cpu < 1024 else { return nil }
+        var mask = [UInt8](repeating: 0, count: 128)  // cpu_set_t: 1024 bits
+        mask[Int(cpu) / 8] |= UInt8(1 << (Int(cpu) % 8))
+        return mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) } == 0 ? cpu : nil
+    }
+    if ProcessInfo.processInfo.environment["FIELDWORK_BENCH_NO_PIN"] == nil {
+        if let cpu = pinToCurrentCPU() {
+            print("pinned to CPU \(cpu) with the peers it starts (FIELDWORK_BENCH_NO_PIN=1 to leave it free)\n")
+        }
+    }
+#endif
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
@@ -263,14 +289,16 @@ if v2Accepted != nil {
     }
 }
 pyodata?.stop()
+// The ratio is the median of the rounds' ratios: each compares measurements taken side by side,
+// so a stretch of the run in which the machine is slower weighs on both sides of it.
 if !v2Ours.isEmpty {
-    let ratio = v2Peer.isEmpty ? "" : String(format: "%.1fx faster than pyodata (target ≥ 5x)", median(v2Peer) / median(v2Ours))
+    let ratio = roundRatios.isEmpty ? "" : String(format: "%.1fx faster than pyodata (median of %d rounds; target ≥ 5x)", median(roundRatios), roundRatios.count)
     row("Fieldwork: FormImporter.importDocuments", median(v2Ours), ratio)
 }
 if let pyodata, !v2Peer.isEmpty {
     row("pyodata: MetadataBuilder(xml).build()", median(v2Peer), pyodata.detail)
     let sorted = roundRatios.sorted()
-    print(String(format: "  per round (pyodata's build / our batch's median): lowest %.1fx, median %.1fx, highest %.1fx", sorted.first!, median(sorted), sorted.last!))
+    print(String(format: "  rounds (pyodata's build / our batch's median): lowest %.1fx, highest %.1fx; ratio of the medians %.1fx", sorted.first!, sorted.last!, median(v2Peer) / median(v2Ours)))
 }
 
 // MARK: - (c) memory
