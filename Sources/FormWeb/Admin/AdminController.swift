@@ -299,9 +299,8 @@ struct AdminController {
         var rows: [[String: Any]] = []
         let counts = try await objects.countsByForm()
         for form in try await forms.list() {
-            let title = form.title
             rows.append([
-                "id": form.id, "title": HTML.clean(title), "kind": form.sourceKind.displayName, "version": form.version,
+                "id": form.id, "title": HTML.clean(form.title), "kind": form.sourceKind.displayName, "version": form.version,
                 "objects": counts[form.id] ?? 0, "access": form.access.rawValue,
                 "retired": form.state == .retired,
             ])

@@ -30,9 +30,10 @@ struct AdminUpload: Sendable {
         parts.filter { $0.name == name && $0.filename == nil }.map(\.text)
     }
 
-    /// The non-empty files sent under the name, in order.
-    func files(_ name: String) -> [Part] {
-        parts.filter { $0.name == name && $0.filename != nil && !($0.filename?.isEmpty ?? true) }
+    /// The files sent under the name, or under any name when nil, in order; parts with an empty
+    /// file name (a file input left empty) are left out.
+    func files(_ name: String? = nil) -> [Part] {
+        parts.filter { (name == nil || $0.name == name) && !($0.filename ?? "").isEmpty }
     }
 
     /// Reads the body; 413 past the limit, 400 for a body that is not multipart.

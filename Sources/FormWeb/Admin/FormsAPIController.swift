@@ -55,9 +55,7 @@ struct FormsAPIController {
             } catch let error as HTTPError {
                 return try Self.json(["error": error.body ?? "The upload could not be read."], status: error.status)
             }
-            documents = upload.parts.filter { $0.filename != nil }.map {
-                ImportDocument(name: FileName.sanitise($0.filename?.isEmpty == false ? $0.filename! : "upload.xml"), data: $0.data)
-            }
+            documents = upload.files().map { ImportDocument(name: FileName.sanitise($0.filename ?? ""), data: $0.data) }
             guard !documents.isEmpty else {
                 return try Self.json(["error": "Send at least one file part (curl -F documents=@metadata.xml)."], status: .badRequest)
             }

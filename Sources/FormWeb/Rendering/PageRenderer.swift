@@ -61,7 +61,6 @@ public struct PageRenderer: Sendable {
             errorSummary: try RenderPlan.split(summary, registry: registry))
     }
 
-    /// The list of forms on `/`.
     /// The list of forms on `/`, each by its id and title.
     public func indexPage(forms: [(id: String, title: String)]) throws -> RenderPlan {
         let registry = SlotRegistry()
