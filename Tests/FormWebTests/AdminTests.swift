@@ -451,6 +451,34 @@ struct AdminTests {
         }
     }
 
+    @Test("PUT /api/forms/{id}/lists/{list} replaces a list's options from CSV; line errors keep the old ones")
+    func optionsAPI() async throws {
+        try await TestApp.run(forms: [], users: AdminFixtures.users, adminToken: "s3cret-token") { client in
+            func put(_ path: String, _ csv: String, token: String? = "s3cret-token", type: String = "text/csv") async throws -> TestBrowser.Page {
+                var headers: HTTPFields = [.contentType: type]
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                return try await TestBrowser(client).send(path, method: .put, headers: headers, body: ByteBuffer(string: csv))
+            }
+            let admin = try await AdminFixtures.admin(client)
+            #expect(try await AdminFixtures.importSpec(admin, pasted: AdminFixtures.spec()).status == .seeOther)
+            let done = try await put("/api/forms/trip/lists/plants", "value,label,group\np7,Plant Seven,North\np8,Plant Eight,North\n")
+            #expect(done.status == .ok)
+            #expect(done.body == #"{"list":"plants","options":2}"#)
+            let view = try await admin.get("/forms/trip/new")
+            #expect(view.body.contains("Plant Seven") && !view.body.contains("Plant One"))
+
+            let refused = try await put("/api/forms/trip/lists/plants", "p9,Nine\n,Blank\n")
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(#""line":2"#))
+            #expect(try await admin.get("/forms/trip/new").body.contains("Plant Seven"))
+            #expect(try await put("/api/forms/trip/lists/nope", "a,A").status == .notFound)
+            #expect(try await put("/api/forms/nope/lists/plants", "a,A").status == .notFound)
+            #expect(try await put("/api/forms/trip/lists/plants", "a,A", type: "text/plain").status == .unsupportedMediaType)
+            #expect(try await put("/api/forms/trip/lists/plants", "a,A", token: "wrong").status == .unauthorized)
+            #expect(try await put("/api/forms/trip/lists/plants", "a,A", token: nil).status == .unauthorized)
+        }
+    }
+
     @Test("the form list on / shows visitors only public forms, signed-in users all active ones, and links admins to the admin page")
     func indexLink() async throws {
         let forms = [

@@ -21,6 +21,7 @@ struct FormsAPIController {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/api/forms", use: create)
+        router.put("/api/forms/:id/lists/:list", use: replaceOptions)
     }
 
     /// 201 `{"id", "version", "forms": [{"id", "version"}…], "warnings": […]}` (id and version of
@@ -93,6 +94,44 @@ struct FormsAPIController {
         var response = try Self.json(answer, status: .created)
         if let first = stored.versions.first { response.headers[.location] = "/api/forms/\(first.formID)" }
         return response
+    }
+
+    /// `PUT /api/forms/{id}/lists/{list}`: replaces a list's options with a CSV body
+    /// (`text/csv`, `value,label[,group]`, as on the admin page), for scripts that keep value lists
+    /// in step with another system. 200 `{"list", "options"}`; 422 `{"errors": [{"line", "message"}…]}`
+    /// with the old options kept; 404 for an unknown form or list. PUT with `text/csv` needs a
+    /// CORS preflight, so an admin's session is as safe from CSRF here as on `POST /api/forms`.
+    @Sendable func replaceOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let caller = try await gate.apiCaller(request, context: context) else {
+            var response = try Self.json(["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."], status: .unauthorized)
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        let formID = try context.parameters.require("id")
+        let listID = try context.parameters.require("list")
+        guard let form = try await forms.latest(formID: formID), try form.schema().list(id: listID) != nil else {
+            return try Self.json(["error": "No list \(listID) in a form \(formID)."], status: .notFound)
+        }
+        let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard type == "text/csv" else {
+            return try Self.json(["error": "Send the options as text/csv: value,label[,group] a line."], status: .unsupportedMediaType)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: AdminUpload.limit)
+        } catch {
+            return try Self.json(["error": "The CSV is larger than \(AdminUpload.limit / 1024 / 1024) MB."], status: .contentTooLarge)
+        }
+        guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
+            return try Self.json(["errors": [["line": 1, "message": "The file is not UTF-8 text; save it as CSV UTF-8"]]], status: .unprocessableContent)
+        }
+        switch OptionCSV.parse(text) {
+        case .failure(let failure):
+            return try Self.json(["errors": failure.errors.map { ["line": $0.line, "message": $0.message] as [String: Any] }], status: .unprocessableContent)
+        case .success(let groups):
+            try await forms.replaceOptions(groups, formID: formID, listID: listID, by: caller.name)
+            return try Self.json(["list": listID, "options": groups.reduce(0) { $0 + $1.options.count }], status: .ok)
+        }
     }
 
     static func json(_ object: [String: Any], status: HTTPResponse.Status) throws -> Response {
