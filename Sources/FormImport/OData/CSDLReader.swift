@@ -224,7 +224,7 @@ struct CSDLReader {
         var precision: String?
         var scale: String?
         var defaultValue: String?
-        // Separate variables, not a tuple: the SAP values then move into the declaration uncopied.
+        // Separate variables, not a tuple, and consumed at the end: the SAP values then move into the declaration uncopied.
         var sap = SAPValues()
         var hasStream = false
         var storeGeneratedPattern: String?
@@ -256,7 +256,7 @@ struct CSDLReader {
         let property = PropertyDecl(
             name: name, declaringType: typeName, type: typeText, isCollection: isCollection, nullable: nullable,
             maxLength: maxLength, precision: precision, scale: scale, defaultValue: defaultValue,
-            sap: sap, storeGeneratedPattern: storeGeneratedPattern, line: element.line)
+            sap: consume sap, storeGeneratedPattern: storeGeneratedPattern, line: element.line)
         readInlineAnnotations(element, target: typeName + "/" + name)
         return property
     }

@@ -114,9 +114,11 @@ final class ODataFormMapper {
         let layout = layout(of: typeName)
         let properties = layout.properties
         let chain = layout.chain
+        // The chain's tables, found once: each look-up by target hashes the whole type name.
+        let chainTables = chain.compactMap { index.table($0) }
         func typeAnnotation(_ term: String, qualifier: String? = nil) -> AnnotationEntry? {
-            for target in chain {
-                if let entry = index.take(target, term, qualifier: qualifier) { return entry }
+            for table in chainTables {
+                if let entry = index.take(table, term, qualifier: qualifier) { return entry }
             }
             return nil
         }

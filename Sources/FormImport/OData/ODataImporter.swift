@@ -140,10 +140,14 @@ struct FormIDs {
                     pendingDash = true
                 }
             }
+            // At most 100 characters, trimmed as `trimmed` does, counted here as bytes.
+            if out.count > 100 {
+                out.removeLast(out.count - 100)
+                while out.last == UInt8(ascii: "-") { out.removeLast() }
+            }
             return String(decoding: out, as: UTF8.self)
         }) {
-            let id = trimmed(ascii, to: 100)
-            return id.isEmpty ? "form" : id
+            return ascii.isEmpty ? "form" : ascii
         }
         var out = ""
         var pendingDash = false
