@@ -9,7 +9,9 @@ For each form id (one per line, as `fieldwork import` prints them: `file: id ver
      under its cell, tied to the control with aria-describedby;
   3. the fields in error are filled with values their schema allows (`GET /api/forms/{id}`), as
      a person would after reading the messages, until the server stores the object (303); the
-     detail page it leads to answers 200.
+     detail page it leads to answers 200;
+  4. the object's edit view answers 200 with every control labelled, and saving it untouched is
+     accepted (303).
 Attachments fields get the smallest real file of a type they accept (PNG, JPEG, PDF or text).
 Exit status 1 if any form fails; the failures are listed with the server's messages.
 Standard library only, so CI needs nothing more than python3.
@@ -102,7 +104,7 @@ class FormPage(HTMLParser):
         self.enctype = "application/x-www-form-urlencoded"
         self.in_form = False
         self.fields: list[tuple[str, str]] = []
-        self.controls: list[dict] = []  # visible controls: {"id", "tag", "type"}
+        self.controls: list[dict] = []  # visible controls: {"id", "tag", "type", "wrapped"}
         self.label_for: set[str] = set()
         self.ids: set[str] = set()
         self.described: list[str] = []  # every aria-describedby (a fieldset's too)
@@ -114,6 +116,7 @@ class FormPage(HTMLParser):
         self._text = ""
         self._option_value: str | None = None
         self._summary_depth = 0  # open divs of the error summary
+        self._label_depth = 0  # open labels: a control inside one is labelled by it
         self._selected_value: str | None = None
         self.feed(html)
 
@@ -123,8 +126,10 @@ class FormPage(HTMLParser):
             self.ids.add(a["id"])
         if "aria-describedby" in a:
             self.described.append(a["aria-describedby"])
-        if tag == "label" and "for" in a:
-            self.label_for.add(a["for"])
+        if tag == "label":
+            self._label_depth += 1
+            if "for" in a:
+                self.label_for.add(a["for"])
         if tag == "div" and (self._summary_depth or "fw-error-summary" in a.get("class", "").split()):
             self._summary_depth += 1
         if tag == "a" and self._summary_depth and a.get("href", "").startswith("#"):
@@ -135,7 +140,7 @@ class FormPage(HTMLParser):
             self.enctype = a.get("enctype", self.enctype)
             return
         if tag in ("input", "select", "textarea") and a.get("type") not in ("hidden", "submit", "button"):
-            self.controls.append({"id": a.get("id"), "tag": tag, "type": a.get("type", "")})
+            self.controls.append({"id": a.get("id"), "tag": tag, "type": a.get("type", ""), "wrapped": self._label_depth > 0})
         if not self.in_form:
             return
         name = a.get("name")
@@ -161,6 +166,8 @@ class FormPage(HTMLParser):
         self._text += data
 
     def handle_endtag(self, tag):
+        if tag == "label" and self._label_depth:
+            self._label_depth -= 1
         if tag == "form" and self.in_form:
             self.in_form = False
         elif tag == "option" and self._select is not None:
@@ -278,7 +285,7 @@ def sign_in(session: Session, password: str) -> None:
         sys.exit(f"corpus_forms: signing in as admin failed ({status})")
 
 
-TALLY = {"refused first": 0, "fields filled": 0}
+TALLY = {"refused first": 0, "fields filled": 0, "edited": 0}
 
 
 def check_form(session: Session, form_id: str) -> list[str]:
@@ -293,7 +300,7 @@ def check_form(session: Session, form_id: str) -> list[str]:
     if status != 200:
         return [f"the create view answered {status}"]
     page = FormPage(html)
-    unlabelled = [c["id"] or c["tag"] for c in page.controls if not c["id"] or c["id"] not in page.label_for]
+    unlabelled = unlabelled_controls(page)
     if unlabelled:
         problems.append(f"controls without a label: {', '.join(unlabelled)}")
     post = session.post_multipart if page.enctype == "multipart/form-data" else session.post_form
@@ -309,7 +316,8 @@ def check_form(session: Session, form_id: str) -> list[str]:
             detail_status, _, _ = session.get(location)
             if detail_status != 200:
                 problems.append(f"the detail page {location} answered {detail_status}")
-            return problems
+                return problems
+            return problems + check_edit(session, location)
         if status != 422:
             return problems + [f"the submission answered {status}: {answer[:200]}"]
         refused = FormPage(answer)
@@ -346,6 +354,30 @@ def check_form(session: Session, form_id: str) -> list[str]:
     return problems + [f"still refused after filling every field in error: {messages}"]
 
 
+def unlabelled_controls(page: FormPage) -> list[str]:
+    """Controls with neither a `<label for>` nor a label around them."""
+    return [c["id"] or c["tag"] for c in page.controls if not c["wrapped"] and (not c["id"] or c["id"] not in page.label_for)]
+
+
+def check_edit(session: Session, detail: str) -> list[str]:
+    """The stored object's edit view answers 200 with a label for every control, and saving it
+    untouched is accepted (303 back to the object)."""
+    status, _, html = session.get(detail + "/edit")
+    if status != 200:
+        return [f"the edit view {detail}/edit answered {status}"]
+    page = FormPage(html)
+    unlabelled = unlabelled_controls(page)
+    if unlabelled:
+        return [f"edit view controls without a label: {', '.join(unlabelled)}"]
+    post = session.post_multipart if page.enctype == "multipart/form-data" else session.post_form
+    status, location, answer = post(page.action, list(page.fields))
+    if status != 303:
+        messages = re.findall(r'<a href="#(field-[^"]+)">([^<]*)</a>', answer)
+        return [f"saving the edit view untouched answered {status}: {messages or answer[:200]}"]
+    TALLY["edited"] += 1
+    return []
+
+
 def main() -> None:
     if len(sys.argv) != 3:
         sys.exit("usage: python3 scripts/corpus_forms.py BASE_URL ADMIN_PASSWORD < form-ids")
@@ -365,8 +397,9 @@ def main() -> None:
         print(f"corpus_forms: {form_id}:")
         for problem in problems:
             print(f"  {problem}")
-    print(f"corpus_forms: {len(ids) - len(failures)} of {len(ids)} forms render, refuse what is missing and store a filled object "
-          f"({TALLY['refused first']} refused untouched, then {TALLY['fields filled']} fields filled after the messages)")
+    print(f"corpus_forms: {len(ids) - len(failures)} of {len(ids)} forms render, refuse what is missing, store a filled object "
+          f"and save it again from its edit view ({TALLY['refused first']} refused untouched, then {TALLY['fields filled']} "
+          f"fields filled after the messages; {TALLY['edited']} edit views saved)")
     sys.exit(1 if failures or not ids else 0)
 
 
