@@ -76,8 +76,11 @@ public struct AttachmentStore: Sendable {
         let adding = kept.reduce(0) { $0 + $1.size }
         do {
             try await database.database().transaction { db in
+                // Summed here rather than with SUM(): PostgreSQL gives SUM of a bigint as numeric,
+                // which does not decode as Int; an owner has few staged rows (the quota bounds them).
                 let waiting = try await AttachmentRecord.query(on: db)
-                    .filter(\.$owner == owner).filter(\.$staged == true).sum(\.$size) ?? 0
+                    .filter(\.$owner == owner).filter(\.$staged == true).field(\.$id).field(\.$size).all()
+                    .reduce(0) { $0 + $1.size }
                 if waiting + adding > quota { throw UploadError.stagingFull(limit: quota) }
                 let records = kept.enumerated().map { position, file in
                     let record = AttachmentRecord()
