@@ -29,7 +29,7 @@ let importOrderHelp = """
     annotations override earlier ones (service metadata, then the backend annotation model, then \
     the app's own annotations). So `meta.xml anno_mdl.xml local-annotation.xml spec.xml` is two \
     imports: meta.xml with its two annotation documents, and spec.xml. An annotation document \
-    with no metadata before it is refused.
+    with no metadata before it imports with warnings and makes no form.
     """
 
 /// The help of the FILE arguments of `import` and `check`.
