@@ -152,3 +152,16 @@ public struct ImportOutcome: Sendable {
         self.result = result
     }
 }
+
+extension Array where Element == ImportOutcome {
+    /// The refusals of a batch, in order; empty when every import was accepted.
+    public var failures: [ImportFailure] {
+        compactMap { outcome in
+            if case .failure(let failure) = outcome.result { return failure }
+            return nil
+        }
+    }
+
+    /// The accepted imports of a batch, in order.
+    public var accepted: [ImportResult] { compactMap { try? $0.result.get() } }
+}

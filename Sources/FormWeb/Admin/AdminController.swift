@@ -70,10 +70,7 @@ struct AdminController {
             return try await dashboardPage(viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
         }
         let outcomes = FormImporter.importBatch(documents)
-        let failures = outcomes.compactMap { outcome -> ImportFailure? in
-            if case .failure(let failure) = outcome.result { return failure }
-            return nil
-        }
+        let failures = outcomes.failures
         guard failures.isEmpty else {
             let errors = failures.flatMap(\.errors)
             let report = ImportErrorReport(errors: errors, documents: documents)
@@ -82,7 +79,7 @@ struct AdminController {
                 viewer: viewer, problems: report.summary, importErrors: report.context, pasted: pasted, kept: keptNow,
                 status: .unprocessableContent)
         }
-        let results = outcomes.compactMap { try? $0.result.get() }
+        let results = outcomes.accepted
         let stored = try await forms.storeImport(results, importedBy: viewer.account?.name)
         try await drafts.clear(owner: owner)
         return Response.seeOther("/admin/imports/\(stored.id.uuidString.lowercased())")

@@ -65,10 +65,7 @@ struct FormsAPIController {
         }
         let several = documents.count > 1
         let outcomes = FormImporter.importBatch(documents)
-        let failures = outcomes.compactMap { outcome -> ImportFailure? in
-            if case .failure(let failure) = outcome.result { return failure }
-            return nil
-        }
+        let failures = outcomes.failures
         guard failures.isEmpty else {
             let errors = failures.flatMap(\.errors).map { error -> [String: Any] in
                 var entry: [String: Any] = ["line": error.line, "column": error.column, "message": error.message, "code": error.code]
@@ -77,7 +74,7 @@ struct FormsAPIController {
             }
             return try Self.json(["errors": errors], status: .unprocessableContent)
         }
-        let results = outcomes.compactMap { try? $0.result.get() }
+        let results = outcomes.accepted
         let stored = try await forms.storeImport(results, importedBy: caller.name)
         var answer: [String: Any] = [
             "forms": stored.versions.map { ["id": $0.formID, "version": $0.version] },
