@@ -209,7 +209,7 @@ struct AdminTests {
         }
     }
 
-    @Test("the forms list counts each form's objects in one query")
+    @Test("the forms list and a form page count objects in one grouped query")
     func objectCounts() async throws {
         try await AttachmentFixtures.withStore { _, database in
             let forms = ["a", "b", "c"].map { Fixtures.schema([], id: $0, title: $0) }
@@ -221,6 +221,9 @@ struct AdminTests {
                 }
             }
             #expect(try await objects.countsByForm() == ["a": 2, "b": 1])
+            _ = try await objects.create(formID: "a", version: 2, values: [:], keyText: "k", creator: .browser("x"))
+            #expect(try await objects.countsByVersion(formID: "a") == [1: 2, 2: 1])
+            #expect(try await objects.countsByVersion(formID: "c").isEmpty)
         }
     }
 

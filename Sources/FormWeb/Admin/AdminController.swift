@@ -330,7 +330,8 @@ struct AdminController {
         context["title"] = HTML.clean(schema.title)
         context["kind"] = form.sourceKind.displayName
         context["version"] = form.version
-        context["objects"] = try await objects.count(formID: form.id)
+        let objectCounts = try await objects.countsByVersion(formID: form.id)
+        context["objects"] = objectCounts.values.reduce(0, +)
         context["retired"] = form.state == .retired
         context["isPublic"] = form.access == .public
         var versions: [[String: Any]] = []
@@ -341,7 +342,7 @@ struct AdminController {
                 "formID": form.id, "version": version.version,
                 "when": version.importedAt.map(AdminPage.timestamp) ?? "",
                 "by": HTML.clean(version.importedBy ?? "command line"), "kind": version.sourceKind.displayName,
-                "objects": try await objects.count(formID: form.id, version: version.version),
+                "objects": objectCounts[version.version] ?? 0,
                 "importHref": mustacheOptional(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
                 "documents": documents.enumerated().map { index, name in
                     ["name": HTML.clean(name), "href": "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)"]

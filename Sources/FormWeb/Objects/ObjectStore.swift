@@ -43,27 +43,34 @@ public struct ObjectStore: Sendable {
     /// How many objects each form has, in one query (the admin's form list); forms without
     /// objects are left out.
     public func countsByForm() async throws -> [String: Int] {
-        guard let sql = database.database() as? any SQLDatabase else {
-            return try await ObjectRecord.query(on: database.database()).field(\.$formID).all()
-                .reduce(into: [:]) { $0[$1.formID, default: 0] += 1 }
-        }
-        let rows = try await sql.select()
-            .column("form_id")
+        try await groupedCounts(by: "form_id", as: String.self)
+    }
+
+    /// How many objects each version of a form has, in one query (the admin's form page);
+    /// versions without objects are left out.
+    public func countsByVersion(formID: String) async throws -> [Int: Int] {
+        try await groupedCounts(by: "form_version", as: Int.self, formID: formID)
+    }
+
+    /// `SELECT column, COUNT(*) FROM objects [WHERE form_id = …] GROUP BY column`. Both stores
+    /// Fieldwork opens (SQLite, PostgreSQL) are SQL databases.
+    private func groupedCounts<Key: Decodable & Hashable>(by column: String, as _: Key.Type, formID: String? = nil) async throws
+        -> [Key: Int]
+    {
+        guard let sql = database.database() as? any SQLDatabase else { throw SQLStoreRequired() }
+        let query = sql.select()
+            .column(SQLIdentifier(column))
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from(ObjectRecord.schema)
-            .groupBy("form_id")
-            .all()
-        var counts: [String: Int] = [:]
-        for row in rows { counts[try row.decode(column: "form_id", as: String.self)] = try row.decode(column: "n", as: Int.self) }
+        if let formID { query.where(SQLIdentifier("form_id"), .equal, SQLBind(formID)) }
+        var counts: [Key: Int] = [:]
+        for row in try await query.groupBy(SQLIdentifier(column)).all() {
+            counts[try row.decode(column: column, as: Key.self)] = try row.decode(column: "n", as: Int.self)
+        }
         return counts
     }
 
-    /// How many objects a form has, all versions or one.
-    public func count(formID: String, version: Int? = nil) async throws -> Int {
-        let query = ObjectRecord.query(on: database.database()).filter(\.$formID == formID)
-        if let version { query.filter(\.$formVersion == version) }
-        return try await query.count()
-    }
+    struct SQLStoreRequired: Error {}
 
     /// The objects of a form the viewer may see, newest first; `range` picks a page of them.
     public func list(formID: String, for viewer: Viewer, range: Range<Int>? = nil) async throws -> [ObjectSummary] {
