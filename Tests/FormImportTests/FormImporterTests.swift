@@ -43,6 +43,7 @@ struct FormImporterTests {
         let orphan = try outcomes[0].result.get()
         #expect(orphan.forms.isEmpty)
         #expect(orphan.warnings.map(\.code).contains("no-forms"))
+        #expect(orphan.warnings.contains { $0.message.contains("holds only annotations; import it right after its service's metadata document") })
         let odata = try outcomes[2].result.get()
         #expect(odata.forms.first?.field(named: "Name")?.label == "Name (local)")
     }

@@ -73,7 +73,10 @@ enum ODataImporter {
             }
         }
         if forms.isEmpty {
-            let why = metadata.entitySets.isEmpty ? "it declares no entity set" : "none of its entity sets can be created (see the skipped sets)"
+            let why =
+                !metadata.declaresModel
+                ? "it holds only annotations; import it right after its service's metadata document, in the same import"
+                : metadata.entitySets.isEmpty ? "it declares no entity set" : "none of its entity sets can be created (see the skipped sets)"
             mapper.report.warn("no-forms", "\(metadata.file) gives no form: \(why).", file: metadata.file)
         }
 
