@@ -109,14 +109,10 @@ public enum FormImporter {
             switch parsed.kind == nil || parsed.kind == .native ? .other : role(of: parsed.xml) {
             case .annotations where batchIsOData:
                 batch.append(parsed)
-            case .annotations:
-                // Annotations with no metadata before them still import (they make no form, and
-                // the report says what they annotate that is not there): only a document that is
-                // not well-formed, or not EDMX, is refused.
-                flush()
-                batch = [parsed]
-                batchIsOData = true
-            case .odataMetadata:
+            case .annotations, .odataMetadata:
+                // Metadata starts an import; so do annotations with no metadata before them, which
+                // still import (they make no form, and the report says why): only a document that
+                // is not well-formed, or not EDMX, is refused.
                 flush()
                 batch = [parsed]
                 batchIsOData = true

@@ -538,20 +538,6 @@ struct XMLNode {
         }.map(attributeValue)
     }
 
-    /// The value of an attribute in no namespace, compared as C strings without building the name.
-    func attribute(_ name: StaticString) -> String? {
-        attributeIndex {
-            strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
-        }.map(attributeValue)
-    }
-
-    /// Whether an attribute in no namespace is present.
-    func hasAttribute(_ name: StaticString) -> Bool {
-        attributeIndex {
-            strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
-        } != nil
-    }
-
     private func attributeValue(_ i: Int) -> String {
         let a = tree.pointee.attributes[i]
         return tree.pointee.string(start: a.valueStart, length: a.valueLength)

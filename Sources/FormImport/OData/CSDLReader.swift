@@ -178,7 +178,7 @@ struct CSDLReader {
                 document.operations.insert(name)
                 readInlineAnnotations(element, target: name)
             case .annotations: readAnnotationsBlock(element)
-            case .annotation: readAnnotation(element, target: namespace, blockQualifier: nil)
+            case .annotation: readAnnotation(element, target: namespace)
             case .association:
                 _ = extensionAttributes(element)
             default:
@@ -208,7 +208,7 @@ struct CSDLReader {
                 type.navigationProperties.append(navigation)
                 readInlineAnnotations(child, target: name + "/" + navigation)
             case .annotation:
-                readAnnotation(child, target: name, blockQualifier: nil)
+                readAnnotation(child, target: name)
             default:
                 break
             }
@@ -281,7 +281,7 @@ struct CSDLReader {
                 decl.members.append(member)
                 readInlineAnnotations(child, target: name + "/" + member)
             case .annotation:
-                readAnnotation(child, target: name, blockQualifier: nil)
+                readAnnotation(child, target: name)
             default:
                 break
             }
@@ -319,7 +319,7 @@ struct CSDLReader {
                 _ = extensionAttributes(child)
                 readInlineAnnotations(child, target: name + "/" + childName)
             case .annotation:
-                readAnnotation(child, target: name, blockQualifier: nil)
+                readAnnotation(child, target: name)
             default:
                 break
             }
@@ -423,8 +423,8 @@ struct CSDLReader {
     }
 
     /// An annotation written directly in a schema, container or type, outside any `<Annotations>`.
-    private mutating func readAnnotation(_ element: XMLNode, target: String, blockQualifier: String?) {
-        readAnnotation(element, table: index.table(forAdding: target), blockQualifier: blockQualifier)
+    private mutating func readAnnotation(_ element: XMLNode, target: String) {
+        readAnnotation(element, table: index.table(forAdding: target), blockQualifier: nil)
     }
 
     private mutating func readAnnotation(_ element: XMLNode, table: AnnotationIndex.Table, blockQualifier: String?) {

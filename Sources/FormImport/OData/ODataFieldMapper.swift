@@ -274,7 +274,7 @@ extension ODataFormMapper {
                 var accept: [String] = []
                 if let type = mediaType?.string { accept.append(type) }
                 accept += (annotation(Term.acceptableMediaTypes)?.collection ?? []).compactMap(\.string)
-                field.constraints.accept = acceptedTypes(accept, context: context)
+                field.constraints.accept = acceptedTypes(accept) { dropped(context, $0) }
                 field.presentation = Presentation()
             }
 
@@ -477,7 +477,7 @@ extension ODataFormMapper {
     private func applyUnit(_ field: inout Field, _ extras: inout MappedExtras, property: PropertyDecl, annotation: (String) -> AnnotationValue?) {
         let currency = annotation(Term.isoCurrency)
         let unit = currency ?? annotation(Term.unit)
-        if let fixed = unit?.string?.trimmingCharacters(in: .whitespaces), !fixed.isEmpty {
+        if let fixed = unit?.string?.trimmingASCIIWhitespace, !fixed.isEmpty {
             field.presentation.suffix = fixed
         } else if let path = unit?.anyPath, !path.contains(ascii: UInt8(ascii: "/")) {
             extras.unitProperty = path
@@ -494,7 +494,7 @@ extension ODataFormMapper {
         var seen = Set<String>()
         for item in items {
             let record = item.record
-            guard let value = (record?["Value"] ?? item).literalText?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+            guard let value = (record?["Value"] ?? item).literalText?.trimmingASCIIWhitespace, !value.isEmpty else {
                 dropped(context, "one of its Validation.AllowedValues has no value")
                 continue
             }
@@ -510,14 +510,15 @@ extension ODataFormMapper {
         return options
     }
 
-    /// MIME types for `accept`; anything else is dropped with a warning.
-    private func acceptedTypes(_ types: [String], context: PropertyContext) -> [String]? {
+    /// MIME types for `accept`, trimmed and each once; every other value goes to `drop`, with
+    /// the reason, for a warning.
+    func acceptedTypes(_ types: [String], drop: (String) -> Void) -> [String]? {
         var accepted: [String] = []
-        for type in types.map({ $0.trimmingCharacters(in: .whitespaces) }) where !accepted.contains(type) {
+        for type in types.map(\.trimmingASCIIWhitespace) where !accepted.contains(type) {
             if FormSchema.isMIMEPattern(type) {
                 accepted.append(type)
             } else {
-                dropped(context, "\"\(type)\" is not a MIME type such as image/png")
+                drop("\"\(type)\" is not a MIME type such as image/png")
             }
         }
         return accepted.isEmpty ? nil : accepted
@@ -539,7 +540,7 @@ extension ODataFormMapper {
                 fits = false
             }
         case .text, .note:
-            fits = (k.maxLength.map { text.count <= $0 } ?? true) && (k.pattern.map { TextPattern.fullMatch($0, text) } ?? true)
+            fits = (k.maxLength.map { text.count <= $0 } ?? true) && (k.pattern.map { KnownPattern.fullMatch($0, text) } ?? true)
         case .date: fits = LocalDate(text) != nil
         case .time: fits = LocalTime(text) != nil
         case .datetime: fits = LocalDateTime(text) != nil
@@ -595,13 +596,5 @@ extension ODataFormMapper {
         // Almost every text starts with a visible ASCII character: decide on the bytes first.
         if let first = text.utf8.first, first > 0x20, first < 0x80 { return text }
         return text.contains(where: { !$0.isWhitespace }) ? text : nil
-    }
-}
-
-/// Full-match regular expressions, as the server checks `pattern`.
-enum TextPattern {
-    static func fullMatch(_ pattern: String, _ text: String) -> Bool {
-        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return false }
-        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }

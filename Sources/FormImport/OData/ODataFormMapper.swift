@@ -262,13 +262,11 @@ final class ODataFormMapper {
                 name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File", required: true,
                 constraints: Constraints(maxCount: 1), location: SourceLocation(line: type.line))
             let acceptable = (typeAnnotation(Term.acceptableMediaTypes)?.value.collection ?? []).compactMap(\.string)
-            let accept = acceptable.map(\.trimmingASCIIWhitespace).filter(FormSchema.isMIMEPattern)
-            if accept.count < acceptable.count {
+            file.constraints.accept = acceptedTypes(acceptable) { why in
                 report.warn(
-                    "mapping-dropped", "\(type.name): some Core.AcceptableMediaTypes are not MIME types such as image/png; they are left out.",
-                    file: metadata.file, line: type.line)
+                    "mapping-dropped", "\(shortTypeName(type.name)) (its file): \(why); that part is left out.", file: metadata.file,
+                    line: type.line)
             }
-            file.constraints.accept = accept.isEmpty ? nil : accept
             media = file
         }
 

@@ -123,16 +123,14 @@ enum Term {
         isEmailAddress, isPhoneNumber, isoCurrency, unit, inputMask,
     ]
 
-    // Record types.
-    static let referenceFacet = Vocabulary.ui + ".ReferenceFacet"
-    static let collectionFacet = Vocabulary.ui + ".CollectionFacet"
+    // Enumeration types.
     static let fieldControlType = Vocabulary.common + ".FieldControlType"
 }
 
 /// The enumerations whose members the importer checks, with their members.
 enum KnownEnums {
     static let members: [String: Set<String>] = [
-        Vocabulary.common + ".FieldControlType": ["Mandatory", "Optional", "ReadOnly", "Inapplicable", "Hidden"],
+        Term.fieldControlType: ["Mandatory", "Optional", "ReadOnly", "Inapplicable", "Hidden"],
         Vocabulary.ui + ".ImportanceType": ["High", "Medium", "Low"],
         Vocabulary.ui + ".TextArrangementType": ["TextFirst", "TextLast", "TextSeparate", "TextOnly"],
         Vocabulary.ui + ".CriticalityType": ["VeryNegative", "Neutral", "Negative", "Critical", "Positive", "VeryPositive", "Information"],

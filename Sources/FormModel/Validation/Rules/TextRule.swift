@@ -8,6 +8,10 @@ public enum KnownPattern {
     public static let integer = "-?[0-9]+"
     public static let decimal = "-?[0-9]+(\\.[0-9]+)?"
     public static let uuid = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+    /// Whether `text` matches `pattern` whole, exactly as the server checks a field's pattern
+    /// (importers use it to test a default value).
+    public static func fullMatch(_ pattern: String, _ text: String) -> Bool { TextRule.fullMatch(pattern, text) }
 }
 
 /// Single-line text and notes: trimming, upper-casing, length, full-match pattern, email, tel, url and grouped characters.
