@@ -18,7 +18,7 @@ let specURL = resources.specs.appendingPathComponent("new-issue.xml")
 let spec = try [UInt8](Data(contentsOf: specURL))
 let schema = try FormImporter.importDocuments([ImportDocument(name: "new-issue.xml", data: spec)]).forms[0]
 let renderer = try await PageRenderer(templates: resources.templates)
-let view = try renderer.createView(for: schema, version: 1)
+let view = try renderer.formView(for: schema, version: 1)
 let token = String(repeating: "k", count: 43)
 let state = RenderState(values: view.initialValues(query: ["task": ["T-1001"]]), csrfToken: token)
 
@@ -40,11 +40,11 @@ func measure(_ count: Int, _ body: () throws -> Int) rethrows -> (perCall: Doubl
 
 let plan = measure(iterations) { view.render(state).readableBytes }
 let engine = try measure(max(iterations / 20, 20)) {
-    try renderer.createView(for: schema, version: 1).render(state).readableBytes
+    try renderer.formView(for: schema, version: 1).render(state).readableBytes
 }
 let parsed = try measure(max(iterations / 20, 20)) {
     let fresh = try FormImporter.importDocuments([ImportDocument(name: "new-issue.xml", data: spec)]).forms[0]
-    return try renderer.createView(for: fresh, version: 1).render(state).readableBytes
+    return try renderer.formView(for: fresh, version: 1).render(state).readableBytes
 }
 
 func row(_ name: String, _ m: (perCall: Double, bytes: Int)) {

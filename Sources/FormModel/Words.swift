@@ -32,4 +32,10 @@ public enum Words {
         default: return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items[items.count - 1]
         }
     }
+
+    /// "1 file", "3 files": the count and the noun, plural unless the count is one. The plural
+    /// adds "s" unless given.
+    public static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+    }
 }

@@ -148,7 +148,7 @@ struct ServerDecidedTests {
         let schema = SchemaSamples.with(Field(name: "opened", kind: .date, label: "Opened", editable: .no, defaultValue: "today"))
         let today = LocalDate(year: 2026, month: 11, day: 21)
         let result = FormValidator.validate(
-            schema, Submission(fields: ["title": ["T"], "opened": ["1999-01-01"]]), context: ValidationContext(today: today))
+            schema, Submission(fields: ["title": ["T"], "opened": ["1999-01-01"]]), context: ValidationContext(clock: today.map { ClockReading(today: $0) }))
         #expect(result.values["opened"] == today.map(FieldValue.date))
     }
 
@@ -162,10 +162,10 @@ struct ServerDecidedTests {
     }
 
     @Test("which fields the server decides, by mode", arguments: [
-        (Editability.yes, ValidationMode.create, false), (.yes, .edit, false), (.no, .create, true), (.no, .edit, true),
+        (Editability.yes, FormMode.create, false), (.yes, .edit, false), (.no, .create, true), (.no, .edit, true),
         (.createOnly, .create, false), (.createOnly, .edit, true),
     ])
-    func decidedByMode(_ editable: Editability, _ mode: ValidationMode, _ decided: Bool) {
-        #expect(FormValidator.isServerDecided(Field(name: "f", kind: .text, editable: editable), mode: mode) == decided)
+    func decidedByMode(_ editable: Editability, _ mode: FormMode, _ decided: Bool) {
+        #expect(mode.isReadOnly(Field(name: "f", kind: .text, editable: editable)) == decided)
     }
 }

@@ -181,7 +181,7 @@ struct CreateViewTests {
     @Test("the prepared plan, filled twice, gives each request its own values and leaves no sentinel")
     func planReuse() async throws {
         let field = Field(name: "task", kind: .text, label: "Task", prefill: .query)
-        let view = try await Fixtures.renderer().createView(for: Fixtures.schema([field]), version: 3)
+        let view = try await Fixtures.renderer().formView(for: Fixtures.schema([field]), version: 3)
         let first = String(buffer: view.render(RenderState(values: view.initialValues(query: ["task": ["first-value"]]), csrfToken: "token-A")))
         let second = String(buffer: view.render(RenderState(values: view.initialValues(query: ["task": ["second-value"]]), csrfToken: "token-B")))
         #expect(first.contains(#"value="first-value""#) && !first.contains("second-value"))

@@ -32,7 +32,7 @@ enum Fixtures {
         errors: [FieldError] = [], layout: LayoutMode = .auto, csrf: String = "TOKEN",
         now: Date = Date(timeIntervalSince1970: 1_795_000_000), timeZone: TimeZone = TimeZone(identifier: "UTC")!
     ) async throws -> String {
-        let view = try await renderer().createView(for: schema, version: 1)
+        let view = try await renderer().formView(for: schema, version: 1)
         let state = RenderState(
             values: values ?? view.initialValues(query: query, now: now, timeZone: timeZone),
             errors: errors, csrfToken: csrf, layout: layout)

@@ -12,7 +12,7 @@ struct TimeZoneTests {
         #expect(configuration.timeZone.identifier == "Pacific/Kiritimati")
         #expect(FieldworkConfiguration.fromEnvironment(["FIELDWORK_TIME_ZONE": "Mars/Olympus"]).unknownTimeZone == "Mars/Olympus")
 
-        var view = try await Fixtures.renderer().createView(
+        var view = try await Fixtures.renderer().formView(
             for: Fixtures.schema([Field(name: "due", kind: .date, defaultValue: "today")]), version: 1)
         // 2026-11-21 20:00 UTC is already the 22nd at UTC+14.
         let now = Date(timeIntervalSince1970: 1_795_291_200)

@@ -28,16 +28,6 @@ public enum FormValidator {
         return ValidationResult(values: values, issues: issues)
     }
 
-    /// Whether the server, not the submission, decides a field's value in a mode: fields read-only
-    /// there (`editable="false"`, and `create-only` in edit mode). An editable `prefill="query"`
-    /// field stays the user's, the query giving only its initial value.
-    public static func isServerDecided(_ field: Field, mode: ValidationMode) -> Bool {
-        switch mode {
-        case .create: return field.editable == .no
-        case .edit: return field.editable != .yes
-        }
-    }
-
     /// One field: its rule, then `required` when the rule found nothing.
     static func check(_ field: Field, in schema: FormSchema, _ submission: Submission, _ context: ValidationContext)
         -> RuleOutcome
@@ -55,14 +45,14 @@ public enum FormValidator {
         }
         if outcome == .empty, field.required {
             let hasOptions = !field.kind.hasOptions || !schema.options(for: field).isEmpty
-            return .issue(field, "required", RequiredMessage.text(for: field, hasOptions: hasOptions))
+            return .issue(field, .required, RequiredMessage.text(for: field, hasOptions: hasOptions))
         }
         return outcome
     }
 
     /// The strings and files to check: the submission's, or the server's for read-only fields.
     static func input(for field: Field, _ submission: Submission, _ context: ValidationContext) -> RawInput {
-        guard isServerDecided(field, mode: context.mode) else {
+        guard context.mode.isReadOnly(field) else {
             return RawInput(
                 strings: submission.fields[field.name] ?? [],
                 hours: submission.first("\(field.name).hours"),
@@ -73,13 +63,6 @@ public enum FormValidator {
         if let given = context.serverValues[field.name] { return RawInput(strings: given, files: files) }
         guard context.mode == .create else { return RawInput(files: files) }
         // A read-only field of a new object keeps the value the form was given.
-        let defaults = field.defaultValues.compactMap { value -> String? in
-            switch value {
-            case "today": return field.kind == .date ? context.today?.description : value
-            case "now": return field.kind == .datetime ? nil : value
-            default: return value
-            }
-        }
-        return RawInput(strings: defaults, files: files)
+        return RawInput(strings: field.initialValues(at: context.clock), files: files)
     }
 }

@@ -18,7 +18,7 @@ enum RuleOutcome: Sendable, Equatable {
     case issues([FieldIssue])
 
     /// One issue for `field`.
-    static func issue(_ field: Field, _ code: String, _ message: String) -> RuleOutcome {
+    static func issue(_ field: Field, _ code: FieldIssue.Code, _ message: String) -> RuleOutcome {
         .issues([FieldIssue(field: field.name, code: code, message: message)])
     }
 }

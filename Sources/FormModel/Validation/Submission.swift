@@ -59,28 +59,70 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
     /// The field's name (for a switch child, the child's name).
     public var field: String
     /// Stable code, e.g. `required`, `too-long`, `pattern`, `min`, `max-selected`, `file-type`.
-    public var code: String
+    public var code: Code
     /// For people: "Enter a title", "Cost must be 0 or more".
     public var message: String
 
-    public init(field: String, code: String, message: String) {
+    public init(field: String, code: Code, message: String) {
         self.field = field
         self.code = code
         self.message = message
     }
 
     public var description: String { "\(field): \(message) [\(code)]" }
-}
 
-/// Whether a submission creates an object or updates one.
-public enum ValidationMode: Sendable, Hashable {
-    case create
-    case edit
+    /// A stable, machine-readable code: part of the JSON API, so never renamed. The constants
+    /// are every code the server gives.
+    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public var rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public init(stringLiteral value: String) {
+            rawValue = value
+        }
+
+        public var description: String { rawValue }
+
+        public static let email = Code("email")
+        public static let fileSize = Code("file-size")
+        public static let fileType = Code("file-type")
+        public static let format = Code("format")
+        /// The value cannot be read as the field's kind.
+        public static let invalid = Code("invalid")
+        /// The JSON API was sent a body that is not a JSON object.
+        public static let malformed = Code("malformed")
+        public static let max = Code("max")
+        public static let maxCount = Code("max-count")
+        public static let maxSelected = Code("max-selected")
+        public static let min = Code("min")
+        public static let minSelected = Code("min-selected")
+        public static let minutes = Code("minutes")
+        public static let notAnOption = Code("not-an-option")
+        public static let pattern = Code("pattern")
+        /// A required field was left empty.
+        public static let required = Code("required")
+        public static let scale = Code("scale")
+        public static let step = Code("step")
+        public static let tel = Code("tel")
+        public static let tooLong = Code("too-long")
+        public static let tooMany = Code("too-many")
+        public static let tooShort = Code("too-short")
+        /// The JSON API was sent a value that is no string, number, boolean or list of them.
+        public static let type = Code("type")
+        public static let url = Code("url")
+    }
 }
 
 /// What the server knows beside the submission.
 public struct ValidationContext: Sendable, Hashable {
-    public var mode: ValidationMode
+    public var mode: FormMode
     /// Values the server decided and the user may not change: the query prefill it rendered
     /// (create mode, verified by the web layer), and in edit mode the stored values of fields
     /// that are read-only there (`editable="false"`, `create-only`). For these fields the
@@ -89,17 +131,18 @@ public struct ValidationContext: Sendable, Hashable {
     /// The stored files of attachments fields that are read-only in this mode (edit mode), kept
     /// whatever was uploaded.
     public var serverFiles: [String: [SubmittedFile]]
-    /// "Today" for `default="today"` (not used for bounds: those are fixed in the spec).
-    public var today: LocalDate?
+    /// The clock that `default="today"` and `default="now"` of read-only fields are read from
+    /// (not used for bounds: those are fixed in the spec).
+    public var clock: ClockReading?
 
     public init(
-        mode: ValidationMode = .create, serverValues: [String: [String]] = [:],
-        serverFiles: [String: [SubmittedFile]] = [:], today: LocalDate? = nil
+        mode: FormMode = .create, serverValues: [String: [String]] = [:],
+        serverFiles: [String: [SubmittedFile]] = [:], clock: ClockReading? = nil
     ) {
         self.mode = mode
         self.serverValues = serverValues
         self.serverFiles = serverFiles
-        self.today = today
+        self.clock = clock
     }
 }
 

@@ -1,59 +1,70 @@
 import Foundation
 import Hummingbird
 
-/// The gate of every admin route: an admin's session, or for the JSON API the admin token.
-struct AdminGate: Sendable {
-    let viewers: ViewerResolver
-    let adminToken: String?
+/// The gate of the `/admin` route group: an admin's session. Someone not signed in is sent to
+/// sign in (GET) or refused (POST); a signed-in account that is not an admin gets 403.
+struct AdminGateMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
 
-    /// The admin viewing a page. Someone not signed in is sent to sign in (GET) or refused
-    /// (POST); a signed-in account that is not an admin gets 403.
-    func admin(_ request: Request, context: AppRequestContext) async throws -> Viewer {
-        let viewer = try await viewers.viewer(request, context: context)
-        if viewer.isAdmin { return viewer }
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let viewer = try context.viewer
+        if viewer.isAdmin { return try await next(request, context) }
         if viewer.account == nil && request.method == .get {
             throw SignInRequired(path: request.uri.path)
         }
         throw HTTPError(.forbidden, message: "Only administrators may use the admin page.")
     }
+}
 
-    /// Like ``admin(_:context:)`` and the request's CSRF token checked: for urlencoded POSTs.
-    func adminPost(_ request: Request, context: AppRequestContext) async throws -> (Viewer, [String: [String]]) {
-        let viewer = try await admin(request, context: context)
-        let fields = try await FormBody.fields(request)
-        try viewers.requireToken(fields[CSRF.fieldName]?.first, for: viewer)
-        return (viewer, fields)
+/// Who makes an admin API call.
+struct APICaller: Sendable {
+    /// The name to record as the importer.
+    var name: String
+    /// Whether it presented the admin token, rather than an admin's session cookie.
+    var byToken: Bool
+}
+
+/// The gate of the admin's JSON routes: `Authorization: Bearer $FIELDWORK_ADMIN_TOKEN` (compared
+/// in constant time) or an admin's session; 401 as JSON for anyone else. Puts the ``APICaller``
+/// into the context.
+struct AdminAPIGateMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let adminToken: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let caller = try caller(request, viewer: context.viewer) else {
+            var response = try JSONResponse.make(
+                ["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."], status: .unauthorized)
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+        var context = context
+        context.apiCaller = caller
+        return try await next(request, context)
     }
 
-    /// Who makes an admin API call.
-    struct APICaller {
-        /// The name to record as the importer.
-        var name: String
-        /// Whether it presented the admin token, rather than an admin's session cookie.
-        var byToken: Bool
-    }
-
-    /// Whether an API call carries the admin token (compared in constant time) or comes from an
-    /// admin's session; nil for anyone else.
-    func apiCaller(_ request: Request, context: AppRequestContext) async throws -> APICaller? {
+    private func caller(_ request: Request, viewer: Viewer) -> APICaller? {
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             let presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-            guard let adminToken, Self.constantTimeEqual(presented, adminToken) else { return nil }
+            guard let adminToken, CSRF.constantTimeEqual(presented, adminToken) else { return nil }
             return APICaller(name: "api token", byToken: true)
         }
-        let viewer = try await viewers.viewer(request, context: context)
         guard viewer.isAdmin, let name = viewer.account?.name else { return nil }
         return APICaller(name: name, byToken: false)
     }
+}
 
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
-        for i in 0..<max(x.count, y.count) {
-            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+extension AppRequestContext {
+    /// The admin API's caller, set by ``AdminAPIGateMiddleware``.
+    var requireAPICaller: APICaller {
+        get throws {
+            guard let apiCaller else { throw HTTPError(.internalServerError) }
+            return apiCaller
         }
-        return difference == 0
     }
 }
 

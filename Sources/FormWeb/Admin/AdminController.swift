@@ -5,42 +5,42 @@ import Hummingbird
 import NIOCore
 
 /// The admin page: imports, forms with their versions, previews and value lists, and users.
-/// Every route is for admins only (``AdminGate``); every POST checks the CSRF token.
+/// Every route is for admins only (``AdminGateMiddleware`` guards the group); every POST
+/// checks the CSRF token.
 struct AdminController {
     let forms: FormStore
     let objects: ObjectStore
     let users: UserStore
     let plans: PlanCache
     let renderer: PageRenderer
-    let gate: AdminGate
     /// The files of the admin's last refused import.
     let drafts: ImportDraftStore
     /// Where the preview reads `today` and `now`.
     let timeZone: TimeZone
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/admin", use: dashboard)
-        router.post("/admin/import", use: importDocuments)
-        router.get("/admin/imports/:import", use: importReport)
-        router.get("/admin/forms/:id", use: formPage)
-        router.post("/admin/forms/:id/access", use: setAccess)
-        router.post("/admin/forms/:id/state", use: setState)
-        router.get("/admin/forms/:id/preview", use: preview)
-        router.get("/admin/forms/:id/frame", use: previewFrame)
-        router.get("/admin/forms/:id/versions/:version/schema.json", use: downloadSchema)
-        router.get("/admin/forms/:id/versions/:version/documents/:index", use: downloadDocument)
-        router.post("/admin/forms/:id/lists/:list", use: uploadOptions)
-        router.get("/admin/users", use: usersPage)
-        router.post("/admin/users", use: addUser)
-        router.post("/admin/users/:user/password", use: resetPassword)
-        router.post("/admin/users/:user/delete", use: deleteUser)
+    func addRoutes(to admin: RouterGroup<AppRequestContext>) {
+        admin.get("", use: dashboard)
+        admin.post("import", use: importDocuments)
+        admin.get("imports/:import", use: importReport)
+        admin.get("forms/:id", use: formPage)
+        admin.post("forms/:id/access", use: setAccess)
+        admin.post("forms/:id/state", use: setState)
+        admin.get("forms/:id/preview", use: preview)
+        admin.get("forms/:id/frame", use: previewFrame)
+        admin.get("forms/:id/versions/:version/schema.json", use: downloadSchema)
+        admin.get("forms/:id/versions/:version/documents/:index", use: downloadDocument)
+        admin.post("forms/:id/lists/:list", use: uploadOptions)
+        admin.get("users", use: usersPage)
+        admin.post("users", use: addUser)
+        admin.post("users/:user/password", use: resetPassword)
+        admin.post("users/:user/delete", use: deleteUser)
     }
 
     // MARK: Import
 
     /// `GET /admin`: the import form and the list of forms.
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
         return try await dashboardPage(viewer: viewer, notice: notice)
     }
@@ -49,9 +49,9 @@ struct AdminController {
     /// `fieldwork import`. All of it is stored, or, when any document is refused, nothing; the
     /// files of a refused batch are kept for the next try (``ImportDraftStore``).
     @Sendable func importDocuments(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         let upload = try await AdminUpload.read(request)
-        try gate.viewers.requireToken(upload.field(CSRF.fieldName), for: viewer)
+        try viewer.requireToken(upload.field(CSRF.fieldName))
         guard let owner = viewer.account?.id else { throw HTTPError(.forbidden) }
         let keptIDs = upload.fields("kept").compactMap { UUID(uuidString: $0) }
         let kept = try await drafts.documents(ids: keptIDs, owner: owner)
@@ -87,11 +87,11 @@ struct AdminController {
 
     /// `GET /admin/imports/{id}`: what an import made, and its report.
     @Sendable func importReport(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         guard let id = UUID(uuidString: try context.parameters.require("import")),
             let (summary, kind, at, by) = try await forms.importSummary(id: id)
         else { throw HTTPError(.notFound) }
-        var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Import")
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Import")
         page.back = ("/admin", "Admin")
         page.navForms = true
         var context = page.context(title: "Import")
@@ -103,7 +103,7 @@ struct AdminController {
 
     /// `GET /admin/forms/{id}`: the form's settings, versions and value lists.
     @Sendable func formPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         let form = try await requireForm(context)
         let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
         return try await formPage(form, viewer: viewer, notice: notice)
@@ -111,7 +111,7 @@ struct AdminController {
 
     /// `POST /admin/forms/{id}/access`: `public` or `users`.
     @Sendable func setAccess(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (_, fields) = try await gate.adminPost(request, context: context)
+        let fields = try await FormBody.verifiedFields(request, viewer: try context.viewer)
         let form = try await requireForm(context)
         guard let access = fields["access"]?.first.flatMap(FormAccess.init(rawValue:)) else {
             throw HTTPError(.badRequest, message: "Choose public or users.")
@@ -122,7 +122,7 @@ struct AdminController {
 
     /// `POST /admin/forms/{id}/state`: `retired` or `active`.
     @Sendable func setState(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (_, fields) = try await gate.adminPost(request, context: context)
+        let fields = try await FormBody.verifiedFields(request, viewer: try context.viewer)
         let form = try await requireForm(context)
         guard let state = fields["state"]?.first.flatMap(FormState.init(rawValue:)) else {
             throw HTTPError(.badRequest, message: "Choose retired or active.")
@@ -133,10 +133,10 @@ struct AdminController {
 
     /// `GET /admin/forms/{id}/preview?version=N`: the create view at compact and regular width, side by side.
     @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         let form = try await requireVersion(request, context)
         let schema = try await forms.schema(of: form)
-        var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Preview: \(schema.title)")
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Preview: \(schema.title)")
         page.back = ("/admin/forms/\(form.id)", form.id)
         page.navForms = true
         var context = page.context(title: "Preview")
@@ -149,15 +149,14 @@ struct AdminController {
     /// `GET /admin/forms/{id}/frame?layout=compact|regular&version=N`: the create view for the
     /// preview's frames, whatever the form's state and access; only this page may frame it.
     @Sendable func previewFrame(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try await gate.admin(request, context: context)
-        let form = try await requireVersion(request, context)
+                let form = try await requireVersion(request, context)
         // The latest version's frame is the create view visitors get, from the same prepared
         // plan; an older version's is built for this request and not kept.
-        let view: CreateView
+        let view: FormView
         if try await forms.latest(formID: form.id)?.version == form.version {
             view = try await plans.createView(for: form)
         } else {
-            var built = try renderer.createView(for: try await forms.schema(of: form), version: form.version)
+            var built = try renderer.formView(for: try await forms.schema(of: form), version: form.version)
             built.timeZone = timeZone
             view = built
         }
@@ -172,8 +171,7 @@ struct AdminController {
 
     /// `GET /admin/forms/{id}/versions/{n}/schema.json`: the canonical JSON, as a download.
     @Sendable func downloadSchema(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try await gate.admin(request, context: context)
-        let form = try await requireVersion(request, context, parameter: "version")
+                let form = try await requireVersion(request, context, parameter: "version")
         let pretty = try form.schema().canonicalJSON(pretty: true)
         return Self.download(
             ByteBuffer(bytes: pretty), type: "application/json", filename: "\(form.id)-v\(form.version).json")
@@ -181,8 +179,7 @@ struct AdminController {
 
     /// `GET /admin/forms/{id}/versions/{n}/documents/{index}`: a source document as imported.
     @Sendable func downloadDocument(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try await gate.admin(request, context: context)
-        let form = try await requireVersion(request, context, parameter: "version")
+                let form = try await requireVersion(request, context, parameter: "version")
         guard let index = Int(try context.parameters.require("index")),
             let documents = try await forms.sourceDocuments(formID: form.id, version: form.version),
             documents.indices.contains(index)
@@ -194,9 +191,9 @@ struct AdminController {
     /// `POST /admin/forms/{id}/lists/{list}`: a CSV of options for a list; 303 when applied,
     /// 422 with each line's error when not (the old options stay).
     @Sendable func uploadOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         let upload = try await AdminUpload.read(request)
-        try gate.viewers.requireToken(upload.field(CSRF.fieldName), for: viewer)
+        try viewer.requireToken(upload.field(CSRF.fieldName))
         let form = try await requireForm(context)
         let listID = try context.parameters.require("list")
         guard try form.schema().list(id: listID) != nil else { throw HTTPError(.notFound) }
@@ -223,14 +220,15 @@ struct AdminController {
 
     /// `GET /admin/users`: the accounts, with password reset and removal, and the add form.
     @Sendable func usersPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await gate.admin(request, context: context)
+        let viewer = try context.viewer
         let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
         return try await usersPage(viewer: viewer, notice: notice)
     }
 
     /// `POST /admin/users`: adds an account; 422 with the form kept when the name or password will not do.
     @Sendable func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (viewer, fields) = try await gate.adminPost(request, context: context)
+        let viewer = try context.viewer
+        let fields = try await FormBody.verifiedFields(request, viewer: viewer)
         let name = (fields["name"]?.first ?? "").trimmingCharacters(in: .whitespaces)
         let password = fields["password"]?.first ?? ""
         let isAdmin = fields["admin"]?.first == "on"
@@ -252,7 +250,8 @@ struct AdminController {
 
     /// `POST /admin/users/{id}/password`: sets a new password and ends the account's sessions.
     @Sendable func resetPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (viewer, fields) = try await gate.adminPost(request, context: context)
+        let viewer = try context.viewer
+        let fields = try await FormBody.verifiedFields(request, viewer: viewer)
         let account = try await requireUser(context)
         let password = fields["password"]?.first ?? ""
         if let problem = Self.passwordProblem(password) {
@@ -265,7 +264,8 @@ struct AdminController {
 
     /// `POST /admin/users/{id}/delete`: removes an account (not one's own).
     @Sendable func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (viewer, _) = try await gate.adminPost(request, context: context)
+        let viewer = try context.viewer
+        _ = try await FormBody.verifiedFields(request, viewer: viewer)
         let account = try await requireUser(context)
         guard account.id != viewer.account?.id else {
             throw HTTPError(.conflict, message: "You cannot remove your own account.")
@@ -288,7 +288,7 @@ struct AdminController {
         viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: [String: Any]? = nil,
         pasted: String = "", kept: [ImportDraftStore.Document] = [], status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Admin")
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Admin")
         page.notice = notice
         page.problems = problems
         page.navForms = true
@@ -318,7 +318,7 @@ struct AdminController {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let schema = try form.schema()
-        var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: form.id)
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: form.id)
         page.back = ("/admin", "Admin")
         page.notice = notice
         page.navForms = true
@@ -380,7 +380,7 @@ struct AdminController {
         viewer: Viewer, notice: String? = nil, newUser: NewUserForm = NewUserForm(),
         passwordErrors: [UUID: String] = [:], status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        var page = AdminPage(viewer: viewer, token: gate.viewers.token(for: viewer), heading: "Users")
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Users")
         page.back = ("/admin", "Admin")
         page.notice = notice
         page.navUsers = true

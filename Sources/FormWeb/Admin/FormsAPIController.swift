@@ -14,25 +14,21 @@ import NIOCore
 /// may send XML only, which keeps session-authenticated calls safe from CSRF.
 struct FormsAPIController {
     let forms: FormStore
-    let gate: AdminGate
 
     /// Largest body: the import's own document limit.
     static let limit = XMLLimits.maximumDocumentBytes
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/api/forms", use: create)
-        router.put("/api/forms/:id/lists/:list", use: replaceOptions)
+    /// - Parameter adminAPI: the `/api` routes behind ``AdminAPIGateMiddleware``.
+    func addRoutes(to adminAPI: RouterGroup<AppRequestContext>) {
+        adminAPI.post("forms", use: create)
+        adminAPI.put("forms/:id/lists/:list", use: replaceOptions)
     }
 
     /// 201 `{"id", "version", "forms": [{"id", "version"}…], "warnings": […]}` (id and version of
     /// the first form: OData metadata may give several), or 422 `{"errors": [{"line", "column",
     /// "message", "code"}…]}`; with several files, each error and warning names its `file`.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let caller = try await gate.apiCaller(request, context: context) else {
-            var response = try Self.json(["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."], status: .unauthorized)
-            response.headers[.wwwAuthenticate] = "Bearer"
-            return response
-        }
+        let caller = try context.requireAPICaller
         let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let documents: [ImportDocument]
         switch type {
@@ -41,54 +37,47 @@ struct FormsAPIController {
             do {
                 body = try await request.body.collect(upTo: Self.limit)
             } catch {
-                return try Self.json(["error": "The spec is larger than \(Self.limit / 1024 / 1024) MB."], status: .contentTooLarge)
+                return try JSONResponse.make(APIMessage("The spec is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
             }
             documents = [ImportDocument(name: "request body", data: Array(buffer: body))]
         case "multipart/form-data":
             guard caller.byToken else {
-                return try Self.json(
-                    ["error": "Send several files with the admin token (Authorization: Bearer); a session may send one application/xml body."],
+                return try JSONResponse.make(
+                    APIMessage("Send several files with the admin token (Authorization: Bearer); a session may send one application/xml body."),
                     status: .forbidden)
             }
             let upload: AdminUpload
             do {
                 upload = try await AdminUpload.read(request)
             } catch let error as HTTPError {
-                return try Self.json(["error": error.body ?? "The upload could not be read."], status: error.status)
+                return try JSONResponse.make(APIMessage(error.body ?? "The upload could not be read."), status: error.status)
             }
             documents = upload.files().map { ImportDocument(name: FileName.sanitise($0.filename ?? ""), data: $0.data) }
             guard !documents.isEmpty else {
-                return try Self.json(["error": "Send at least one file part (curl -F documents=@metadata.xml)."], status: .badRequest)
+                return try JSONResponse.make(APIMessage("Send at least one file part (curl -F documents=@metadata.xml)."), status: .badRequest)
             }
         default:
-            return try Self.json(["error": "Send the spec as application/xml, or several files as multipart/form-data."], status: .unsupportedMediaType)
+            return try JSONResponse.make(
+                APIMessage("Send the spec as application/xml, or several files as multipart/form-data."), status: .unsupportedMediaType)
         }
         let several = documents.count > 1
         let outcomes = FormImporter.importBatch(documents)
         let failures = outcomes.failures
         guard failures.isEmpty else {
-            let errors = failures.flatMap(\.errors).map { error -> [String: Any] in
-                var entry: [String: Any] = ["line": error.line, "column": error.column, "message": error.message, "code": error.code]
-                if several, let file = error.file { entry["file"] = file }
-                return entry
+            let errors = failures.flatMap(\.errors).map {
+                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code, file: several ? $0.file : nil)
             }
-            return try Self.json(["errors": errors], status: .unprocessableContent)
+            return try JSONResponse.make(ImportRefusal(errors: errors), status: .unprocessableContent)
         }
         let results = outcomes.accepted
         let stored = try await forms.storeImport(results, importedBy: caller.name)
-        var answer: [String: Any] = [
-            "forms": stored.versions.map { ["id": $0.formID, "version": $0.version] },
-            "warnings": results.flatMap(\.warnings).map { warning -> [String: Any] in
-                var entry: [String: Any] = ["line": warning.line, "column": warning.column, "message": warning.message, "code": warning.code]
-                if several, let file = warning.file { entry["file"] = file }
-                return entry
-            },
-        ]
-        if let first = stored.versions.first {
-            answer["id"] = first.formID
-            answer["version"] = first.version
-        }
-        var response = try Self.json(answer, status: .created)
+        let answer = ImportAnswer(
+            id: stored.versions.first?.formID, version: stored.versions.first?.version,
+            forms: stored.versions.map { ImportAnswer.Form(id: $0.formID, version: $0.version) },
+            warnings: results.flatMap(\.warnings).map {
+                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code, file: several ? $0.file : nil)
+            })
+        var response = try JSONResponse.make(answer, status: .created)
         if let first = stored.versions.first { response.headers[.location] = "/api/forms/\(first.formID)" }
         return response
     }
@@ -99,42 +88,76 @@ struct FormsAPIController {
     /// with the old options kept; 404 for an unknown form or list. PUT with `text/csv` needs a
     /// CORS preflight, so an admin's session is as safe from CSRF here as on `POST /api/forms`.
     @Sendable func replaceOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let caller = try await gate.apiCaller(request, context: context) else {
-            var response = try Self.json(["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."], status: .unauthorized)
-            response.headers[.wwwAuthenticate] = "Bearer"
-            return response
-        }
+        let caller = try context.requireAPICaller
         let formID = try context.parameters.require("id")
         let listID = try context.parameters.require("list")
         guard let form = try await forms.latest(formID: formID), try form.schema().list(id: listID) != nil else {
-            return try Self.json(["error": "No list \(listID) in a form \(formID)."], status: .notFound)
+            return try JSONResponse.make(APIMessage("No list \(listID) in a form \(formID)."), status: .notFound)
         }
         let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard type == "text/csv" else {
-            return try Self.json(["error": "Send the options as text/csv: value,label[,group] a line."], status: .unsupportedMediaType)
+            return try JSONResponse.make(APIMessage("Send the options as text/csv: value,label[,group] a line."), status: .unsupportedMediaType)
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: AdminUpload.limit)
         } catch {
-            return try Self.json(["error": "The CSV is larger than \(AdminUpload.limit / 1024 / 1024) MB."], status: .contentTooLarge)
+            return try JSONResponse.make(APIMessage("The CSV is larger than \(AdminUpload.limit / 1024 / 1024) MB."), status: .contentTooLarge)
         }
         guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
-            return try Self.json(["errors": [["line": 1, "message": "The file is not UTF-8 text; save it as CSV UTF-8"]]], status: .unprocessableContent)
+            let error = OptionsRefusal.Line(line: 1, message: "The file is not UTF-8 text; save it as CSV UTF-8")
+            return try JSONResponse.make(OptionsRefusal(errors: [error]), status: .unprocessableContent)
         }
         switch OptionCSV.parse(text) {
         case .failure(let failure):
-            return try Self.json(["errors": failure.errors.map { ["line": $0.line, "message": $0.message] as [String: Any] }], status: .unprocessableContent)
+            let errors = failure.errors.map { OptionsRefusal.Line(line: $0.line, message: $0.message) }
+            return try JSONResponse.make(OptionsRefusal(errors: errors), status: .unprocessableContent)
         case .success(let groups):
             try await forms.replaceOptions(groups, formID: formID, listID: listID, by: caller.name)
-            return try Self.json(["list": listID, "options": groups.reduce(0) { $0 + $1.options.count }], status: .ok)
+            return try JSONResponse.make(OptionsAnswer(list: listID, options: groups.reduce(0) { $0 + $1.options.count }), status: .ok)
         }
     }
+}
 
-    static func json(_ object: [String: Any], status: HTTPResponse.Status) throws -> Response {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+/// One error or warning of an import, as the API reports it; `file` only when several were sent.
+struct ImportMessage: Encodable {
+    var line: Int
+    var column: Int
+    var message: String
+    var code: String
+    var file: String?
+}
+
+/// `{"errors": […]}`: why an import was refused.
+struct ImportRefusal: Encodable {
+    var errors: [ImportMessage]
+}
+
+/// `{"id", "version", "forms", "warnings"}`: what an import stored.
+struct ImportAnswer: Encodable {
+    struct Form: Encodable {
+        var id: String
+        var version: Int
     }
+
+    var id: String?
+    var version: Int?
+    var forms: [Form]
+    var warnings: [ImportMessage]
+}
+
+/// `{"errors": [{"line", "message"}…]}`: why a CSV of options was refused.
+struct OptionsRefusal: Encodable {
+    struct Line: Encodable {
+        var line: Int
+        var message: String
+    }
+
+    var errors: [Line]
+}
+
+/// `{"list", "options"}`: the options a CSV put into a list.
+struct OptionsAnswer: Encodable {
+    var list: String
+    var options: Int
 }

@@ -5,10 +5,6 @@ import NIOCore
 /// The markup of files already received: on a form (kept with hidden inputs) and on the
 /// detail page (thumbnails or a type icon, with name, size and date).
 enum FileListMarkup {
-    /// The checkbox that sends a kept file's id back: `NAME._kept`. The server only
-    /// accepts ids it can resolve for this object or this browser's staged uploads.
-    static func keptInputName(for field: String) -> String { "\(field)._kept" }
-
     /// Where a file's bytes are served (sniffed type, `nosniff`): an object's file under the
     /// object, so the object's access rule covers it; a staged upload to its uploader only.
     static func url(for file: SubmittedFile, state: RenderState) -> String {
@@ -41,7 +37,7 @@ enum FileListMarkup {
             HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
             // A ticked "Keep" box sends the id back; unticking it removes the file, without JavaScript.
             buffer.writeStaticString("</span><label class=\"fw-attachment__keep\"><input type=\"checkbox\" name=\"")
-            HTML.writeEscaped(keptInputName(for: field), to: &buffer)
+            HTML.writeEscaped(InputName.keptFiles(of: field), to: &buffer)
             buffer.writeStaticString("\" value=\"")
             HTML.writeEscaped(file.id, to: &buffer)
             buffer.writeStaticString("\" checked> Keep<span class=\"fw-visually-hidden\"> ")

@@ -20,12 +20,11 @@ public struct PageRenderer: Sendable {
          "partials/parent-page", "detail", "delete", "login", "gone", "error"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
 
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
-    public func createView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> CreateView {
+    public func formView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> FormView {
         let registry = SlotRegistry()
         let context = PageViewModel.form(schema, registry: registry, mode: mode)
-        return CreateView(
-            schema: schema, version: version, mode: mode, plan: try plan(context, template: "form", registry: registry),
-            initialRules: schema.allFields.map(InitialValueRule.init))
+        return FormView(
+            schema: schema, version: version, mode: mode, plan: try plan(context, template: "form", registry: registry))
     }
 
     /// The parent page of a form, with a slot for the viewer's list of objects.

@@ -23,9 +23,9 @@ actor PlanCache {
     private let renderer: PageRenderer
     /// The schema of a stored version with its uploaded options; only called to build a plan.
     private let schemas: @Sendable (StoredForm) async throws -> FormSchema
-    private var createViews: [Key: CreateView] = [:]
+    private var createViews: [Key: FormView] = [:]
     /// Edit views, detail and delete pages stay for every version objects were created with.
-    private var editViews: [Key: CreateView] = [:]
+    private var editViews: [Key: FormView] = [:]
     private var detailPages: [Key: RenderPlan] = [:]
     private var deletePages: [Key: RenderPlan] = [:]
     private var parentPages: [Key: RenderPlan] = [:]
@@ -59,11 +59,11 @@ actor PlanCache {
     }
 
     /// The create view of a stored form version, built once.
-    func createView(for form: StoredForm) async throws -> CreateView {
+    func createView(for form: StoredForm) async throws -> FormView {
         if let cached = createViews[Key(form)] { return cached }
         let schema = try await schemas(form)
         return try Self.memo(&createViews, Key(form), latestOnly: true) {
-            var view = try renderer.createView(for: schema, version: form.version)
+            var view = try renderer.formView(for: schema, version: form.version)
             view.listsRevision = form.listsRevision
             view.timeZone = timeZone
             return view
@@ -71,16 +71,16 @@ actor PlanCache {
     }
 
     /// The edit view of a form version, if built already: saves loading the version.
-    func cachedEditView(formID: String, version: Int, listsRevision: Int) -> CreateView? {
+    func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
         editViews[Key(formID: formID, version: version, listsRevision: listsRevision)]
     }
 
     /// The edit view of a stored form version, built once.
-    func editView(for form: StoredForm) async throws -> CreateView {
+    func editView(for form: StoredForm) async throws -> FormView {
         if let cached = editViews[Key(form)] { return cached }
         let schema = try await schemas(form)
         return try Self.memo(&editViews, Key(form)) {
-            var view = try renderer.createView(for: schema, version: form.version, mode: .edit)
+            var view = try renderer.formView(for: schema, version: form.version, mode: .edit)
             view.listsRevision = form.listsRevision
             view.timeZone = timeZone
             return view
@@ -88,14 +88,14 @@ actor PlanCache {
     }
 
     /// The detail page for objects of a form version, built once.
-    func detailPage(for view: CreateView) throws -> RenderPlan {
+    func detailPage(for view: FormView) throws -> RenderPlan {
         try Self.memo(&detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
             try renderer.detailPage(for: view.schema)
         }
     }
 
     /// The delete confirmation for objects of a form version, built once.
-    func deletePage(for view: CreateView) throws -> RenderPlan {
+    func deletePage(for view: FormView) throws -> RenderPlan {
         try Self.memo(&deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
             try renderer.deletePage(for: view.schema)
         }

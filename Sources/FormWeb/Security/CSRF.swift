@@ -34,11 +34,17 @@ public struct CSRF: Sendable {
     /// Whether a submitted token belongs to the browser id in the cookie; compares in constant time.
     public func verify(token: String?, cookie: String?) -> Bool {
         guard let token, let cookie, !cookie.isEmpty else { return false }
-        let expected = Array(self.token(for: cookie).utf8)
-        let given = Array(token.utf8)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in expected.indices { difference |= expected[index] ^ given[index] }
+        return Self.constantTimeEqual(token, self.token(for: cookie))
+    }
+
+    /// Whether two secrets are equal, in a time that depends on their lengths only.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
         return difference == 0
     }
 

@@ -5,7 +5,7 @@ import HummingbirdAuth
 /// Sign-in and sign-out.
 struct AccountController {
     let users: UserStore
-    let viewers: ViewerResolver
+    let csrf: CSRF
     let loginPage: RenderPlan
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -16,16 +16,15 @@ struct AccountController {
 
     /// `GET /login?next=/path`: the sign-in form.
     @Sendable func showLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await viewers.viewer(request, context: context)
+        let viewer = try context.viewer
         let next = LocalPath.safe(request.uri.queryParameters["next"].map(String.init))
         return page(viewer: viewer, values: ["next": [next]], errors: [], status: .ok)
     }
 
     /// `POST /login`: 303 to `next` when the name and password match, else 422 with the form again.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await viewers.viewer(request, context: context)
-        let fields = try await FormBody.fields(request)
-        try viewers.requireToken(fields[CSRF.fieldName]?.first, for: viewer)
+        let viewer = try context.viewer
+        let fields = try await FormBody.verifiedFields(request, viewer: viewer)
         let name = (fields["name"]?.first ?? "").trimmingCharacters(in: .whitespaces)
         let password = fields["password"]?.first ?? ""
         let next = LocalPath.safe(fields["next"]?.first)
@@ -38,7 +37,7 @@ struct AccountController {
                 return page(viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .unprocessableContent)
             }
             // A new session id and a new CSRF key: nothing known before sign-in works after it.
-            context.sessions.createSession(AppSession(userID: account.id, csrfKey: viewers.csrf.makeID()))
+            context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
             return Response.seeOther(next)
         }
         return page(viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .unprocessableContent)
@@ -46,9 +45,7 @@ struct AccountController {
 
     /// `POST /logout`: ends the session; 303 to `/`.
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let viewer = try await viewers.viewer(request, context: context)
-        let fields = try await FormBody.fields(request)
-        try viewers.requireToken(fields[CSRF.fieldName]?.first, for: viewer)
+        _ = try await FormBody.verifiedFields(request, viewer: try context.viewer)
         context.sessions.clearSession()
         return Response.seeOther("/")
     }
@@ -56,9 +53,7 @@ struct AccountController {
     private func page(viewer: Viewer, values: [String: [String]], errors: [FieldError], status: HTTPResponse.Status)
         -> Response
     {
-        let state = RenderState(values: values, errors: errors, csrfToken: viewers.token(for: viewer))
-        var response = HTMLResponse.page(loginPage.render(state), status: status, cacheControl: "no-store")
-        response.remember(viewer)
-        return response
+        let state = RenderState(values: values, errors: errors, csrfToken: viewer.csrfToken)
+        return HTMLResponse.page(loginPage.render(state), status: status, cacheControl: "no-store")
     }
 }

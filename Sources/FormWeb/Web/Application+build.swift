@@ -59,26 +59,39 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
 
     let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
     let csrf = CSRF(secret: secret)
-    let viewers = ViewerResolver(users: users, csrf: csrf)
+    // Every route below knows its viewer (`context.viewer`); a response to a browser that
+    // brought no id cookie sets one.
+    router.add(middleware: ViewerMiddleware(viewers: ViewerResolver(users: users, csrf: csrf)))
+
     let prefill = SignedPrefill(secret: secret)
-    FormController(store: store, objects: database.objects, plans: plans, viewers: viewers, prefill: prefill)
-        .addRoutes(to: router)
-    AccountController(users: users, viewers: viewers, loginPage: try renderer.loginPage())
-        .addRoutes(to: router)
     let attachments = AttachmentStore(database: database, dataFolder: configuration.dataFolder)
-    ObjectController(
-        forms: store, objects: database.objects, plans: plans, viewers: viewers, prefill: prefill,
-        submissions: SubmissionReader(attachments: attachments), attachments: attachments
-    ).addRoutes(to: router)
-    ObjectAPIController(forms: store, objects: database.objects, plans: plans, viewers: viewers)
+    let reader = SubmissionReader(attachments: attachments)
+    let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments)
+    // The JSON API answers every error as JSON; its admin routes take the admin token too.
+    let api = router.group("api").add(middleware: APIErrorMiddleware())
+    let adminAPI = api.group().add(middleware: AdminAPIGateMiddleware(adminToken: configuration.adminToken))
+    // A catch-all, so an unknown address under /api answers JSON too.
+    for method in [HTTPRequest.Method.get, .post, .put, .delete] {
+        api.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }
+    }
+    let admin = router.group("admin").add(middleware: AdminGateMiddleware())
+
+    FormController(store: store, objects: database.objects, plans: plans).addRoutes(to: router, api: api)
+    CreateController(forms: store, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
         .addRoutes(to: router)
-    let gate = AdminGate(viewers: viewers, adminToken: configuration.adminToken)
+    ObjectController(
+        forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
+        attachments: attachments
+    ).addRoutes(to: router)
+    ObjectAPIController(forms: store, objects: database.objects, plans: plans, submissions: submissions)
+        .addRoutes(to: api)
+    AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: router)
     let drafts = ImportDraftStore(database: database)
     AdminController(
-        forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, gate: gate, drafts: drafts,
-        timeZone: configuration.timeZone)
-        .addRoutes(to: router)
-    FormsAPIController(forms: store, gate: gate).addRoutes(to: router)
+        forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, drafts: drafts,
+        timeZone: configuration.timeZone
+    ).addRoutes(to: admin)
+    FormsAPIController(forms: store).addRoutes(to: adminAPI)
 
     var app = Application(
         router: router,

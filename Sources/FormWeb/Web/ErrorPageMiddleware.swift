@@ -1,8 +1,9 @@
 import Hummingbird
 import NIOCore
 
-/// Answers unknown addresses with a real HTML 404 page, and retired forms with a 410 page
-/// (JSON under `/api/`).
+/// Answers unknown addresses with a real HTML 404 page, retired forms with a 410 page, and
+/// other refusals with a page that says why. The `/api` group answers its own errors as JSON
+/// (``APIErrorMiddleware``), so none reaches here.
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
     let gone: RenderPlan
@@ -15,22 +16,10 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            if request.uri.path.hasPrefix("/api/") {
-                var headers = HTTPFields()
-                headers[.contentType] = "application/json; charset=utf-8"
-                return Response(
-                    status: .notFound, headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"not found"}"#)))
-            }
             return HTMLResponse.page(notFound.render(RenderState(values: [:], csrfToken: "")), status: .notFound)
         } catch let error as HTTPError where error.status == .gone {
-            if request.uri.path.hasPrefix("/api/") {
-                var headers = HTTPFields()
-                headers[.contentType] = "application/json; charset=utf-8"
-                return Response(
-                    status: .gone, headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"this form has been retired"}"#)))
-            }
             return HTMLResponse.page(gone.render(RenderState(values: [:], csrfToken: "")), status: .gone)
-        } catch let error as HTTPError where (400..<500).contains(error.status.code) && !request.uri.path.hasPrefix("/api/") {
+        } catch let error as HTTPError where (400..<500).contains(error.status.code) {
             let heading = switch error.status {
             case .forbidden: "You cannot do that"
             case .contentTooLarge: "That is too large"

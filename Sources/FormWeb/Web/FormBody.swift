@@ -25,6 +25,13 @@ enum FormBody {
         return QueryString.parse(String(buffer: buffer))
     }
 
+    /// The fields of an urlencoded POST whose CSRF token is the viewer's; 403 otherwise.
+    static func verifiedFields(_ request: Request, viewer: Viewer) async throws -> [String: [String]] {
+        let fields = try await fields(request)
+        try viewer.requireToken(fields[CSRF.fieldName]?.first)
+        return fields
+    }
+
     private static func mediaType(_ request: Request) -> String? {
         guard let value = request.headers[.contentType] else { return nil }
         return value.split(separator: ";", maxSplits: 1).first.map {

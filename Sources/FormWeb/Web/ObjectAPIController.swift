@@ -3,19 +3,20 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The JSON API for objects: create from `{"field": value}` and read back.
+/// The JSON API for objects: create from `{"field": value}` (through ``ObjectSubmissions``,
+/// as the browser's form does) and read back.
 struct ObjectAPIController {
     let forms: FormStore
     let objects: ObjectStore
     let plans: PlanCache
-    let viewers: ViewerResolver
+    let submissions: ObjectSubmissions
 
     /// JSON bodies are text fields only.
     static let limit = 1024 * 1024
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/api/forms/:id/objects", use: create)
-        router.get("/api/forms/:id/objects/:object", use: show)
+    func addRoutes(to api: RouterGroup<AppRequestContext>) {
+        api.post("forms/:id/objects", use: create)
+        api.get("forms/:id/objects/:object", use: show)
     }
 
     /// `POST /api/forms/{id}/objects`: 201 with the stored object, or 422 with every issue.
@@ -23,13 +24,11 @@ struct ObjectAPIController {
     /// Only `application/json` is taken: a cross-site page cannot send that type without a
     /// CORS preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
-        guard let form = try await forms.latest(formID: id) else { throw HTTPError(.notFound) }
-        guard form.state == .active else { throw HTTPError(.gone) }
-        let viewer = try await viewers.viewer(request, context: context)
+        let form = try await forms.requireActive(try context.parameters.require("id"))
+        let viewer = try context.viewer
         if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard FormBody.isJSON(request) else {
-            return try Self.json(["error": "Send the object as application/json."], status: .unsupportedMediaType)
+            return try JSONResponse.make(APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
         }
         let view = try await plans.createView(for: form)
         let body = try await request.body.collect(upTo: Self.limit)
@@ -37,66 +36,48 @@ struct ObjectAPIController {
         do {
             input = try JSONDecoder().decode([String: JSONInput].self, from: Data(buffer: body))
         } catch {
-            return try Self.json(["errors": [["field": "", "code": "malformed", "message": "Send a JSON object of field names and values."]]], status: .badRequest)
+            let issue = FieldIssue(field: "", code: .malformed, message: "Send a JSON object of field names and values.")
+            return try JSONResponse.make(APIIssues([issue]), status: .badRequest)
         }
         var fields: [String: [String]] = [:]
         var issues: [FieldIssue] = []
         for (name, value) in input {
             guard let strings = value.strings else {
-                issues.append(FieldIssue(field: name, code: "type", message: "Give a string, number, boolean or list"))
+                issues.append(FieldIssue(field: name, code: .type, message: "Give a string, number, boolean or list"))
                 continue
             }
             if !strings.isEmpty { fields[name] = strings }
         }
         // Read-only fields keep their defaults: an API client has no create view to be bound to.
-        let serverValues = ObjectController.serverValues(view: view, known: view.readOnlyValues(view.initialValues(query: [:])))
-        let result = FormValidator.validate(
-            view.schema, Submission(fields: fields),
-            context: ValidationContext(mode: .create, serverValues: serverValues, today: view.today()))
-        guard issues.isEmpty, result.isValid else {
-            let all = issues + result.issues
-            return try Self.json(
-                ["errors": all.map { ["field": $0.field, "code": $0.code, "message": $0.message] }],
-                status: .unprocessableContent)
+        let outcome = try await submissions.create(
+            Submission(fields: fields), form: form, view: view, viewer: viewer,
+            readOnlyValues: view.readOnlyValues(view.initialValues(query: [:])), readIssues: issues)
+        switch outcome {
+        case .stored(let object):
+            var response = try JSONResponse.make(ObjectJSON(object), status: .created)
+            response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
+            return response
+        case .refused(let result, _):
+            return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
         }
-        let object = try await objects.create(
-            formID: form.id, version: form.version, values: result.values,
-            keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator)
-        var response = try Self.json(ObjectJSON(object), status: .created)
-        response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
-        response.remember(viewer)
-        return response
     }
-
     /// `GET /api/forms/{id}/objects/{object}`: the stored object; 404 for anyone but its creator and admins.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let formID = try context.parameters.require("id")
-        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
-            let form = try await forms.latest(formID: formID)
-        else { throw HTTPError(.notFound) }
-        let viewer = try await viewers.viewer(request, context: context)
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")) else { throw HTTPError(.notFound) }
+        let form = try await forms.require(formID)
+        let viewer = try context.viewer
         if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard let object = try await objects.find(formID: formID, id: objectID), viewer.mayAccess(object) else {
             throw HTTPError(.notFound)
         }
-        return try Self.json(ObjectJSON(object), status: .ok)
+        return try JSONResponse.make(ObjectJSON(object), status: .ok)
     }
 
     /// 401 as JSON when the form needs an account the viewer lacks.
     static func refusal(form: StoredForm, viewer: Viewer) throws -> Response? {
         guard form.access == .users, viewer.account == nil else { return nil }
-        return try json(["error": "Sign in to use this form."], status: .unauthorized)
-    }
-
-    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return try JSONResponse.make(APIMessage("Sign in to use this form."), status: .unauthorized)
     }
 }
 
@@ -168,5 +149,29 @@ struct ObjectJSON: Encodable {
         values = object.values
         createdAt = object.createdAt
         updatedAt = object.updatedAt
+    }
+}
+
+/// `{"error": "…"}`: why a request was refused, for people.
+struct APIMessage: Encodable {
+    var error: String
+
+    init(_ error: String) {
+        self.error = error
+    }
+}
+
+/// `{"errors": [{"field", "code", "message"}…]}`: every issue of a refused object.
+struct APIIssues: Encodable {
+    struct Issue: Encodable {
+        var field: String
+        var code: String
+        var message: String
+    }
+
+    var errors: [Issue]
+
+    init(_ issues: [FieldIssue]) {
+        errors = issues.map { Issue(field: $0.field, code: $0.code.rawValue, message: $0.message) }
     }
 }

@@ -8,8 +8,8 @@ import Hummingbird
 struct SubmissionReader: Sendable {
     let attachments: AttachmentStore
 
-    /// Reads the body. Nothing is trusted yet: the caller checks the CSRF token next, then
-    /// calls ``resolveKept(_:schema:viewer:stored:)``, or ``discard(_:viewer:)`` on refusal.
+    /// Reads the body. Nothing is trusted yet: ``readVerified(_:schema:viewer:)`` checks the
+    /// CSRF token next, and ``resolveKept(_:schema:viewer:stored:)`` follows.
     func read(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
         if FormBody.isURLEncoded(request) {
             return ReceivedSubmission(fields: try await FormBody.fields(request))
@@ -17,11 +17,24 @@ struct SubmissionReader: Sendable {
         guard FormBody.isMultipart(request) else { throw HTTPError(.unsupportedMediaType) }
         // A browser that brought no cookie cannot hold a valid token: refuse before staging anything.
         guard viewer.account != nil || viewer.newBrowserCookie == nil else {
-            throw HTTPError(.forbidden, message: ViewerResolver.refusal)
+            throw HTTPError(.forbidden, message: Viewer.tokenRefusal)
         }
         let submission = try await attachments.receive(request, schema: schema, owner: viewer.ownerKey)
         var received = ReceivedSubmission(fields: submission.fields, files: submission.files)
         received.uploadedIDs = submission.files.values.flatMap { $0.map(\.id) }
+        return received
+    }
+
+    /// Reads a submitted form and checks its CSRF token (403 without a valid one); a refused
+    /// submission leaves none of the files it uploaded staged.
+    func readVerified(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
+        let received = try await read(request, schema: schema, viewer: viewer)
+        do {
+            try viewer.requireToken(received.control(CSRF.fieldName))
+        } catch {
+            await discard(received, viewer: viewer)
+            throw error
+        }
         return received
     }
 
@@ -32,7 +45,7 @@ struct SubmissionReader: Sendable {
         _ received: inout ReceivedSubmission, schema: FormSchema, viewer: Viewer, stored: [String: [SubmittedFile]]
     ) async throws {
         for field in schema.allFields where field.kind == .attachments {
-            let ids = received.submission.fields.removeValue(forKey: FileListMarkup.keptInputName(for: field.name)) ?? []
+            let ids = received.submission.fields.removeValue(forKey: InputName.keptFiles(of: field.name)) ?? []
             guard !ids.isEmpty else { continue }
             let own = stored[field.name] ?? []
             var kept: [SubmittedFile] = []
@@ -90,14 +103,6 @@ struct SubmissionReader: Sendable {
     /// Forgets what a refused request (bad token) staged: its rows and bytes.
     func discard(_ received: ReceivedSubmission, viewer: Viewer) async {
         try? await attachments.discardStaged(ids: received.uploadedIDs, owner: viewer.ownerKey)
-    }
-
-    /// The ids of every file among the valid values, for the store to claim.
-    static func fileIDs(_ values: [String: FieldValue]) -> [String] {
-        values.values.flatMap { value -> [String] in
-            if case .files(let files) = value { return files.map(\.id) }
-            return []
-        }
     }
 }
 

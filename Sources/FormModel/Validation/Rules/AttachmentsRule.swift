@@ -5,25 +5,25 @@ enum AttachmentsRule {
         if files.isEmpty { return .empty }
         let c = field.constraints
         var issues: [FieldIssue] = []
-        func add(_ code: String, _ message: String) { issues.append(FieldIssue(field: field.name, code: code, message: message)) }
+        func add(_ code: FieldIssue.Code, _ message: String) { issues.append(FieldIssue(field: field.name, code: code, message: message)) }
 
         if let min = c.minCount, files.count < min {
             add("min-count", "Select at least \(min) file\(min == 1 ? "" : "s")")
         }
         if let max = c.maxCount, files.count > max {
-            add("max-count", "Select up to \(max) file\(max == 1 ? "" : "s")")
+            add(.maxCount, "Select up to \(max) file\(max == 1 ? "" : "s")")
         }
         if let accept = c.accept, !accept.isEmpty {
             let bad = files.filter { !MediaTypes.matches($0.contentType, accept: accept) }
             if !bad.isEmpty {
-                add("file-type", "\(subject(bad, of: files)) must be \(MediaTypes.describe(accept))")
+                add(.fileType, "\(subject(bad, of: files)) must be \(MediaTypes.describe(accept))")
             }
         }
         if let maxSize = c.maxSize {
             let bad = files.filter { $0.size > maxSize }
             if !bad.isEmpty {
                 let each = bad.count > 1 ? " each" : ""
-                add("file-size", "\(subject(bad, of: files)) must\(each) be smaller than \(ByteSize.describe(maxSize))")
+                add(.fileSize, "\(subject(bad, of: files)) must\(each) be smaller than \(ByteSize.describe(maxSize))")
             }
         }
         return issues.isEmpty ? .value(.files(files)) : .issues(issues)

@@ -10,12 +10,12 @@ enum ChoiceRule {
         if chosen.isEmpty { return .empty }
         let several = field.takesSeveralValues
         if !several && chosen.count > 1 {
-            return .issue(field, "too-many", "Select only one \(words.singular)")
+            return .issue(field, .tooMany, "Select only one \(words.singular)")
         }
         let values = offered.map(\.value)
         if !values.isEmpty, chosen.contains(where: { !values.contains($0) }) {
             let what = several ? words.plural : words.withArticle
-            return .issue(field, "not-an-option", "Select \(what) from the list")
+            return .issue(field, .notAnOption, "Select \(what) from the list")
         }
         if values.isEmpty && !several {
             // An open list (options not uploaded yet) takes any text within the field's limits.
@@ -27,10 +27,10 @@ enum ChoiceRule {
         guard several else { return .value(.choice(chosen[0])) }
         let c = field.constraints
         if let min = c.minSelected, chosen.count < min {
-            return .issue(field, "min-selected", "Select at least \(words.count(min))")
+            return .issue(field, .minSelected, "Select at least \(words.count(min))")
         }
         if let max = c.maxSelected, chosen.count > max {
-            return .issue(field, "max-selected", "Select at most \(words.count(max))")
+            return .issue(field, .maxSelected, "Select at most \(words.count(max))")
         }
         // Stored in the order the field offers its options.
         if !values.isEmpty { chosen = values.filter(chosen.contains) }

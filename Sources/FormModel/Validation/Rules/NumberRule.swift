@@ -10,20 +10,20 @@ enum NumberRule {
         let c = field.constraints
         let text = stripAffixes(typed, field.presentation)
         guard let value = DecimalText.parse(text) else {
-            return .issue(field, "invalid", "Enter \(words.noun) as a number, like \(example(scale: c.scale))")
+            return .issue(field, .invalid, "Enter \(words.noun) as a number, like \(example(scale: c.scale))")
         }
         if let scale = c.scale, significantScale(text) > scale {
             let message =
                 scale == 0
                 ? "\(words.subject) must be a whole number"
                 : "\(words.subject) must have \(scale) decimal place\(scale == 1 ? "" : "s") or fewer"
-            return .issue(field, "scale", message)
+            return .issue(field, .scale, message)
         }
         if let min = c.min, let bound = DecimalText.parse(min), value < bound {
-            return .issue(field, "min", "\(words.subject) must be \(min) or more")
+            return .issue(field, .min, "\(words.subject) must be \(min) or more")
         }
         if let max = c.max, let bound = DecimalText.parse(max), value > bound {
-            return .issue(field, "max", "\(words.subject) must be \(max) or less")
+            return .issue(field, .max, "\(words.subject) must be \(max) or less")
         }
         if let stepText = c.step, let step = DecimalText.parse(stepText), step > 0 {
             let base = c.min.flatMap(DecimalText.parse) ?? 0
@@ -32,7 +32,7 @@ enum NumberRule {
                     base == 0
                     ? "\(words.subject) must be a multiple of \(stepText)"
                     : "\(words.subject) must be \(c.min ?? "0") plus a multiple of \(stepText)"
-                return .issue(field, "step", message)
+                return .issue(field, .step, message)
             }
         }
         return .value(.number(value))

@@ -33,22 +33,22 @@ enum TextRule {
 
         if let format = c.format.map(GroupedFormat.init) {
             guard let normalised = format.normalise(text) else {
-                return .issue(field, "format", formatMessage(field, format, words))
+                return .issue(field, .format, formatMessage(field, format, words))
             }
             text = normalised
         } else {
             switch c.textType {
             case .email?:
                 guard isEmail(text) else {
-                    return .issue(field, "email", "Enter an email address in the correct format, like name@example.com")
+                    return .issue(field, .email, "Enter an email address in the correct format, like name@example.com")
                 }
             case .tel?:
                 guard isTelephone(text) else {
-                    return .issue(field, "tel", "Enter a telephone number, like 01632 960 001 or +44 808 157 0192")
+                    return .issue(field, .tel, "Enter a telephone number, like 01632 960 001 or +44 808 157 0192")
                 }
             case .url?:
                 guard isWebAddress(text) else {
-                    return .issue(field, "url", "Enter a web address in the correct format, like https://www.example.com")
+                    return .issue(field, .url, "Enter a web address in the correct format, like https://www.example.com")
                 }
             case .text?, nil:
                 break
@@ -56,13 +56,13 @@ enum TextRule {
         }
 
         if let max = c.maxLength, text.count > max {
-            return .issue(field, "too-long", "\(words.subject) must be \(characters(max)) or fewer")
+            return .issue(field, .tooLong, "\(words.subject) must be \(characters(max)) or fewer")
         }
         if let min = c.minLength, text.count < min {
-            return .issue(field, "too-short", "\(words.subject) must be at least \(characters(min))")
+            return .issue(field, .tooShort, "\(words.subject) must be at least \(characters(min))")
         }
         if let pattern = c.pattern, !fullMatch(pattern, text) {
-            return .issue(field, "pattern", patternMessage(field, words))
+            return .issue(field, .pattern, patternMessage(field, words))
         }
         return .value(.text(text))
     }

@@ -1,0 +1,91 @@
+import FormModel
+import Foundation
+import NIOCore
+
+/// The prepared create (or edit) view of one form version: its render plan, the rules for
+/// initial values, and the schema it was built from, so a POST needs no parsing.
+public struct FormView: Sendable {
+    public let schema: FormSchema
+    public let version: Int
+    public let mode: FormMode
+    /// The form's lists revision the view was built with (its uploaded options).
+    public internal(set) var listsRevision = 0
+    /// Where `today` and `now` are read (`FIELDWORK_TIME_ZONE`, else the server's zone).
+    public internal(set) var timeZone: TimeZone = .current
+    let plan: RenderPlan
+    /// The fields that start with a value (a query prefill or a default), worked out once.
+    let initialRules: [InitialValueRule]
+    /// Fields the user cannot change in this mode; the server supplies their values.
+    public let readOnlyFields: [String]
+
+    init(schema: FormSchema, version: Int, mode: FormMode, plan: RenderPlan) {
+        self.schema = schema
+        self.version = version
+        self.mode = mode
+        self.plan = plan
+        self.initialRules = schema.allFields.filter { $0.prefill == .query || $0.defaultValue != nil }
+            .map(InitialValueRule.init)
+        self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
+    }
+
+    public var formID: String { schema.id }
+
+    /// The values of the read-only fields among `values`, what the create view seals.
+    public func readOnlyValues(_ values: [String: [String]]) -> [String: [String]] {
+        var sealed: [String: [String]] = [:]
+        for name in readOnlyFields {
+            if let given = values[name] { sealed[name] = given }
+        }
+        return sealed
+    }
+
+    /// The page for one request.
+    public func render(_ state: RenderState) -> ByteBuffer {
+        plan.render(state)
+    }
+
+    /// The clock in the view's time zone, for `default="today"` and `default="now"`.
+    public func clock(now: Date = Date()) -> ClockReading {
+        ClockReading(now: now, timeZone: timeZone)
+    }
+
+    /// Today in the view's time zone.
+    public func today(now: Date = Date()) -> LocalDate {
+        clock(now: now).today
+    }
+
+    /// The values a new, empty form starts with: the query for `prefill="query"` fields, else the
+    /// defaults, with `today` / `now` read from the clock in the given time zone.
+    public func initialValues(query: [String: [String]], now: Date = Date(), timeZone: TimeZone? = nil)
+        -> [String: [String]]
+    {
+        var clock: ClockReading?
+        var values: [String: [String]] = [:]
+        for rule in initialRules {
+            let field = rule.field
+            if field.prefill == .query, let given = query[field.name]?.filter({ !$0.isEmpty }), !given.isEmpty {
+                values[field.name] = field.takesSeveralValues ? given : [given[0]]
+                continue
+            }
+            if field.defaultsToClock {
+                // The clock is read once per request, and only when a field needs it.
+                if clock == nil { clock = ClockReading(now: now, timeZone: timeZone ?? self.timeZone) }
+                values[field.name] = field.initialValues(at: clock)
+            } else if !rule.defaults.isEmpty {
+                values[field.name] = rule.defaults
+            }
+        }
+        return values
+    }
+}
+
+/// A field that starts with a value, with its defaults split once.
+struct InitialValueRule: Sendable {
+    let field: Field
+    let defaults: [String]
+
+    init(_ field: Field) {
+        self.field = field
+        defaults = field.defaultValues
+    }
+}

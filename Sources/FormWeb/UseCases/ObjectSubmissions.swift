@@ -1,0 +1,95 @@
+import FormModel
+import Foundation
+import Hummingbird
+
+/// Creating and updating objects from a submission, whichever transport brought it: the
+/// browser's form (``CreateController``, ``ObjectController``) or the JSON API
+/// (``ObjectAPIController``). The callers only translate the request into a ``Submission`` and
+/// the ``Outcome`` into a response; this decides the read-only fields' values, validates,
+/// stores the object and makes the files the object's, in one transaction.
+struct ObjectSubmissions: Sendable {
+    let objects: ObjectStore
+    let attachments: AttachmentStore
+
+    /// What became of a submission.
+    enum Outcome: Sendable {
+        /// Committed: the new or updated object.
+        case stored(StoredObject)
+        /// Refused, nothing stored: every issue in form order, and the server's values of the
+        /// read-only fields, which the form shows again in place of whatever was sent.
+        case refused(ValidationResult, serverValues: [String: [String]])
+    }
+
+    /// Creates an object of the form's latest version.
+    /// - Parameters:
+    ///   - readOnlyValues: the values the create view gave its read-only fields (the seal it
+    ///     carried), else the form's defaults; whatever was submitted for them is ignored.
+    ///   - readIssues: what the transport could not even turn into a field's strings (a JSON
+    ///     value of no form type); any of them refuses the submission, listed first.
+    func create(
+        _ submission: Submission, form: StoredForm, view: FormView, viewer: Viewer, readOnlyValues: [String: [String]],
+        readIssues: [FieldIssue] = []
+    ) async throws -> Outcome {
+        let serverValues = Self.serverValues(view: view, known: readOnlyValues)
+        var result = FormValidator.validate(
+            view.schema, submission, context: ValidationContext(mode: .create, serverValues: serverValues, clock: view.clock()))
+        result.issues = readIssues + result.issues
+        guard result.isValid else { return .refused(result, serverValues: serverValues) }
+        let fileIDs = Self.fileIDs(result.values)
+        let attachments = attachments
+        let owner = viewer.ownerKey
+        let object = try await objects.create(
+            formID: form.id, version: form.version, values: result.values,
+            keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator
+        ) { db, objectID in
+            // The files become the object's in the object's own transaction.
+            if !fileIDs.isEmpty { try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, on: db) }
+        }
+        return .stored(object)
+    }
+
+    /// Replaces an object's values; 404 when it is gone by the time it is written.
+    /// - Parameter stagedIDs: the files of the submission that are uploads not yet claimed.
+    func update(
+        _ submission: Submission, object: StoredObject, view: FormView, viewer: Viewer, stagedIDs: Set<String>
+    ) async throws -> Outcome {
+        let serverValues = Self.serverValues(view: view, known: InputStrings.of(object.values))
+        let result = FormValidator.validate(
+            view.schema, submission, context: ValidationContext(mode: .edit, serverValues: serverValues, clock: view.clock()))
+        guard result.isValid else { return .refused(result, serverValues: serverValues) }
+        let keptIDs = Self.fileIDs(result.values)
+        let newIDs = keptIDs.filter { stagedIDs.contains($0) }
+        let attachments = attachments
+        let owner = viewer.ownerKey
+        guard
+            try await objects.update(
+                formID: object.formID, id: object.id, values: result.values,
+                keyText: InputStrings.keyText(result.values, schema: view.schema),
+                alongside: { db, objectID in
+                    if !newIDs.isEmpty { try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, on: db) }
+                })
+        else { throw HTTPError(.notFound) }
+        // Files the edit dropped go once the new values are committed.
+        let dropped = InputStrings.files(of: object.values).values.flatMap { $0.map(\.id) }.filter { !keptIDs.contains($0) }
+        if !dropped.isEmpty { try await attachments.delete(ids: dropped, objectID: object.id) }
+        var updated = object
+        updated.values = result.values
+        return .stored(updated)
+    }
+
+    /// Every read-only field gets a server value, empty when there is none, so whatever the
+    /// browser sent for it is never used.
+    static func serverValues(view: FormView, known: [String: [String]]) -> [String: [String]] {
+        var values: [String: [String]] = [:]
+        for name in view.readOnlyFields { values[name] = known[name] ?? [] }
+        return values
+    }
+
+    /// The ids of every file among the valid values, for the store to claim.
+    static func fileIDs(_ values: [String: FieldValue]) -> [String] {
+        values.values.flatMap { value -> [String] in
+            if case .files(let files) = value { return files.map(\.id) }
+            return []
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import FormModel
+import Foundation
+import Hummingbird
+
+/// The create use case in the browser: the create view (`GET /forms/{id}/new`) and its POST
+/// (`POST /forms/{id}`), which ``ObjectSubmissions`` validates and stores.
+struct CreateController {
+    let forms: FormStore
+    let plans: PlanCache
+    let prefill: SignedPrefill
+    let reader: SubmissionReader
+    let submissions: ObjectSubmissions
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/forms/:id/new", use: createView)
+        router.post("/forms/:id", use: create)
+    }
+
+    /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
+    @Sendable func createView(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await forms.requireActive(try context.parameters.require("id"))
+        let viewer = try context.viewer
+        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
+        let view = try await plans.createView(for: form)
+        let query = QueryString.parse(request.uri.query)
+        let values = view.initialValues(query: query)
+        var state = RenderState(values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
+        if !view.readOnlyFields.isEmpty {
+            state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: view.readOnlyValues(values))
+        }
+        // The page holds this browser's CSRF token: never let a shared cache keep it.
+        return HTMLResponse.page(view.render(state), cacheControl: "no-store")
+    }
+
+    /// `POST /forms/{id}`: 303 to the new object once it is committed, or 422 with the create view again.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await forms.requireActive(try context.parameters.require("id"))
+        let viewer = try context.viewer
+        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
+        let view = try await plans.createView(for: form)
+        var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
+        try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: [:])
+        // Read-only values come from the seal the create view carried, or, when it is missing or
+        // altered, from the form's own defaults: never from what the browser sent for them.
+        let sealed =
+            prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
+            ?? view.readOnlyValues(view.initialValues(query: [:]))
+        switch try await submissions.create(
+            received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed)
+        {
+        case .stored(let object):
+            return Response.seeOther(ObjectController.path(form.id, object.id))
+        case .refused(let result, let serverValues):
+            var state = RenderState(refused: received, result: result, serverValues: serverValues, viewer: viewer)
+            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: [:])
+            state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
+            if !view.readOnlyFields.isEmpty {
+                state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
+            }
+            return HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")
+        }
+    }
+}
+
+extension RenderState {
+    /// The view's state after a refused submission: every entered string kept (unchecked boxes
+    /// stay unchecked because they are absent), read-only fields showing the server's values,
+    /// the issues in form order.
+    init(
+        refused received: ReceivedSubmission, result: ValidationResult, serverValues: [String: [String]], viewer: Viewer
+    ) {
+        var values = received.submission.fields
+        for (name, strings) in serverValues { values[name] = strings }
+        self.init(
+            values: values, errors: result.issues.map { FieldError(field: $0.field, message: $0.message) },
+            csrfToken: viewer.csrfToken)
+        stagedFileIDs = received.stagedIDs
+    }
+}
+
+extension FormStore {
+    /// The latest version of a form; 404 when there is none.
+    func require(_ formID: String) async throws -> StoredForm {
+        guard let form = try await latest(formID: formID) else { throw HTTPError(.notFound) }
+        return form
+    }
+
+    /// The latest version of a form that is offered; 404 when there is none, 410 when retired.
+    func requireActive(_ formID: String) async throws -> StoredForm {
+        let form = try await require(formID)
+        guard form.state == .active else { throw HTTPError(.gone) }
+        return form
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Responses of the JSON API: sorted keys, ISO 8601 dates, never cached.
+enum JSONResponse {
+    /// An `Encodable` value as the body.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return response(ByteBuffer(bytes: try encoder.encode(value)), status: status)
+    }
+
+    /// Bytes that are JSON already, such as a stored canonical schema.
+    static func response(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+}
+
+/// Errors of the `/api` route group as JSON: 404 and 410 with a short message, other refusals
+/// in Hummingbird's own JSON error form. Nothing under `/api` ever answers with a page.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return JSONResponse.response(ByteBuffer(string: #"{"error":"not found"}"#), status: .notFound)
+        } catch let error as HTTPError where error.status == .gone {
+            return JSONResponse.response(ByteBuffer(string: #"{"error":"this form has been retired"}"#), status: .gone)
+        } catch let error as any HTTPResponseError {
+            return try error.response(from: request, context: context)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Hummingbird
+
+/// Resolves the ``Viewer`` of every request into the context, and remembers an anonymous
+/// browser: a response to a request that brought no browser-id cookie sets one, so the CSRF
+/// token on the page it carries verifies when the page is sent back.
+struct ViewerMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let viewers: ViewerResolver
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var context = context
+        let viewer = try await viewers.viewer(request, context: context)
+        context.resolvedViewer = viewer
+        var response = try await next(request, context)
+        if let cookie = viewer.newBrowserCookie { response.setCookie(cookie) }
+        return response
+    }
+}
