@@ -2,18 +2,6 @@ import FluentKit
 import FormImport
 import Foundation
 
-/// A source document kept with a form version, so admins can download what was imported.
-struct StoredDocument: Codable, Sendable, Hashable {
-    var name: String
-    /// Raw bytes (base64 in the JSON column), so documents in any encoding survive unchanged.
-    var data: Data
-}
-
-/// The source documents of one import, stored as one JSON value (SQLite text, PostgreSQL jsonb).
-struct StoredDocuments: Codable, Sendable, Hashable {
-    var documents: [StoredDocument]
-}
-
 /// A row of `form_versions`: one imported schema of a form, numbered 1, 2, 3, ... per form.
 final class FormVersionRecord: Model, @unchecked Sendable {
     static let schema = "form_versions"
