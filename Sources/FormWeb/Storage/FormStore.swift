@@ -250,15 +250,3 @@ public struct FormStore: Sendable {
         )
     }
 }
-
-extension ImportSummary {
-    init(results: [ImportResult], versions: [StoredVersion]) {
-        documents = results.flatMap { $0.sources.map(\.name) }
-        let schemas = results.flatMap(\.forms)
-        forms = zip(schemas, versions).map { schema, stored in
-            Form(id: stored.formID, title: schema.title, version: stored.version, fieldCount: schema.allFields.count)
-        }
-        warnings = results.flatMap(\.warnings)
-        skipped = results.flatMap(\.skipped)
-    }
-}
