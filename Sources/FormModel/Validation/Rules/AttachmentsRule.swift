@@ -8,7 +8,7 @@ enum AttachmentsRule {
         func add(_ code: FieldIssue.Code, _ message: String) { issues.append(FieldIssue(field: field.name, code: code, message: message)) }
 
         if let min = c.minCount, files.count < min {
-            add("min-count", "Select at least \(min) file\(min == 1 ? "" : "s")")
+            add(.minCount, "Select at least \(min) file\(min == 1 ? "" : "s")")
         }
         if let max = c.maxCount, files.count > max {
             add(.maxCount, "Select up to \(max) file\(max == 1 ? "" : "s")")
