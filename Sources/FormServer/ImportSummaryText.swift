@@ -111,7 +111,7 @@ enum ImportSummaryText {
         }
         var counts: [Key: Int] = [:]
         for warning in warnings {
-            counts[Key(term: warning.term, code: warning.code), default: 0] += warning.count
+            counts[Key(term: warning.term, code: warning.code.rawValue), default: 0] += warning.count
         }
         return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
     }

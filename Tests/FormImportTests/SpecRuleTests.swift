@@ -9,7 +9,7 @@ import Testing
 struct SpecRuleTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var fixture: String
-        var code: String
+        var code: ImportCode
         var line: Int
         var testDescription: String { "\(fixture) -> \(code) at line \(line)" }
     }

@@ -558,7 +558,7 @@ extension ODataFormMapper {
     /// Reports a piece of a property's mapping that was left out.
     func dropped(_ context: PropertyContext, _ why: String) {
         report.warn(
-            "mapping-dropped", "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
+            .mappingDropped, "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
             file: metadata.file, line: context.property.line)
     }
 
