@@ -279,7 +279,7 @@ final class ODataFormMapper {
         if !draft.unsupported.isEmpty {
             let unsupported = draft.unsupported
             report.tally(.unsupportedType, key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
-                "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
+                "\(place): \(Words.count(count, "property", plural: "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
         if !draft.dynamicControl.isEmpty {

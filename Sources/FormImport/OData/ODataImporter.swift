@@ -49,7 +49,7 @@ enum ODataImporter {
             guard let first = targets.first else { continue }
             let examples = Words.list(targets.prefix(3).map { "\"\($0.target)\"" } + (targets.count > 3 ? ["\(targets.count - 3) more"] : []))
             report.tally(.unknownTarget, key: file, file: file, line: first.line, count: targets.count) { count in
-                "\(ODataReport.counted(count, "annotation target matches", "annotation targets match")) nothing in the metadata (\(examples)); their annotations are ignored."
+                "\(Words.count(count, "annotation target matches", plural: "annotation targets match")) nothing in the metadata (\(examples)); their annotations are ignored."
             }
         }
 
@@ -89,7 +89,7 @@ enum ODataImporter {
             let term = shown[entry.term] ?? Vocabulary.displayName(ofTerm: entry.term)
             shown[entry.term] = term
             report.tally(.unusedAnnotation, key: term, file: entry.file, line: entry.line, term: term) { count in
-                "\(term): \(ODataReport.counted(count, "annotation")) not used for any form."
+                "\(term): \(Words.count(count, "annotation")) not used for any form."
             }
         }
         return Output(forms: forms, warnings: report.warnings, skipped: skipped)

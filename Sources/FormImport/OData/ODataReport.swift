@@ -55,9 +55,4 @@ struct ODataReport {
     static func times(_ count: Int) -> String {
         count == 1 ? "" : " (\(count) times)"
     }
-
-    /// "1 annotation", "3 annotations".
-    static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-        count == 1 ? "1 \(singular)" : "\(count) \(plural ?? singular + "s")"
-    }
 }
