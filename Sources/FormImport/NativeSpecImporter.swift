@@ -1,7 +1,8 @@
 import FormModel
 import Foundation
 
-/// Imports the native XML format (`urn:fieldwork:form:1`, spec/form-spec.md) into a `FormSchema`.
+/// Imports the native XML format (`urn:fieldwork:form:1`, defined by the bundled
+/// `Resources/fieldwork-form-1.xsd` and the README's "The native form spec") into a `FormSchema`.
 ///
 /// The steps stop at the first one that fails, but each reports everything it finds: XML that is
 /// not well-formed (or breaks `XMLLimits`), then every XSD error, then every value that does not

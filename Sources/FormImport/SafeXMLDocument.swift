@@ -2,10 +2,13 @@ import CLibXML2
 import FormModel
 import Foundation
 
-// The only file that talks to libxml2. Everything here follows the safe-parsing recipe of
-// notes/stack-facts.md: a fresh parser context per document, no network, no entity
-// substitution, no DTD loading, per-context error capture, a deny-all external entity loader,
-// and any DOCTYPE refused as soon as the parser sees it.
+// The only file that talks to libxml2. Everything here follows one safe-parsing recipe: a
+// fresh parser context per document, no network, no entity substitution, no DTD loading,
+// per-context error capture, a deny-all external entity loader, and any DOCTYPE refused as soon
+// as the parser sees it. Never pass XML_PARSE_NOENT: despite its name it turns entity
+// substitution on (an XXE payload then reads local files). libxml2's structured-error function
+// is per thread, useless under Swift concurrency, so errors are captured per context (the
+// parser's `sax->serror`, the schema contexts' handlers).
 
 /// A message libxml2 reported while parsing or validating, with where it points.
 struct XMLDiagnostic: Sendable, Hashable {
@@ -657,7 +660,7 @@ struct XMLNamespaceKey: Hashable {
 /// The compiled native XSD, shared by every import.
 final class SpecSchemaValidator: @unchecked Sendable {
     // @unchecked: `schema` is written once in init and libxml2 only reads a compiled xmlSchema
-    // during validation (stack-facts.md: it can be shared across tasks); each validation uses
+    // during validation, so one compiled schema can be shared across tasks; each validation uses
     // its own xmlSchemaValidCtxt.
     private let schema: xmlSchemaPtr
 

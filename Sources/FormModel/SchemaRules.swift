@@ -1,6 +1,7 @@
 import Foundation
 
-/// The rules of `spec/form-spec.md` that hold for every schema, whichever importer made it.
+/// The rules that hold for every schema, whichever importer made it (each has a `SchemaIssue.Code`;
+/// the schema itself is described in docs/schema.md).
 extension FormSchema {
     public static let maxButtons = 3
     public static let maxChips = 8

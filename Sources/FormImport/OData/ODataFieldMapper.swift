@@ -47,7 +47,7 @@ struct PropertyContext {
 }
 
 extension ODataFormMapper {
-    /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
+    /// Maps one property by every rule of the mapping (docs/odata.md, "Fields").
     func mapProperty(_ context: PropertyContext, into mapped: inout Field?) -> MappedProperty {
         let property = context.property
         // Most types of V2 services carry no annotation on any property: no target to build then.

@@ -1,7 +1,7 @@
 import FormModel
 
 /// Turns the entity sets of an OData model into forms, one per creatable entity set
-/// (spec/odata-mapping.md). Never fails: a piece that cannot be mapped is left out with a
+/// (docs/odata.md, "Forms" and "Fields"). Never fails: a piece that cannot be mapped is left out with a
 /// warning, and an entity set that gives no sound form is skipped with the reason.
 final class ODataFormMapper {
     let model: ODataModel

@@ -1,8 +1,8 @@
 import FormModel
 
 /// Imports OData service metadata (EDMX V2, CSDL V4 / 4.01) together with annotation documents
-/// into forms, one per creatable entity set (spec/odata-mapping.md; choices the spec leaves
-/// open are in docs/odata.md).
+/// into forms, one per creatable entity set (docs/odata.md: the mapping, and what the importer
+/// does where the OData vocabularies leave a choice open).
 ///
 /// The first document is the service metadata; the ones after it are annotation documents,
 /// layered in order: each overrides the ones before it, and all override the metadata's own
