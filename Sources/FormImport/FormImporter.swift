@@ -17,7 +17,7 @@ public enum FormImporter {
     /// warning carries the document's `name` as `file`.
     public static func importDocuments(_ documents: [ImportDocument]) throws(ImportFailure) -> ImportResult {
         guard !documents.isEmpty else {
-            throw ImportFailure([ImportError(code: "no-documents", message: "No document was given; choose a form spec to import.")])
+            throw ImportFailure([ImportError(code: .noDocuments, message: "No document was given; choose a form spec to import.")])
         }
         return try importParsed(documents.map(parse))
     }
@@ -60,7 +60,7 @@ public enum FormImporter {
             let described = parsed.map { "\($0.document.name) is \($0.kind.displayName)" }
             errors.append(
                 ImportError(
-                    code: "mixed-formats",
+                    code: .mixedFormats,
                     message: "The documents mix formats (\(Words.list(described))); import each format separately."))
             throw ImportFailure(errors)
         }
@@ -182,7 +182,7 @@ public enum FormImporter {
     /// Which importer a document's root element calls for.
     static func sniff(_ xml: SafeXMLDocument, file: String) -> Result<SourceKind, ImportError> {
         guard let root = xml.rootName else {
-            return .failure(ImportError(code: "malformed-xml", message: "The document has no root element.", file: file))
+            return .failure(ImportError(code: .malformedXML, message: "The document has no root element.", file: file))
         }
         // Any <form> goes to the native importer, which explains a wrong namespace best.
         if root.localName == "form" { return .success(.native) }
@@ -191,7 +191,7 @@ public enum FormImporter {
         let found = "<\(root.localName)>" + (root.namespaceURI.map { " in namespace \($0)" } ?? " in no namespace")
         return .failure(
             ImportError(
-                code: "unknown-format",
+                code: .unknownFormat,
                 message: "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata).",
                 file: file, line: root.line))
     }
@@ -208,7 +208,7 @@ public enum FormImporter {
                 if let other = firstFile[schema.id] {
                     errors.append(
                         ImportError(
-                            code: "duplicate-form-id",
+                            code: .duplicateFormID,
                             message: "\(document.name) and \(other) both declare the form id \"\(schema.id)\"; give each form its own id.",
                             file: document.name, line: xml.root?.line ?? 0))
                 } else {

@@ -19,7 +19,7 @@ public enum SourceKind: String, Codable, Sendable, Hashable {
 /// Why a document was refused: a stable code, what to do, and where.
 public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable rule identifier, e.g. `malformed-xml`, `unknown-element`, `duplicate-name`.
-    public var code: String
+    public var code: ImportCode
     public var message: String
     /// The file's name as the user gave it, when known.
     public var file: String?
@@ -28,7 +28,7 @@ public struct ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based column, 0 when unknown.
     public var column: Int
 
-    public init(code: String, message: String, file: String? = nil, line: Int = 0, column: Int = 0) {
+    public init(code: ImportCode, message: String, file: String? = nil, line: Int = 0, column: Int = 0) {
         self.code = code
         self.message = message
         self.file = file
@@ -58,7 +58,8 @@ public struct ImportFailure: Error, Sendable, Hashable, CustomStringConvertible 
 
 /// Something an import passed over without failing (unused annotation, unknown alias, ...).
 public struct ImportWarning: Codable, Sendable, Hashable, CustomStringConvertible {
-    public var code: String
+    /// Stable identifier, e.g. `unused-annotation`, `xml-warning`.
+    public var code: ImportCode
     public var message: String
     public var file: String?
     public var line: Int
@@ -70,7 +71,7 @@ public struct ImportWarning: Codable, Sendable, Hashable, CustomStringConvertibl
     public var count: Int
 
     public init(
-        code: String, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil, count: Int = 1
+        code: ImportCode, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil, count: Int = 1
     ) {
         self.code = code
         self.message = message

@@ -1,7 +1,8 @@
 import FormModel
 import Foundation
 
-/// Imports the native XML format (`urn:fieldwork:form:1`, spec/form-spec.md) into a `FormSchema`.
+/// Imports the native XML format (`urn:fieldwork:form:1`, defined by the bundled
+/// `Resources/fieldwork-form-1.xsd` and the README's "The native form spec") into a `FormSchema`.
 ///
 /// The steps stop at the first one that fails, but each reports everything it finds: XML that is
 /// not well-formed (or breaks `XMLLimits`), then every XSD error, then every value that does not
@@ -21,12 +22,12 @@ public enum NativeSpecImporter {
 
     static func importSpec(_ document: SafeXMLDocument, file: String?) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
         guard let root = document.root else {
-            throw ImportFailure([ImportError(code: "malformed-xml", message: "The document has no root element.", file: file)])
+            throw ImportFailure([ImportError(code: .malformedXML, message: "The document has no root element.", file: file)])
         }
         guard root.localName == "form" else {
             throw ImportFailure([
                 ImportError(
-                    code: "wrong-root",
+                    code: .wrongRoot,
                     message: "The root element is <\(root.localName)>; a form spec starts with <form xmlns=\"\(namespace)\">.",
                     file: file, line: root.line)
             ])
@@ -35,7 +36,7 @@ public enum NativeSpecImporter {
             let found = root.namespaceURI.map { "the namespace \($0)" } ?? "no namespace"
             throw ImportFailure([
                 ImportError(
-                    code: "wrong-namespace",
+                    code: .wrongNamespace,
                     message: "<form> is in \(found); a form spec must use xmlns=\"\(namespace)\".",
                     file: file, line: root.line)
             ])
@@ -57,7 +58,7 @@ public enum NativeSpecImporter {
         for issue in schema.ruleViolations() {
             errors.append(
                 ImportError(
-                    code: issue.code, message: issue.message, file: file,
+                    code: ImportCode(issue.code), message: issue.message, file: file,
                     line: issue.location?.line ?? reader.line(forFormIssue: issue.code),
                     column: issue.location?.column ?? 0))
         }
@@ -67,7 +68,7 @@ public enum NativeSpecImporter {
         }
 
         var warnings = document.warnings.map {
-            ImportWarning(code: "xml-warning", message: $0.message, file: file, line: $0.line, column: $0.column)
+            ImportWarning(code: .xmlWarning, message: $0.message, file: file, line: $0.line, column: $0.column)
         }
         warnings += semanticWarnings(schema, file: file)
         return (schema, warnings)
@@ -80,7 +81,7 @@ public enum NativeSpecImporter {
         where field.required && field.editable == .no && field.defaultValue == nil && field.prefill == nil {
             warnings.append(
                 ImportWarning(
-                    code: "unfillable-field",
+                    code: .unfillableField,
                     message: "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default.",
                     file: file, line: field.location?.line ?? 0))
         }
@@ -88,7 +89,7 @@ public enum NativeSpecImporter {
         for list in schema.lists where !used.contains(list.id) {
             warnings.append(
                 ImportWarning(
-                    code: "unused-list", message: "The list \"\(list.id)\" is not used by any <value-list>; remove it or name it in list=\"\(list.id)\".",
+                    code: .unusedList, message: "The list \"\(list.id)\" is not used by any <value-list>; remove it or name it in list=\"\(list.id)\".",
                     file: file, line: list.location?.line ?? 0))
         }
         return warnings
@@ -105,8 +106,8 @@ struct NativeSpecReader {
     init(file: String?) { self.file = file }
 
     /// Where an issue about the whole form points: the `<key>` element for an empty key, else `<form>`.
-    func line(forFormIssue code: String) -> Int {
-        code == "empty-key" ? keyLine ?? formLine : formLine
+    func line(forFormIssue code: SchemaIssue.Code) -> Int {
+        code == .emptyKey ? keyLine ?? formLine : formLine
     }
 
     mutating func form(_ element: SafeXMLElement) -> FormSchema {
@@ -177,13 +178,13 @@ struct NativeSpecReader {
         if let text = element.attribute("max-size") {
             k.maxSize = ByteSize.parse(text)
             if k.maxSize == nil {
-                fail(element, "bad-size", "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").")
+                fail(element, .badSize, "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").")
             }
         }
         if let text = element.attribute("accept") {
             let types = text.split(whereSeparator: \.isWhitespace).map(String.init)
             if types.isEmpty {
-                fail(element, "bad-accept", "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.")
+                fail(element, .badAccept, "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.")
             }
             k.accept = types
         }
@@ -239,13 +240,13 @@ struct NativeSpecReader {
         guard let text = element.attribute(attribute) else { return nil }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             let name = element.attribute("name") ?? element.localName
-            fail(element, "bad-integer", "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").")
+            fail(element, .badInteger, "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").")
             return nil
         }
         return value
     }
 
-    private mutating func fail(_ element: SafeXMLElement, _ code: String, _ message: String) {
+    private mutating func fail(_ element: SafeXMLElement, _ code: ImportCode, _ message: String) {
         errors.append(ImportError(code: code, message: message, file: file, line: element.line))
     }
 }

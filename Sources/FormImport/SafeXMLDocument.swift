@@ -2,10 +2,13 @@ import CLibXML2
 import FormModel
 import Foundation
 
-// The only file that talks to libxml2. Everything here follows the safe-parsing recipe of
-// notes/stack-facts.md: a fresh parser context per document, no network, no entity
-// substitution, no DTD loading, per-context error capture, a deny-all external entity loader,
-// and any DOCTYPE refused as soon as the parser sees it.
+// The only file that talks to libxml2. Everything here follows one safe-parsing recipe: a
+// fresh parser context per document, no network, no entity substitution, no DTD loading,
+// per-context error capture, a deny-all external entity loader, and any DOCTYPE refused as soon
+// as the parser sees it. Never pass XML_PARSE_NOENT: despite its name it turns entity
+// substitution on (an XXE payload then reads local files). libxml2's structured-error function
+// is per thread, useless under Swift concurrency, so errors are captured per context (the
+// parser's `sax->serror`, the schema contexts' handlers).
 
 /// A message libxml2 reported while parsing or validating, with where it points.
 struct XMLDiagnostic: Sendable, Hashable {
@@ -73,7 +76,7 @@ final class SafeXMLDocument {
         guard bytes.count <= XMLLimits.maximumDocumentBytes else {
             throw ImportFailure([
                 ImportError(
-                    code: "too-large",
+                    code: .tooLarge,
                     message: "The document is \(ByteSize.describe(bytes.count)); documents over \(ByteSize.describe(XMLLimits.maximumDocumentBytes)) are refused.",
                     file: file)
             ])
@@ -86,7 +89,7 @@ final class SafeXMLDocument {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
 
         guard let ctxt = xmlNewParserCtxt() else {
-            throw ImportFailure([ImportError(code: "internal", message: "libxml2 could not create a parser; try again.", file: file)])
+            throw ImportFailure([ImportError(code: .internal, message: "libxml2 could not create a parser; try again.", file: file)])
         }
         defer { xmlFreeParserCtxt(ctxt) }
 
@@ -120,7 +123,7 @@ final class SafeXMLDocument {
             if let parsed { xmlFreeDoc(parsed) }
             throw ImportFailure([
                 ImportError(
-                    code: "too-deep",
+                    code: .tooDeep,
                     message: "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
                     file: file, line: line)
             ])
@@ -150,14 +153,14 @@ final class SafeXMLDocument {
 
     private static func doctypeError(file: String?, line: Int) -> ImportError {
         ImportError(
-            code: "doctype",
+            code: .doctype,
             message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
             file: file, line: line)
     }
 
     private static func malformed(_ errors: [XMLDiagnostic], file: String?) -> [ImportError] {
         if errors.isEmpty {
-            return [ImportError(code: "malformed-xml", message: "The document is not well-formed XML; fix it and import again.", file: file)]
+            return [ImportError(code: .malformedXML, message: "The document is not well-formed XML; fix it and import again.", file: file)]
         }
         // libxml2 keeps reporting after the first fatal error, but the rest are echoes of it
         // ("tag mismatch" for every enclosing element): the first one is the one to fix.
@@ -165,12 +168,12 @@ final class SafeXMLDocument {
             // libxml2 stops at its own depth limit too; call it what it is.
             if error.code == Int(XML_ERR_INTERNAL_ERROR.rawValue), error.message.hasPrefix("Excessive depth") {
                 return ImportError(
-                    code: "too-deep",
+                    code: .tooDeep,
                     message: "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
                     file: file, line: error.line, column: error.column)
             }
             return ImportError(
-                code: "malformed-xml", message: "Malformed XML: \(error.message). Fix the XML and import again.",
+                code: .malformedXML, message: "Malformed XML: \(error.message). Fix the XML and import again.",
                 file: file, line: error.line, column: error.column)
         }
     }
@@ -657,7 +660,7 @@ struct XMLNamespaceKey: Hashable {
 /// The compiled native XSD, shared by every import.
 final class SpecSchemaValidator: @unchecked Sendable {
     // @unchecked: `schema` is written once in init and libxml2 only reads a compiled xmlSchema
-    // during validation (stack-facts.md: it can be shared across tasks); each validation uses
+    // during validation, so one compiled schema can be shared across tasks; each validation uses
     // its own xmlSchemaValidCtxt.
     private let schema: xmlSchemaPtr
 
@@ -670,10 +673,10 @@ final class SpecSchemaValidator: @unchecked Sendable {
         guard let url = Bundle.module.url(forResource: "fieldwork-form-1", withExtension: "xsd"),
             let data = try? Data(contentsOf: url)
         else {
-            return .failure(ImportError(code: "internal", message: "The bundled fieldwork-form-1.xsd is missing; reinstall Fieldwork."))
+            return .failure(ImportError(code: .internal, message: "The bundled fieldwork-form-1.xsd is missing; reinstall Fieldwork."))
         }
         return compile(Array(data)).mapError {
-            ImportError(code: "internal", message: "The bundled fieldwork-form-1.xsd does not compile: \($0)")
+            ImportError(code: .internal, message: "The bundled fieldwork-form-1.xsd does not compile: \($0)")
         }
     }()
 

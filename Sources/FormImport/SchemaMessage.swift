@@ -91,14 +91,14 @@ enum SchemaMessage {
         }
     }
 
-    private static func rewrite(_ parsed: Parsed, _ diagnostic: XMLDiagnostic) -> (String, String) {
+    private static func rewrite(_ parsed: Parsed, _ diagnostic: XMLDiagnostic) -> (ImportCode, String) {
         let element = parsed.element ?? diagnostic.element ?? "?"
         let tag = "<\(element)>"
         let body = parsed.body
 
         if let attribute = parsed.attribute {
             if body.hasSuffix("is not allowed.") {
-                return ("unknown-attribute", "Unknown attribute \(attribute) on \(tag); remove it or use an attribute the form spec lists for \(tag).")
+                return (.unknownAttribute, "Unknown attribute \(attribute) on \(tag); remove it or use an attribute the form spec lists for \(tag).")
             }
             let value = quoted(after: "The value", in: body) ?? firstQuoted(in: Substring(body)) ?? ""
             if body.hasPrefix("[facet 'enumeration']") {
@@ -106,66 +106,66 @@ enum SchemaMessage {
                     body[open.upperBound...].firstIndex(of: "}").map { String(body[open.upperBound..<$0]) }
                 }
                 let list = (choices ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "'", with: "") }
-                return ("bad-value", "\(attribute) on \(tag) must be \(Words.list(list, conjunction: "or")), not \"\(value)\".")
+                return (.badValue, "\(attribute) on \(tag) must be \(Words.list(list, conjunction: "or")), not \"\(value)\".")
             }
             if body.hasPrefix("[facet 'pattern']") {
                 switch attribute {
                 case "id" where element == "form":
-                    return ("bad-id", "The form id \"\(value)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
+                    return (.badID, "The form id \"\(value)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
                 case "name":
-                    return ("bad-name", "The field name \"\(value)\" on \(tag) must start with a letter or _ and hold only letters, digits and _.")
+                    return (.badName, "The field name \"\(value)\" on \(tag) must start with a letter or _ and hold only letters, digits and _.")
                 default:
-                    return ("bad-value", "\(attribute) on \(tag) has the wrong form: \"\(value)\".")
+                    return (.badValue, "\(attribute) on \(tag) has the wrong form: \"\(value)\".")
                 }
             }
             if body.contains("is not a valid value of the atomic type 'xs:nonNegativeInteger'") {
-                return ("bad-integer", "\(attribute) on \(tag) must be a whole number of 0 or more, not \"\(value)\".")
+                return (.badInteger, "\(attribute) on \(tag) must be a whole number of 0 or more, not \"\(value)\".")
             }
             if body.contains("is not a valid value of the atomic type 'xs:positiveInteger'") {
-                return ("bad-integer", "\(attribute) on \(tag) must be a whole number of 1 or more, not \"\(value)\".")
+                return (.badInteger, "\(attribute) on \(tag) must be a whole number of 1 or more, not \"\(value)\".")
             }
-            return ("invalid-attribute", "\(attribute) on \(tag): \(SchemaMessage.cleaned(body))")
+            return (.invalidAttribute, "\(attribute) on \(tag): \(SchemaMessage.cleaned(body))")
         }
 
         if let missing = quoted(after: "The attribute", in: body), body.hasSuffix("is required but missing.") {
-            return ("missing-attribute", "\(tag) needs the attribute \(missing); add \(missing)=\"...\".")
+            return (.missingAttribute, "\(tag) needs the attribute \(missing); add \(missing)=\"...\".")
         }
         if body.hasPrefix("This element is not expected.") {
             let parent = diagnostic.parentElement.map { "<\($0)>" } ?? "its parent"
             if parsed.element != nil, parsed.elementNamespace != NativeSpecImporter.namespace {
                 let found = parsed.elementNamespace.map { "namespace \($0)" } ?? "no namespace"
-                return ("unknown-element", "Unknown element \(tag) in \(found); form spec elements are in \(NativeSpecImporter.namespace), check its xmlns.")
+                return (.unknownElement, "Unknown element \(tag) in \(found); form spec elements are in \(NativeSpecImporter.namespace), check its xmlns.")
             }
             if !vocabulary.contains(element) {
-                return ("unknown-element", "Unknown element \(tag); remove it or use an element the form spec defines.")
+                return (.unknownElement, "Unknown element \(tag); remove it or use an element the form spec defines.")
             }
             if sections.contains(element) && diagnostic.parentElement == "form" {
-                return ("section-order", "The \(tag) section is out of place: sections go key, properties, accessory, lists, each at most once.")
+                return (.sectionOrder, "The \(tag) section is out of place: sections go key, properties, accessory, lists, each at most once.")
             }
             if element == "group", let parent = diagnostic.parentElement, parent == "buttons" || parent == "chips" {
-                return ("group-not-allowed", "Option groups are for value lists only; remove the <group> from <\(parent)>.")
+                return (.groupNotAllowed, "Option groups are for value lists only; remove the <group> from <\(parent)>.")
             }
             if element == "switch", diagnostic.parentElement == "switch" {
-                return ("nested-switch", "A switch cannot hold another switch; move the inner <switch> out.")
+                return (.nestedSwitch, "A switch cannot hold another switch; move the inner <switch> out.")
             }
             let expected = expectedElements(in: body)
             let hint = expected.isEmpty || expected.count > 3 ? "" : "; expected \(Words.list(expected.map { "<\($0)>" }, conjunction: "or"))"
-            return ("misplaced-element", "\(tag) is not allowed inside \(parent)\(hint).")
+            return (.misplacedElement, "\(tag) is not allowed inside \(parent)\(hint).")
         }
         if body.hasPrefix("Missing child element(s).") {
             let expected = expectedElements(in: body).map { "<\($0)>" }
-            return ("missing-element", "\(tag) is incomplete; add \(Words.list(expected, conjunction: "or")) inside it.")
+            return (.missingElement, "\(tag) is incomplete; add \(Words.list(expected, conjunction: "or")) inside it.")
         }
         if body.hasPrefix("Character content other than whitespace is not allowed") || body.hasPrefix("Character content is not allowed") {
-            return ("unexpected-text", "\(tag) cannot hold text; move the text into an attribute such as label.")
+            return (.unexpectedText, "\(tag) cannot hold text; move the text into an attribute such as label.")
         }
         if body.hasPrefix("Element content is not allowed") {
-            return ("unexpected-element", "\(tag) cannot hold other elements; remove its content.")
+            return (.unexpectedElement, "\(tag) cannot hold other elements; remove its content.")
         }
         if body.hasPrefix("No matching global declaration available for the validation root") {
-            return ("wrong-root", "The root element must be <form xmlns=\"\(NativeSpecImporter.namespace)\">.")
+            return (.wrongRoot, "The root element must be <form xmlns=\"\(NativeSpecImporter.namespace)\">.")
         }
-        return ("schema", "\(tag): \(cleaned(body))")
+        return (.schema, "\(tag): \(cleaned(body))")
     }
 
     /// libxml2's text without `{namespace}` prefixes.

@@ -39,7 +39,7 @@ public enum OptionCSV {
                 continue
             }
             guard cells.count == 2 || cells.count == 3 else {
-                errors.append(LineError(line: row.line, message: "Write value,label or value,label,group; this line has \(cells.count) column\(cells.count == 1 ? "" : "s")."))
+                errors.append(LineError(line: row.line, message: "Write value,label or value,label,group; this line has \(Words.count(cells.count, "column"))."))
                 continue
             }
             let value = cells[0]

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The rules of `spec/form-spec.md` that hold for every schema, whichever importer made it.
+/// The rules that hold for every schema, whichever importer made it (each has a `SchemaIssue.Code`;
+/// the schema itself is described in docs/schema.md).
 extension FormSchema {
     public static let maxButtons = 3
     public static let maxChips = 8
@@ -24,42 +25,42 @@ extension FormSchema {
     /// Every rule the schema breaks, in document order; empty when the schema is sound.
     public func ruleViolations() -> [SchemaIssue] {
         var issues: [SchemaIssue] = []
-        func add(_ code: String, _ message: String, _ subject: String? = nil, _ at: SourceLocation? = nil) {
+        func add(_ code: SchemaIssue.Code, _ message: String, _ subject: String? = nil, _ at: SourceLocation? = nil) {
             issues.append(SchemaIssue(code: code, message: message, subject: subject, location: at))
         }
 
         if !FormSchema.isValidID(id) {
-            add("bad-id", "The form id \"\(id)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
+            add(.badID, "The form id \"\(id)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
         }
         if title.trimmingCharacters(in: .whitespaces).isEmpty {
-            add("empty-title", "Give the form a title.")
+            add(.emptyTitle, "Give the form a title.")
         }
         var kinds: [SectionKind] = []
         for section in sections {
             if kinds.contains(section.kind) {
-                add("duplicate-section", "The <\(section.kind.rawValue)> section appears twice; keep one.")
+                add(.duplicateSection, "The <\(section.kind.rawValue)> section appears twice; keep one.")
             } else if let last = kinds.last, SectionKind.allCases.firstIndex(of: last)! > SectionKind.allCases.firstIndex(of: section.kind)! {
-                add("section-order", "The <\(section.kind.rawValue)> section must come before <\(last.rawValue)>: sections go key, properties, accessory.")
+                add(.sectionOrder, "The <\(section.kind.rawValue)> section must come before <\(last.rawValue)>: sections go key, properties, accessory.")
             }
             kinds.append(section.kind)
         }
         if (section(.key)?.groups.flatMap(\.fields) ?? []).isEmpty {
-            add("empty-key", "The <key> section must hold at least one field.")
+            add(.emptyKey, "The <key> section must hold at least one field.")
         }
         if !topLevelFields.contains(where: \.required) {
-            add("no-required-field", "At least one field of the form must be required (outside a switch).")
+            add(.noRequiredField, "At least one field of the form must be required (outside a switch).")
         }
 
         var listIDs = Set<String>()
         for list in lists {
             if !FormSchema.isValidName(list.id) && !FormSchema.isValidID(list.id) {
-                add("bad-list-id", "The list id \"\(list.id)\" must be letters, digits, hyphens or underscores.", list.id, list.location)
+                add(.badListID, "The list id \"\(list.id)\" must be letters, digits, hyphens or underscores.", list.id, list.location)
             }
             if !listIDs.insert(list.id).inserted {
-                add("duplicate-list", "The list id \"\(list.id)\" is used twice; list ids must be unique.", list.id, list.location)
+                add(.duplicateList, "The list id \"\(list.id)\" is used twice; list ids must be unique.", list.id, list.location)
             }
             if list.options.isEmpty && !list.external {
-                add("empty-list", "The list \"\(list.id)\" has no options; add at least one <option>.", list.id, list.location)
+                add(.emptyList, "The list \"\(list.id)\" has no options; add at least one <option>.", list.id, list.location)
             }
             checkOptionValues(list.options, owner: "list \"\(list.id)\"", subject: list.id, at: list.location, add: add)
         }
@@ -67,19 +68,19 @@ extension FormSchema {
         var names = Set<String>()
         for field in allFields {
             if !FormSchema.isValidName(field.name) {
-                add("bad-name", "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.", field.name, field.location)
+                add(.badName, "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.", field.name, field.location)
             }
             if !names.insert(field.name).inserted {
-                add("duplicate-name", "The field name \"\(field.name)\" is used twice; field names must be unique in a form.", field.name, field.location)
+                add(.duplicateName, "The field name \"\(field.name)\" is used twice; field names must be unique in a form.", field.name, field.location)
             }
             checkField(field, add: add)
         }
         for field in topLevelFields where field.kind != .switch && !(field.children ?? []).isEmpty {
-            add("children-outside-switch", "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".", field.name, field.location)
+            add(.childrenOutsideSwitch, "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".", field.name, field.location)
         }
         for field in topLevelFields where field.kind == .switch {
             for child in field.children ?? [] where child.kind == .switch {
-                add("nested-switch", "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").", child.name, child.location)
+                add(.nestedSwitch, "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").", child.name, child.location)
             }
         }
         return issues
@@ -87,19 +88,19 @@ extension FormSchema {
 
     private func checkOptionValues(
         _ options: [Option], owner: String, subject: String, at: SourceLocation?,
-        add: (String, String, String?, SourceLocation?) -> Void
+        add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
     ) {
         var seen = Set<String>()
         for option in options {
             if option.value.isEmpty {
-                add("empty-option-value", "An option of \(owner) has an empty value; give every option a value.", subject, at)
+                add(.emptyOptionValue, "An option of \(owner) has an empty value; give every option a value.", subject, at)
             } else if !seen.insert(option.value).inserted {
-                add("duplicate-option", "The option value \"\(option.value)\" appears twice in \(owner).", subject, at)
+                add(.duplicateOption, "The option value \"\(option.value)\" appears twice in \(owner).", subject, at)
             }
         }
     }
 
-    private func checkField(_ field: Field, add: (String, String, String?, SourceLocation?) -> Void) {
+    private func checkField(_ field: Field, add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void) {
         let at = field.location
         let n = field.name
         let k = field.constraints
@@ -111,64 +112,64 @@ extension FormSchema {
             let inlineCount = inline.flatMap(\.options).count
             if let listID = field.list {
                 if field.kind != .valueList {
-                    add("list-not-allowed", "Only a <value-list> can name a list; give \(what) inline options.", n, at)
+                    add(.listNotAllowed, "Only a <value-list> can name a list; give \(what) inline options.", n, at)
                 } else if list(id: listID) == nil {
-                    add("unknown-list", "The list \"\(listID)\" named by \(what) does not exist; declare it under <lists>.", n, at)
+                    add(.unknownList, "The list \"\(listID)\" named by \(what) does not exist; declare it under <lists>.", n, at)
                 }
                 if inlineCount > 0 {
-                    add("list-and-options", "\(what) names a list and also has inline options; use one or the other.", n, at)
+                    add(.listAndOptions, "\(what) names a list and also has inline options; use one or the other.", n, at)
                 }
             } else if inlineCount == 0 {
-                add("no-options", "\(what) has no options; add <option> elements or name a list.", n, at)
+                add(.noOptions, "\(what) has no options; add <option> elements or name a list.", n, at)
             }
             if field.kind != .valueList && inline.contains(where: { $0.label != nil }) {
-                add("group-not-allowed", "Option groups are for value lists only; remove the <group> from \(what).", n, at)
+                add(.groupNotAllowed, "Option groups are for value lists only; remove the <group> from \(what).", n, at)
             }
             if field.kind == .buttons {
                 if inlineCount > FormSchema.maxButtons {
-                    add("too-many-buttons", "\(what) has \(inlineCount) buttons; segmented buttons take at most \(FormSchema.maxButtons) options (use chips or a value list).", n, at)
+                    add(.tooManyButtons, "\(what) has \(inlineCount) buttons; segmented buttons take at most \(FormSchema.maxButtons) options (use chips or a value list).", n, at)
                 }
                 if k.multiple {
-                    add("buttons-multiple", "Segmented buttons select exactly one value; remove multiple from \(what).", n, at)
+                    add(.buttonsMultiple, "Segmented buttons select exactly one value; remove multiple from \(what).", n, at)
                 }
             }
             if field.kind == .chips && inlineCount > FormSchema.maxChips {
-                add("too-many-chips", "\(what) has \(inlineCount) chips; chips take at most \(FormSchema.maxChips) options (use a value list).", n, at)
+                add(.tooManyChips, "\(what) has \(inlineCount) chips; chips take at most \(FormSchema.maxChips) options (use a value list).", n, at)
             }
             checkOptionValues(inline.flatMap(\.options), owner: what, subject: n, at: at, add: add)
             let offered = Set(options(for: field).map(\.value))
             if !offered.isEmpty {
                 for value in field.defaultValues where !offered.contains(value) {
-                    add("unknown-default", "The default \"\(value)\" of \(what) is not one of its option values.", n, at)
+                    add(.unknownDefault, "The default \"\(value)\" of \(what) is not one of its option values.", n, at)
                 }
             }
             if !k.multiple && field.defaultValues.count > 1 {
-                add("unknown-default", "\(what) takes one value but its default lists several.", n, at)
+                add(.unknownDefault, "\(what) takes one value but its default lists several.", n, at)
             }
             if (k.minSelected != nil || k.maxSelected != nil) && !k.multiple {
-                add("selected-without-multiple", "min-selected and max-selected need multiple=\"true\" on \(what).", n, at)
+                add(.selectedWithoutMultiple, "min-selected and max-selected need multiple=\"true\" on \(what).", n, at)
             }
             checkRange(k.minSelected, k.maxSelected, "min-selected", "max-selected", n, at, add)
             if let maxSel = k.maxSelected, !offered.isEmpty, maxSel > offered.count {
-                add("max-selected-above-options", "max-selected of \(what) is \(maxSel) but it offers only \(offered.count) options.", n, at)
+                add(.maxSelectedAboveOptions, "max-selected of \(what) is \(maxSel) but it offers only \(offered.count) options.", n, at)
             }
             if let minSel = k.minSelected, !offered.isEmpty, minSel > offered.count {
-                add("min-above-max", "min-selected of \(what) is \(minSel) but it offers only \(offered.count) options.", n, at)
+                add(.minAboveMax, "min-selected of \(what) is \(minSel) but it offers only \(offered.count) options.", n, at)
             }
         }
 
         // Lengths.
-        if let minL = k.minLength, minL < 0 { add("bad-length", "min-length of \(what) must be 0 or more.", n, at) }
-        if let maxL = k.maxLength, maxL < 1 { add("bad-length", "max-length of \(what) must be 1 or more.", n, at) }
+        if let minL = k.minLength, minL < 0 { add(.badLength, "min-length of \(what) must be 0 or more.", n, at) }
+        if let maxL = k.maxLength, maxL < 1 { add(.badLength, "max-length of \(what) must be 1 or more.", n, at) }
         checkRange(k.minLength, k.maxLength, "min-length", "max-length", n, at, add)
 
         if let pattern = k.pattern {
             if (try? NSRegularExpression(pattern: pattern)) == nil {
-                add("bad-pattern", "The pattern of \(what) is not a valid regular expression.", n, at)
+                add(.badPattern, "The pattern of \(what) is not a valid regular expression.", n, at)
             }
         }
         if let format = k.format, !format.contains(where: { $0 == "#" || $0 == "A" || $0 == "*" }) {
-            add("bad-format", "The format of \(what) has no # (digit), A (letter) or * (any) placeholder.", n, at)
+            add(.badFormat, "The format of \(what) has no # (digit), A (letter) or * (any) placeholder.", n, at)
         }
 
         // Ranges by kind.
@@ -177,43 +178,43 @@ extension FormSchema {
             let minV = decimal(k.min, "min", field, add)
             let maxV = decimal(k.max, "max", field, add)
             if let minV, let maxV, minV > maxV {
-                add("min-above-max", "min of \(what) (\(k.min!)) is above its max (\(k.max!)).", n, at)
+                add(.minAboveMax, "min of \(what) (\(k.min!)) is above its max (\(k.max!)).", n, at)
             }
             if let stepV = decimal(k.step, "step", field, add), stepV <= 0 {
-                add("bad-step", "step of \(what) must be above 0.", n, at)
+                add(.badStep, "step of \(what) must be above 0.", n, at)
             }
             if field.kind == .slider && (k.min == nil || k.max == nil) {
-                add("slider-range", "A slider needs both min and max; add them to \(what).", n, at)
+                add(.sliderRange, "A slider needs both min and max; add them to \(what).", n, at)
             }
             if let scale = k.scale, scale < 0 || scale > 18 {
-                add("bad-scale", "scale of \(what) must be between 0 and 18.", n, at)
+                add(.badScale, "scale of \(what) must be between 0 and 18.", n, at)
             }
             if let d = field.defaultValue, field.prefill == nil {
                 if let v = DecimalText.parse(d) {
-                    if let minV, v < minV { add("default-out-of-range", "The default of \(what) is below its min.", n, at) }
-                    if let maxV, v > maxV { add("default-out-of-range", "The default of \(what) is above its max.", n, at) }
+                    if let minV, v < minV { add(.defaultOutOfRange, "The default of \(what) is below its min.", n, at) }
+                    if let maxV, v > maxV { add(.defaultOutOfRange, "The default of \(what) is above its max.", n, at) }
                 } else {
-                    add("bad-default", "The default of \(what) must be a number with a . point, like 12.5.", n, at)
+                    add(.badDefault, "The default of \(what) must be a number with a . point, like 12.5.", n, at)
                 }
             }
         case .date:
-            checkOrdered(k, field, add, "a date like 2026-11-21", keyword: "today") { LocalDate($0) }
+            checkOrdered(k, field, add, "a date like 2026-11-21", keyword: "today", badBound: .badDate) { LocalDate($0) }
         case .time:
-            checkOrdered(k, field, add, "a time like 14:30", keyword: "now") { LocalTime($0) }
+            checkOrdered(k, field, add, "a time like 14:30", keyword: "now", badBound: .badTime) { LocalTime($0) }
         case .datetime:
-            checkOrdered(k, field, add, "a date and time like 2026-11-21T14:30", keyword: "now") { LocalDateTime($0) }
+            checkOrdered(k, field, add, "a date and time like 2026-11-21T14:30", keyword: "now", badBound: .badDatetime) { LocalDateTime($0) }
         case .duration:
-            checkOrdered(k, field, add, "an ISO 8601 duration like PT15M", keyword: nil) { ISODuration($0) }
+            checkOrdered(k, field, add, "an ISO 8601 duration like PT15M", keyword: nil, badBound: .badDuration) { ISODuration($0) }
         case .attachments:
             checkRange(k.minCount, k.maxCount, "min-count", "max-count", n, at, add)
-            if let c = k.maxCount, c < 1 { add("bad-count", "max-count of \(what) must be 1 or more.", n, at) }
-            if let c = k.minCount, c < 0 { add("bad-count", "min-count of \(what) must be 0 or more.", n, at) }
+            if let c = k.maxCount, c < 1 { add(.badCount, "max-count of \(what) must be 1 or more.", n, at) }
+            if let c = k.minCount, c < 0 { add(.badCount, "min-count of \(what) must be 0 or more.", n, at) }
             for pattern in k.accept ?? [] where !FormSchema.isMIMEPattern(pattern) {
-                add("bad-accept", "\"\(pattern)\" in accept of \(what) is not a MIME type such as image/png or image/*.", n, at)
+                add(.badAccept, "\"\(pattern)\" in accept of \(what) is not a MIME type such as image/png or image/*.", n, at)
             }
         case .switch:
             if let d = field.defaultValue, d != "true", d != "false", d != "on", d != "off" {
-                add("bad-default", "The default of switch \(what) must be true or false.", n, at)
+                add(.badDefault, "The default of switch \(what) must be true or false.", n, at)
             }
         default:
             break
@@ -221,36 +222,36 @@ extension FormSchema {
         if !field.kind.isNumeric, field.kind != .date, field.kind != .time, field.kind != .datetime,
             field.kind != .duration, k.min != nil || k.max != nil
         {
-            add("attribute-not-allowed", "min and max do not apply to a \(field.kind.rawValue) field (\(what)).", n, at)
+            add(.attributeNotAllowed, "min and max do not apply to a \(field.kind.rawValue) field (\(what)).", n, at)
         }
         if let d = field.defaultValue, let maxL = k.maxLength, d.count > maxL, field.kind == .text || field.kind == .note {
-            add("default-out-of-range", "The default of \(what) is longer than its max-length.", n, at)
+            add(.defaultOutOfRange, "The default of \(what) is longer than its max-length.", n, at)
         }
     }
 
     private func checkRange(
         _ lo: Int?, _ hi: Int?, _ loName: String, _ hiName: String, _ n: String, _ at: SourceLocation?,
-        _ add: (String, String, String?, SourceLocation?) -> Void
+        _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
     ) {
         if let lo, let hi, lo > hi {
-            add("min-above-max", "\(loName) of \"\(n)\" (\(lo)) is above its \(hiName) (\(hi)).", n, at)
+            add(.minAboveMax, "\(loName) of \"\(n)\" (\(lo)) is above its \(hiName) (\(hi)).", n, at)
         }
     }
 
     private func decimal(
-        _ text: String?, _ attribute: String, _ field: Field, _ add: (String, String, String?, SourceLocation?) -> Void
+        _ text: String?, _ attribute: String, _ field: Field, _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
     ) -> Decimal? {
         guard let text else { return nil }
         guard let value = DecimalText.parse(text) else {
-            add("bad-number", "\(attribute) of \"\(field.name)\" must be a number with a . point, like 12.5 (got \"\(text)\").", field.name, field.location)
+            add(.badNumber, "\(attribute) of \"\(field.name)\" must be a number with a . point, like 12.5 (got \"\(text)\").", field.name, field.location)
             return nil
         }
         return value
     }
 
     private func checkOrdered<T: Comparable>(
-        _ k: Constraints, _ field: Field, _ add: (String, String, String?, SourceLocation?) -> Void,
-        _ expected: String, keyword: String?, parse: (String) -> T?
+        _ k: Constraints, _ field: Field, _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void,
+        _ expected: String, keyword: String?, badBound: SchemaIssue.Code, parse: (String) -> T?
     ) {
         let n = field.name
         var bounds: [T?] = []
@@ -261,18 +262,18 @@ extension FormSchema {
             }
             let value = parse(text)
             if value == nil {
-                add("bad-\(field.kind.rawValue)", "\(attribute) of \"\(n)\" must be \(expected) (got \"\(text)\").", n, field.location)
+                add(badBound, "\(attribute) of \"\(n)\" must be \(expected) (got \"\(text)\").", n, field.location)
             }
             bounds.append(value)
         }
         if let lo = bounds[0], let hi = bounds[1], lo > hi {
-            add("min-above-max", "min of \"\(n)\" (\(k.min!)) is above its max (\(k.max!)).", n, field.location)
+            add(.minAboveMax, "min of \"\(n)\" (\(k.min!)) is above its max (\(k.max!)).", n, field.location)
         }
         if let d = field.defaultValue, field.prefill == nil {
             let isKeyword = keyword.map { d == $0 || (field.kind == .date && d == "today") || (field.kind != .date && d == "now") } ?? false
             if !isKeyword && parse(d) == nil {
                 let words = keyword.map { " or \($0)" } ?? ""
-                add("bad-default", "The default of \"\(n)\" must be \(expected)\(words) (got \"\(d)\").", n, field.location)
+                add(.badDefault, "The default of \"\(n)\" must be \(expected)\(words) (got \"\(d)\").", n, field.location)
             }
         }
     }

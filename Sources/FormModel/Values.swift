@@ -224,7 +224,7 @@ public enum ByteSize {
         if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / 1_048_576) }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
         if bytes >= 1 << 10 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        return Words.count(bytes, "byte")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormImport
+import enum FormModel.Words
 import FormWeb
 import Foundation
 
@@ -59,7 +60,7 @@ func printReport(_ result: ImportResult) {
 
 /// "1 of 3 imports refused", for the closing line of `import` and `check`.
 func refusedLine(_ refused: Int, of total: Int) -> String {
-    "\(refused) of \(total) import\(total == 1 ? "" : "s") refused"
+    "\(refused) of \(Words.count(total, "import")) refused"
 }
 
 struct Check: AsyncParsableCommand {

@@ -27,14 +27,14 @@ enum ImportSummaryText {
         }
         switch outcome.result {
         case .failure(let failure):
-            lines.append("  refused: \(count(failure.errors.count, "error"))")
+            lines.append("  refused: \(Words.count(failure.errors.count, "error"))")
             lines += failure.errors.map { "  \($0.description)" }
         case .success(let result):
             let fieldCount = result.forms.reduce(0) { $0 + $1.allFields.count }
             let warningCount = result.warnings.reduce(0) { $0 + $1.count }
             lines.append(
-                "  \(result.kind.displayName): \(count(result.forms.count, "form")), \(count(fieldCount, "field")), "
-                    + "\(result.skipped.count) skipped, \(count(warningCount, "warning"))")
+                "  \(result.kind.displayName): \(Words.count(result.forms.count, "form")), \(Words.count(fieldCount, "field")), "
+                    + "\(result.skipped.count) skipped, \(Words.count(warningCount, "warning"))")
             for form in result.forms {
                 lines += formLines(form, kind: result.kind)
             }
@@ -77,10 +77,10 @@ enum ImportSummaryText {
         if field.kind.hasOptions {
             if let listID = field.list {
                 let list = form.list(id: listID)
-                let options = count(list?.options.count ?? 0, "option")
+                let options = Words.count(list?.options.count ?? 0, "option")
                 columns.append("list \(listID): \(options)" + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
             } else {
-                columns.append(count(form.options(for: field).count, "option"))
+                columns.append(Words.count(form.options(for: field).count, "option"))
             }
         }
         return "    field " + columns.joined(separator: " | ")
@@ -111,12 +111,10 @@ enum ImportSummaryText {
         }
         var counts: [Key: Int] = [:]
         for warning in warnings {
-            counts[Key(term: warning.term, code: warning.code), default: 0] += warning.count
+            counts[Key(term: warning.term, code: warning.code.rawValue), default: 0] += warning.count
         }
         return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
     }
-
-    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     private static func oneLine(_ text: String) -> String {
         text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")

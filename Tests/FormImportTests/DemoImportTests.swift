@@ -239,7 +239,7 @@ struct ConcurrentImportTests {
                     do throws(ImportFailure) {
                         return try NativeSpecImporter.importSpec(i.isMultiple(of: 2) ? demo : broken, file: "\(i).xml").0.allFields.map(\.name)
                     } catch {
-                        return error.errors.map(\.code)
+                        return error.errors.map(\.code.rawValue)
                     }
                 }
             }

@@ -148,7 +148,7 @@ enum OData {
     }
 
     /// The warnings of a code.
-    static func warnings(_ result: ImportResult, _ code: String) -> [ImportWarning] {
+    static func warnings(_ result: ImportResult, _ code: ImportCode) -> [ImportWarning] {
         result.warnings.filter { $0.code == code }
     }
 }

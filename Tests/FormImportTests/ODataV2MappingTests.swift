@@ -4,7 +4,7 @@ import Testing
 @testable import FormImport
 @testable import FormModel
 
-/// The mapping rules of odata-mapping.md on OData V2 with `sap:` attributes (fixture rules-v2.xml
+/// The mapping rules of docs/odata.md on OData V2 with `sap:` attributes (fixture rules-v2.xml
 /// and inline services).
 @Suite("OData V2 mapping")
 struct ODataV2MappingTests {

@@ -4,7 +4,7 @@ import Testing
 @testable import FormImport
 @testable import FormModel
 
-/// The mapping rules of odata-mapping.md on CSDL V4 (fixture rules-v4.xml and inline services).
+/// The mapping rules of docs/odata.md on CSDL V4 (fixture rules-v4.xml and inline services).
 @Suite("OData V4 mapping")
 struct ODataV4MappingTests {
     static let id = "com-example-rules-v0001-orders"

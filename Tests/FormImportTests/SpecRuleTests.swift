@@ -4,12 +4,12 @@ import Testing
 @testable import FormImport
 @testable import FormModel
 
-/// One fixture per rule of form-spec.md: each must be refused with the rule's code at the right line.
+/// One fixture per rule of the native spec (XSD and `ruleViolations()`): each must be refused with the rule's code at the right line.
 @Suite("Spec rules")
 struct SpecRuleTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var fixture: String
-        var code: String
+        var code: ImportCode
         var line: Int
         var testDescription: String { "\(fixture) -> \(code) at line \(line)" }
     }

@@ -54,6 +54,6 @@ enum SchemaSamples {
 
     /// The codes of the rules a schema breaks.
     static func codes(_ schema: FormSchema) -> [String] {
-        schema.ruleViolations().map(\.code)
+        schema.ruleViolations().map(\.code.rawValue)
     }
 }

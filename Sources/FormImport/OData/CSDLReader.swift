@@ -387,7 +387,7 @@ struct CSDLReader {
 
     private mutating func reportUnknownSAPAttribute(_ name: String, line: Int) {
         let suggestion = SAPAttributes.suggestion(for: name)
-        report.tally("unknown-sap-attribute", key: name, file: document.file, line: line) { count in
+        report.tally(.unknownSAPAttribute, key: name, file: document.file, line: line) { count in
             let hint = suggestion.map { " (did you mean sap:\($0)?)" } ?? ""
             return "sap:\(name)\(hint) is not an SAP annotation attribute; it is ignored\(ODataReport.times(count))."
         }
@@ -604,7 +604,7 @@ struct CSDLReader {
         guard warn else { return qualified }
         undeclaredUses += 1
         let guess = Vocabulary.conventionalNamespace(forAlias: prefix)
-        report.tally("undeclared-alias", key: prefix, file: document.file, line: line) { count in
+        report.tally(.undeclaredAlias, key: prefix, file: document.file, line: line) { count in
             let reading = guess.map { "read as \($0)" } ?? "the names using it are not recognised"
             return "The alias \(prefix) is used without an edmx:Reference or Schema declaring it\(ODataReport.times(count)); \(reading)."
         }
@@ -715,7 +715,7 @@ struct CSDLReader {
             guard let slash = token.firstIndex(ofASCII: UInt8(ascii: "/")) else {
                 enumProblems += 1
                 let member = String(token)
-                report.tally("unqualified-enum-value", key: member, file: document.file, line: line) { count in
+                report.tally(.unqualifiedEnumValue, key: member, file: document.file, line: line) { count in
                     "The enumeration member \"\(member)\" is written without its type\(ODataReport.times(count)); write it as Namespace.Type/\(member)."
                 }
                 return EnumValue(type: nil, member: member)
@@ -725,7 +725,7 @@ struct CSDLReader {
             if let members = KnownEnums.members[type], !members.contains(member) {
                 enumProblems += 1
                 let shown = Vocabulary.displayName(ofTerm: type)
-                report.tally("unknown-enum-value", key: type + "/" + member, file: document.file, line: line) { count in
+                report.tally(.unknownEnumValue, key: type + "/" + member, file: document.file, line: line) { count in
                     "\(shown) has no member \"\(member)\"\(ODataReport.times(count)); it is ignored. Members: \(members.sorted().joined(separator: ", "))."
                 }
             }

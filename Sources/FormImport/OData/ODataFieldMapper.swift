@@ -47,7 +47,7 @@ struct PropertyContext {
 }
 
 extension ODataFormMapper {
-    /// Maps one property by every rule of the mapping (odata-mapping.md, "Fields").
+    /// Maps one property by every rule of the mapping (docs/odata.md, "Fields").
     func mapProperty(_ context: PropertyContext, into mapped: inout Field?) -> MappedProperty {
         let property = context.property
         // Most types of V2 services carry no annotation on any property: no target to build then.
@@ -558,7 +558,7 @@ extension ODataFormMapper {
     /// Reports a piece of a property's mapping that was left out.
     func dropped(_ context: PropertyContext, _ why: String) {
         report.warn(
-            "mapping-dropped", "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
+            .mappingDropped, "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
             file: metadata.file, line: context.property.line)
     }
 

@@ -1,7 +1,7 @@
 import FormModel
 
 /// Turns the entity sets of an OData model into forms, one per creatable entity set
-/// (spec/odata-mapping.md). Never fails: a piece that cannot be mapped is left out with a
+/// (docs/odata.md, "Forms" and "Fields"). Never fails: a piece that cannot be mapped is left out with a
 /// warning, and an entity set that gives no sound form is skipped with the reason.
 final class ODataFormMapper {
     let model: ODataModel
@@ -264,7 +264,7 @@ final class ODataFormMapper {
             let acceptable = (typeAnnotation(Term.acceptableMediaTypes)?.value.collection ?? []).compactMap(\.string)
             file.constraints.accept = acceptedTypes(acceptable) { why in
                 report.warn(
-                    "mapping-dropped", "\(shortTypeName(type.name)) (its file): \(why); that part is left out.", file: metadata.file,
+                    .mappingDropped, "\(shortTypeName(type.name)) (its file): \(why); that part is left out.", file: metadata.file,
                     line: type.line)
             }
             media = file
@@ -278,25 +278,25 @@ final class ODataFormMapper {
         var place: String { "\(placeParts.set) (\(placeParts.type))" }
         if !draft.unsupported.isEmpty {
             let unsupported = draft.unsupported
-            report.tally("unsupported-type", key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
-                "\(place): \(ODataReport.counted(count, "property", "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
+            report.tally(.unsupportedType, key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
+                "\(place): \(Words.count(count, "property", plural: "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
         if !draft.dynamicControl.isEmpty {
             let dynamicControl = draft.dynamicControl
-            report.tally("dynamic-field-control", key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
+            report.tally(.dynamicFieldControl, key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
                 "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
             }
         }
         if !draft.dynamicHidden.isEmpty {
             let dynamicHidden = draft.dynamicHidden
-            report.tally("dynamic-hidden", key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
+            report.tally(.dynamicHidden, key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
                 "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
             }
         }
         if !draft.unknownPaths.isEmpty {
             let unknownPaths = draft.unknownPaths
-            report.tally("unknown-path", key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
+            report.tally(.unknownPath, key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
                 "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(placeParts.type); left out."
             }
         }
@@ -319,7 +319,7 @@ final class ODataFormMapper {
             }
             draft.fields[i]!.required = true
             report.warn(
-                "required-added",
+                .requiredAdded,
                 "\(place): no property is required, but a form needs a required field; \(draft.fields[i]!.name) (the first one to enter) is made required.",
                 file: metadata.file, line: set.line)
         }
@@ -524,7 +524,7 @@ final class ODataFormMapper {
             taken.insert(name)
             result[i] = name
             report.warn(
-                "renamed-field", "\(shortTypeName(typeName))/\(property.name) is not a valid field name; its field is named \(name).",
+                .renamedField, "\(shortTypeName(typeName))/\(property.name) is not a valid field name; its field is named \(name).",
                 file: metadata.file, line: property.line)
         }
         return result
@@ -563,7 +563,7 @@ final class ODataFormMapper {
                 return .skipped("Its form would break a rule of every form: \(issue.message)")
             }
             report.warn(
-                "rule-violation", "\(set.name): the field \(subject) is left out: \(issue.message)",
+                .ruleViolation, "\(set.name): the field \(subject) is left out: \(issue.message)",
                 file: metadata.file, line: issue.location?.line ?? set.line)
             for s in schema.sections.indices {
                 for g in schema.sections[s].groups.indices { schema.sections[s].groups[g].fields.removeAll { $0.name == subject } }

@@ -1,8 +1,8 @@
 import FormModel
 
 /// Imports OData service metadata (EDMX V2, CSDL V4 / 4.01) together with annotation documents
-/// into forms, one per creatable entity set (spec/odata-mapping.md; choices the spec leaves
-/// open are in docs/odata.md).
+/// into forms, one per creatable entity set (docs/odata.md: the mapping, and what the importer
+/// does where the OData vocabularies leave a choice open).
 ///
 /// The first document is the service metadata; the ones after it are annotation documents,
 /// layered in order: each overrides the ones before it, and all override the metadata's own
@@ -23,7 +23,7 @@ enum ODataImporter {
         var index = AnnotationIndex()
         for (name, xml) in documents {
             for warning in xml.warnings {
-                report.warn("xml-warning", warning.message, file: name, line: warning.line)
+                report.warn(.xmlWarning, warning.message, file: name, line: warning.line)
             }
             let document = xml.withRoot { root in
                 let version: CSDLDocument.Version = root.namespaceURI == FormImporter.edmxV2Namespace ? .v2 : .v4
@@ -34,7 +34,7 @@ enum ODataImporter {
         guard let metadata = read.first else { return Output(forms: [], warnings: report.warnings, skipped: []) }
         for extra in read.dropFirst() where extra.declaresModel {
             report.warn(
-                "extra-metadata",
+                .extraMetadata,
                 "\(extra.file) declares entity types or containers of its own; only its annotations are used. Import it as metadata of its own, before its annotation documents.",
                 file: extra.file)
         }
@@ -48,8 +48,8 @@ enum ODataImporter {
             let targets = unknown.filter { $0.file == file }
             guard let first = targets.first else { continue }
             let examples = Words.list(targets.prefix(3).map { "\"\($0.target)\"" } + (targets.count > 3 ? ["\(targets.count - 3) more"] : []))
-            report.tally("unknown-target", key: file, file: file, line: first.line, count: targets.count) { count in
-                "\(ODataReport.counted(count, "annotation target matches", "annotation targets match")) nothing in the metadata (\(examples)); their annotations are ignored."
+            report.tally(.unknownTarget, key: file, file: file, line: first.line, count: targets.count) { count in
+                "\(Words.count(count, "annotation target matches", plural: "annotation targets match")) nothing in the metadata (\(examples)); their annotations are ignored."
             }
         }
 
@@ -64,7 +64,7 @@ enum ODataImporter {
                 ids.commit(id, set: set.name)
                 if let first = id.clashesWith {
                     mapper.report.warn(
-                        "duplicate-form-id", "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
+                        .duplicateFormID, "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
                         file: metadata.file, line: set.line)
                 }
                 forms.append(schema)
@@ -77,7 +77,7 @@ enum ODataImporter {
                 !metadata.declaresModel
                 ? "it holds only annotations; import it right after its service's metadata document, in the same import"
                 : metadata.entitySets.isEmpty ? "it declares no entity set" : "none of its entity sets can be created (see the skipped sets)"
-            mapper.report.warn("no-forms", "\(metadata.file) gives no form: \(why).", file: metadata.file)
+            mapper.report.warn(.noForms, "\(metadata.file) gives no form: \(why).", file: metadata.file)
         }
 
         // Annotations that had no effect, by term.
@@ -88,8 +88,8 @@ enum ODataImporter {
         mapper.index.forEachUnused { entry in
             let term = shown[entry.term] ?? Vocabulary.displayName(ofTerm: entry.term)
             shown[entry.term] = term
-            report.tally("unused-annotation", key: term, file: entry.file, line: entry.line, term: term) { count in
-                "\(term): \(ODataReport.counted(count, "annotation")) not used for any form."
+            report.tally(.unusedAnnotation, key: term, file: entry.file, line: entry.line, term: term) { count in
+                "\(term): \(Words.count(count, "annotation")) not used for any form."
             }
         }
         return Output(forms: forms, warnings: report.warnings, skipped: skipped)

@@ -3,7 +3,7 @@
 /// become one `ImportWarning` with a `count`, pointing at the first occurrence.
 struct ODataReport {
     private struct Tally {
-        var code: String
+        var code: ImportCode
         var file: String?
         var line: Int
         var term: String?
@@ -15,7 +15,7 @@ struct ODataReport {
     private var tallies: [String: Tally] = [:]
 
     /// A warning of its own.
-    mutating func warn(_ code: String, _ message: String, file: String?, line: Int = 0, term: String? = nil) {
+    mutating func warn(_ code: ImportCode, _ message: String, file: String?, line: Int = 0, term: String? = nil) {
         let key = "\(keys.count)\u{0}"
         keys.append(key)
         tallies[key] = Tally(code: code, file: file, line: line, term: term, count: 1, message: { _ in message })
@@ -23,10 +23,10 @@ struct ODataReport {
 
     /// One more occurrence of something counted under `key`; `message` gets the final count.
     mutating func tally(
-        _ code: String, key: String, file: String?, line: Int = 0, term: String? = nil, count: Int = 1,
+        _ code: ImportCode, key: String, file: String?, line: Int = 0, term: String? = nil, count: Int = 1,
         message: @escaping (Int) -> String
     ) {
-        let fullKey = code + "\u{0}" + key
+        let fullKey = code.rawValue + "\u{0}" + key
         if tallies[fullKey] != nil {
             tallies[fullKey]!.count += count
         } else {
@@ -54,10 +54,5 @@ struct ODataReport {
     /// "" for one occurrence, " (3 times)" for more.
     static func times(_ count: Int) -> String {
         count == 1 ? "" : " (\(count) times)"
-    }
-
-    /// "1 annotation", "3 annotations".
-    static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-        count == 1 ? "1 \(singular)" : "\(count) \(plural ?? singular + "s")"
     }
 }

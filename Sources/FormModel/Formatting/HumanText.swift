@@ -18,11 +18,12 @@ public enum HumanText {
 
     /// "1 hour 30 minutes", "30 days", "0 minutes".
     public static func duration(_ d: ISODuration) -> String {
-        func unit(_ n: Int, _ name: String) -> String? { n == 0 ? nil : "\(n) \(name)\(n == 1 ? "" : "s")" }
+        func unit(_ n: Int, _ name: String) -> String? { n == 0 ? nil : Words.count(n, name) }
         var parts = [
             unit(d.years, "year"), unit(d.months, "month"), unit(d.weeks, "week"), unit(d.days, "day"),
             unit(d.hours, "hour"), unit(d.minutes, "minute"),
         ].compactMap { $0 }
+        // Seconds may have a fraction (`PT1.5S`), which `Words.count` (whole numbers) cannot take.
         if d.seconds != 0 { parts.append("\(d.seconds) second\(d.seconds == 1 ? "" : "s")") }
         return parts.isEmpty ? "0 minutes" : parts.joined(separator: " ")
     }

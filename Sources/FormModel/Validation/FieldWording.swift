@@ -46,7 +46,7 @@ public struct FieldWording: Sendable, Hashable {
     }
 
     /// "1 category", "3 categories".
-    public func count(_ n: Int) -> String { n == 1 ? "1 \(singular)" : "\(n) \(plural)" }
+    public func count(_ n: Int) -> String { Words.count(n, singular, plural: plural) }
 
     /// Lower-cases each word unless it is an acronym ("URL") or mixed case ("iOS", "eBay").
     public static func lowercased(_ text: String) -> String {

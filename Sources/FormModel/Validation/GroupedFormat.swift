@@ -52,8 +52,8 @@ public struct GroupedFormat: Sendable, Hashable {
     public var countDescription: String? {
         let slots = template
         guard !slots.isEmpty else { return nil }
-        if slots.allSatisfy({ $0 == "#" }) { return slots.count == 1 ? "1 digit" : "\(slots.count) digits" }
-        if slots.allSatisfy({ $0 == "A" }) { return slots.count == 1 ? "1 letter" : "\(slots.count) letters" }
+        if slots.allSatisfy({ $0 == "#" }) { return Words.count(slots.count, "digit") }
+        if slots.allSatisfy({ $0 == "A" }) { return Words.count(slots.count, "letter") }
         return nil
     }
 }

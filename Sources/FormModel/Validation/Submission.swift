@@ -102,6 +102,7 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
         public static let maxCount = Code("max-count")
         public static let maxSelected = Code("max-selected")
         public static let min = Code("min")
+        public static let minCount = Code("min-count")
         public static let minSelected = Code("min-selected")
         public static let minutes = Code("minutes")
         public static let notAnOption = Code("not-an-option")

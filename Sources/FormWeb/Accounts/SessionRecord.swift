@@ -25,18 +25,3 @@ final class SessionRecord: Model, @unchecked Sendable {
         self.expiresAt = expiresAt
     }
 }
-
-/// Creates `sessions`.
-struct CreateSessions: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(SessionRecord.schema)
-            .field("id", .string, .identifier(auto: false))
-            .field("value", .string, .required)
-            .field("expires_at", .datetime)
-            .create()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(SessionRecord.schema).delete()
-    }
-}

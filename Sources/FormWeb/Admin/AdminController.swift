@@ -89,13 +89,13 @@ struct AdminController {
     @Sendable func importReport(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         guard let id = UUID(uuidString: try context.parameters.require("import")),
-            let (summary, kind, at, by) = try await forms.importSummary(id: id)
+            let report = try await forms.importSummary(id: id)
         else { throw HTTPError(.notFound) }
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Import")
         page.back = ("/admin", "Admin")
         page.navForms = true
         var context = page.context(title: "Import")
-        context.merge(ImportReportView(summary: summary, kind: kind, at: at, by: by).context) { $1 }
+        context.merge(ImportReportView(summary: report.summary, kind: report.kind, at: report.at, by: report.by).context) { $1 }
         return try render(context, "admin/import")
     }
 

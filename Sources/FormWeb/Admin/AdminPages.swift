@@ -103,7 +103,7 @@ struct ImportReportView {
         var termOrder: [String] = []
         var others: [[String: Any]] = []
         for warning in summary.warnings {
-            if warning.code == "unused-annotation", let term = warning.term {
+            if warning.code == .unusedAnnotation, let term = warning.term {
                 if terms[term] == nil { termOrder.append(term) }
                 terms[term, default: 0] += warning.count
                 continue

@@ -65,7 +65,7 @@ struct FormsAPIController {
         let failures = outcomes.failures
         guard failures.isEmpty else {
             let errors = failures.flatMap(\.errors).map {
-                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code, file: several ? $0.file : nil)
+                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue, file: several ? $0.file : nil)
             }
             return try JSONResponse.make(ImportRefusal(errors: errors), status: .unprocessableContent)
         }
@@ -75,7 +75,7 @@ struct FormsAPIController {
             id: stored.versions.first?.formID, version: stored.versions.first?.version,
             forms: stored.versions.map { ImportAnswer.Form(id: $0.formID, version: $0.version) },
             warnings: results.flatMap(\.warnings).map {
-                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code, file: several ? $0.file : nil)
+                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue, file: several ? $0.file : nil)
             })
         var response = try JSONResponse.make(answer, status: .created)
         if let first = stored.versions.first { response.headers[.location] = "/api/forms/\(first.formID)" }

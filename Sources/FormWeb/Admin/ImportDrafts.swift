@@ -127,20 +127,3 @@ final class StagedDocumentRecord: Model, @unchecked Sendable {
         self.createdAt = createdAt
     }
 }
-
-/// Creates `staged_documents`.
-struct AddStagedDocuments: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(StagedDocumentRecord.schema)
-            .id()
-            .field("owner", .uuid, .required)
-            .field("name", .string, .required)
-            .field("data", .data, .required)
-            .field("created_at", .datetime, .required)
-            .create()
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(StagedDocumentRecord.schema).delete()
-    }
-}

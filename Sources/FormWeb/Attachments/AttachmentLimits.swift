@@ -87,6 +87,6 @@ public struct AttachmentLimits: Sendable, Hashable {
         if bytes >= 1 << 30 { return "\(number(Double(bytes) / Double(1 << 30))) GB" }
         if bytes >= 1 << 20 { return "\(number(Double(bytes) / Double(1 << 20))) MB" }
         if bytes >= 1 << 10 { return "\(number(Double(bytes) / Double(1 << 10))) KB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        return Words.count(bytes, "byte")
     }
 }

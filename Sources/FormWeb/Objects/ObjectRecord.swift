@@ -1,6 +1,5 @@
 import FluentKit
 import Foundation
-import SQLKit
 
 /// A row of `objects`: one object created with a form, with the version it was created with.
 final class ObjectRecord: Model, @unchecked Sendable {
@@ -37,29 +36,4 @@ final class ObjectRecord: Model, @unchecked Sendable {
     var updatedAt: Date?
 
     init() {}
-}
-
-/// Creates `objects`, indexed for the parent page's per-form, newest-first list.
-struct CreateObjects: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(ObjectRecord.schema)
-            .id()
-            .field("form_id", .string, .required, .references(FormRecord.schema, "id"))
-            .field("form_version", .int, .required)
-            .field("values", .json, .required)
-            .field("key_text", .string, .required)
-            .field("creator_user_id", .uuid, .references(UserRecord.schema, "id", onDelete: .setNull))
-            .field("creator_browser", .string)
-            .field("created_at", .datetime)
-            .field("updated_at", .datetime)
-            .create()
-        if let sql = database as? any SQLDatabase {
-            try await sql.create(index: "objects_form_created").on(ObjectRecord.schema).column("form_id")
-                .column("created_at").run()
-        }
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(ObjectRecord.schema).delete()
-    }
 }

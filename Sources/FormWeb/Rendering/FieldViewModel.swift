@@ -105,8 +105,8 @@ struct FieldViewModel {
         let count = field.constraints.maxCount
         let size = field.constraints.maxSize.map(ByteSize.describe)
         switch (count, size) {
-        case let (count?, size?): return "Up to \(count) \(count == 1 ? "file" : "files"), \(size) each"
-        case let (count?, nil): return "Up to \(count) \(count == 1 ? "file" : "files")"
+        case let (count?, size?): return "Up to \(Words.count(count, "file")), \(size) each"
+        case let (count?, nil): return "Up to \(Words.count(count, "file"))"
         case let (nil, size?): return "Files up to \(size) each"
         case (nil, nil): return nil
         }

@@ -70,17 +70,24 @@ public struct FieldworkDatabase: Sendable {
         }
     }
 
+    /// Every migration, in the order they run (`Storage/Migrations/`, numbered alike). A database
+    /// records each one it ran by name (the type's name), so never rename, reorder or remove one:
+    /// new migrations go at the end.
+    static let migrations: [any Migration] = [
+        CreateForms(),
+        CreateFormVersions(),
+        CreateUsers(),
+        CreateSessions(),
+        CreateObjects(),
+        CreateAttachments(),
+        AddAdminTables(),
+        AddStagedDocuments(),
+        AddVersionTitles(),
+    ]
+
     private func migrate() async throws {
         let migrations = Migrations()
-        migrations.add(CreateForms())
-        migrations.add(CreateFormVersions())
-        migrations.add(CreateUsers())
-        migrations.add(CreateSessions())
-        migrations.add(CreateObjects())
-        migrations.add(CreateAttachments())
-        migrations.add(AddAdminTables())
-        migrations.add(AddStagedDocuments())
-        migrations.add(AddVersionTitles())
+        migrations.add(Self.migrations)
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()

@@ -3,58 +3,6 @@ import FormImport
 import FormModel
 import Foundation
 
-/// One stored version of a form with the form's settings: what the pages need.
-public struct StoredForm: Sendable, Hashable {
-    public var id: String
-    public var access: FormAccess
-    public var state: FormState
-    public var version: Int
-    public var sourceKind: SourceKind
-    /// The canonical JSON, as served at `GET /api/forms/{id}`.
-    public var schemaJSON: String
-    public var importedAt: Date?
-    public var importedBy: String?
-    /// The import that made this version, when known.
-    public var importID: UUID?
-    /// Changes whenever an admin uploads options for one of the form's lists.
-    public var listsRevision: Int = 0
-
-    /// The schema decoded from its canonical JSON, as imported (without uploaded options; see
-    /// `FormStore.schema(of:)`).
-    public func schema() throws -> FormSchema {
-        try FormSchema.fromCanonicalJSON(Data(schemaJSON.utf8))
-    }
-}
-
-/// A form as lists show it: its latest version's number, kind and title, without its schema.
-public struct FormListing: Sendable, Hashable {
-    public var id: String
-    public var title: String
-    public var access: FormAccess
-    public var state: FormState
-    public var version: Int
-    public var sourceKind: SourceKind
-    /// Changes whenever an admin uploads options for one of the form's lists.
-    public var listsRevision: Int
-}
-
-/// The id of an import and the versions it stored.
-public struct StoredImport: Sendable, Hashable {
-    public var id: UUID
-    public var versions: [StoredVersion]
-}
-
-/// Why options could not be applied to a form's list.
-public struct UnknownListError: Error, Sendable {
-    public var listID: String
-}
-
-/// The form id and version number an import stored.
-public struct StoredVersion: Sendable, Hashable {
-    public var formID: String
-    public var version: Int
-}
-
 /// Reads and writes forms and their versions.
 public struct FormStore: Sendable {
     let database: FieldworkDatabase
@@ -120,9 +68,11 @@ public struct FormStore: Sendable {
     }
 
     /// The report of an import, with when and by whom.
-    public func importSummary(id: UUID) async throws -> (summary: ImportSummary, kind: SourceKind, at: Date?, by: String?)? {
+    public func importSummary(id: UUID) async throws -> ImportReport? {
         guard let record = try await ImportRecord.find(id, on: database.database()) else { return nil }
-        return (record.summary, SourceKind(rawValue: record.sourceKind) ?? .native, record.importedAt, record.importedBy)
+        return ImportReport(
+            summary: record.summary, kind: SourceKind(rawValue: record.sourceKind) ?? .native, at: record.importedAt,
+            by: record.importedBy)
     }
 
     /// Every version of a form, newest first.
@@ -137,7 +87,7 @@ public struct FormStore: Sendable {
     }
 
     /// The source documents of one version, as imported.
-    public func sourceDocuments(formID: String, version: Int) async throws -> [(name: String, data: Data)]? {
+    public func sourceDocuments(formID: String, version: Int) async throws -> [StoredDocument]? {
         guard
             let record = try await FormVersionRecord.query(on: database.database())
                 .filter(\.$form.$id == formID)
@@ -147,9 +97,9 @@ public struct FormStore: Sendable {
         if let sourcesID = record.sourcesID,
             let sources = try await ImportSourcesRecord.find(sourcesID, on: database.database())
         {
-            return sources.documents.documents.map { ($0.name, $0.data) }
+            return sources.documents.documents
         }
-        return record.sourceDocuments.documents.map { ($0.name, $0.data) }
+        return record.sourceDocuments.documents
     }
 
     /// The names of each version's source documents, by version, without reading their bytes.
@@ -209,10 +159,10 @@ public struct FormStore: Sendable {
     }
 
     /// The uploaded options of a form's lists, by list id, with when and by whom.
-    public func uploadedOptions(formID: String) async throws -> [String: (groups: [OptionGroup], at: Date?, by: String?)] {
-        var result: [String: (groups: [OptionGroup], at: Date?, by: String?)] = [:]
+    public func uploadedOptions(formID: String) async throws -> [String: OptionUpload] {
+        var result: [String: OptionUpload] = [:]
         for record in try await OptionListRecord.query(on: database.database()).filter(\.$formID == formID).all() {
-            result[record.listID] = (record.options.groups, record.uploadedAt, record.uploadedBy)
+            result[record.listID] = OptionUpload(groups: record.options.groups, at: record.uploadedAt, by: record.uploadedBy)
         }
         return result
     }
@@ -298,22 +248,5 @@ public struct FormStore: Sendable {
             importID: version.importID,
             listsRevision: form.listsRevision
         )
-    }
-}
-
-/// Uploaded options, in groups (one JSON column).
-struct UploadedOptions: Codable, Sendable, Hashable {
-    var groups: [OptionGroup]
-}
-
-extension ImportSummary {
-    init(results: [ImportResult], versions: [StoredVersion]) {
-        documents = results.flatMap { $0.sources.map(\.name) }
-        let schemas = results.flatMap(\.forms)
-        forms = zip(schemas, versions).map { schema, stored in
-            Form(id: stored.formID, title: schema.title, version: stored.version, fieldCount: schema.allFields.count)
-        }
-        warnings = results.flatMap(\.warnings)
-        skipped = results.flatMap(\.skipped)
     }
 }

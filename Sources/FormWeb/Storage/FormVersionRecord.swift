@@ -2,18 +2,6 @@ import FluentKit
 import FormImport
 import Foundation
 
-/// A source document kept with a form version, so admins can download what was imported.
-struct StoredDocument: Codable, Sendable, Hashable {
-    var name: String
-    /// Raw bytes (base64 in the JSON column), so documents in any encoding survive unchanged.
-    var data: Data
-}
-
-/// The source documents of one import, stored as one JSON value (SQLite text, PostgreSQL jsonb).
-struct StoredDocuments: Codable, Sendable, Hashable {
-    var documents: [StoredDocument]
-}
-
 /// A row of `form_versions`: one imported schema of a form, numbered 1, 2, 3, ... per form.
 final class FormVersionRecord: Model, @unchecked Sendable {
     static let schema = "form_versions"
@@ -72,33 +60,5 @@ final class FormVersionRecord: Model, @unchecked Sendable {
         self.importedBy = importedBy
         self.importID = importID
         self.sourcesID = sourcesID
-    }
-}
-
-/// Adds `form_versions.title`, filled in from each stored schema, so that lists of forms read
-/// titles without decoding schemas.
-struct AddVersionTitles: AsyncMigration {
-    func prepare(on database: any Database) async throws {
-        try await database.schema(FormVersionRecord.schema).field("title", .string).update()
-        try await Self.fillTitles(on: database)
-    }
-
-    /// Sets the title of every version that has none from its schema JSON.
-    static func fillTitles(on database: any Database) async throws {
-        for row in try await FormVersionRecord.query(on: database).filter(\.$title == nil).field(\.$id).field(\.$schemaJSON).all() {
-            guard let id = row.id, let head = try? JSONDecoder().decode(SchemaHead.self, from: Data(row.schemaJSON.utf8)) else {
-                continue
-            }
-            try await FormVersionRecord.query(on: database).filter(\.$id == id).set(\.$title, to: head.title).update()
-        }
-    }
-
-    /// The one key of the canonical JSON this needs.
-    private struct SchemaHead: Decodable {
-        var title: String
-    }
-
-    func revert(on database: any Database) async throws {
-        try await database.schema(FormVersionRecord.schema).deleteField("title").update()
     }
 }

@@ -16,7 +16,7 @@ enum NumberRule {
             let message =
                 scale == 0
                 ? "\(words.subject) must be a whole number"
-                : "\(words.subject) must have \(scale) decimal place\(scale == 1 ? "" : "s") or fewer"
+                : "\(words.subject) must have \(Words.count(scale, "decimal place")) or fewer"
             return .issue(field, .scale, message)
         }
         if let min = c.min, let bound = DecimalText.parse(min), value < bound {

@@ -56,18 +56,16 @@ enum TextRule {
         }
 
         if let max = c.maxLength, text.count > max {
-            return .issue(field, .tooLong, "\(words.subject) must be \(characters(max)) or fewer")
+            return .issue(field, .tooLong, "\(words.subject) must be \(Words.count(max, "character")) or fewer")
         }
         if let min = c.minLength, text.count < min {
-            return .issue(field, .tooShort, "\(words.subject) must be at least \(characters(min))")
+            return .issue(field, .tooShort, "\(words.subject) must be at least \(Words.count(min, "character"))")
         }
         if let pattern = c.pattern, !fullMatch(pattern, text) {
             return .issue(field, .pattern, patternMessage(field, words))
         }
         return .value(.text(text))
     }
-
-    static func characters(_ n: Int) -> String { n == 1 ? "1 character" : "\(n) characters" }
 
     /// "Contact phone must be 10 digits, like (555) 123-4567", or the format itself when it mixes kinds.
     static func formatMessage(_ field: Field, _ format: GroupedFormat, _ words: FieldWording) -> String {

@@ -1,0 +1,17 @@
+import FluentKit
+import Testing
+
+@testable import FormWeb
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("migrations keep the names and order existing databases recorded them by")
+    func names() {
+        #expect(
+            FieldworkDatabase.migrations.map(\.name) == [
+                "FormWeb.CreateForms", "FormWeb.CreateFormVersions", "FormWeb.CreateUsers", "FormWeb.CreateSessions",
+                "FormWeb.CreateObjects", "FormWeb.CreateAttachments", "FormWeb.AddAdminTables",
+                "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles",
+            ])
+    }
+}
