@@ -194,3 +194,12 @@ public struct Presentation: Sendable, Hashable {
         self.searchable = searchable
     }
 }
+
+extension Field {
+    /// A value list that is not editable and is given its value, by its parent page's query
+    /// (`prefill="query"`) or a `default`: it needs no options, and shows the value it was
+    /// given ("task pre-populated from the task screen" in the create pattern).
+    public var takesValueFromParent: Bool {
+        kind == .valueList && editable == .no && (prefill == .query || defaultValue != nil)
+    }
+}

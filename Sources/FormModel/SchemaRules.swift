@@ -119,8 +119,8 @@ extension FormSchema {
                 if inlineCount > 0 {
                     add(.listAndOptions, "\(what) names a list and also has inline options; use one or the other.", n, at)
                 }
-            } else if inlineCount == 0 {
-                add(.noOptions, "\(what) has no options; add <option> elements or name a list.", n, at)
+            } else if inlineCount == 0, !field.takesValueFromParent {
+                add(.noOptions, "\(what) has no options; add <option> elements, name a list, or (a value list) make it editable=\"false\" with prefill=\"query\" or a default.", n, at)
             }
             if field.kind != .valueList && inline.contains(where: { $0.label != nil }) {
                 add(.groupNotAllowed, "Option groups are for value lists only; remove the <group> from \(what).", n, at)

@@ -101,6 +101,15 @@ struct SchemaRulesTests {
         #expect(S.codes(S.with(Field(name: "pick", kind: .chips, list: "projects"))) == ["list-not-allowed"])
     }
 
+    @Test("a value list given its value by its parent or a default needs no options; an editable one still does")
+    func valueFromParent() {
+        #expect(S.codes(S.with(Field(name: "task", kind: .valueList, editable: .no, prefill: .query))) == [])
+        #expect(S.codes(S.with(Field(name: "task", kind: .valueList, editable: .no, defaultValue: "T-1"))) == [])
+        #expect(S.codes(S.with(Field(name: "task", kind: .valueList, prefill: .query))) == ["no-options"])
+        #expect(S.codes(S.with(Field(name: "task", kind: .valueList, editable: .no))) == ["no-options"])
+        #expect(S.codes(S.with(Field(name: "task", kind: .chips, editable: .no, defaultValue: "a"))) == ["no-options"])
+    }
+
     @Test("option groups belong to value lists only")
     func groupsOutsideValueList() {
         let grouped = [OptionGroup(label: "G", options: [Option(value: "a", label: "A")])]

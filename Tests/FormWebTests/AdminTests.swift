@@ -213,7 +213,7 @@ struct AdminTests {
     func objectCounts() async throws {
         try await AttachmentFixtures.withStore { _, database in
             let forms = ["a", "b", "c"].map { Fixtures.schema([], id: $0, title: $0) }
-            try await database.forms.storeImport([Fixtures.importResult(forms)], importedBy: "admin")
+            _ = try await database.forms.storeImport([Fixtures.importResult(forms)], importedBy: "admin")
             let objects = database.objects
             for (form, count) in [("a", 2), ("b", 1)] {
                 for _ in 0..<count {
