@@ -63,6 +63,15 @@ public struct FormSchema: Sendable, Hashable {
         return field.options ?? []
     }
 
+    /// Value lists with more options than this are searched on the server, not sent whole in
+    /// every page.
+    public static let longListThreshold = 200
+
+    /// Whether a field is a value list too long to put in the page whole.
+    public func isLongList(_ field: Field) -> Bool {
+        field.kind == .valueList && options(for: field).count > Self.longListThreshold
+    }
+
     /// All options of a field, flattened.
     public func options(for field: Field) -> [Option] {
         optionGroups(for: field).flatMap(\.options)

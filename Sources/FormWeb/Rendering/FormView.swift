@@ -17,6 +17,8 @@ public struct FormView: Sendable {
     let initialRules: [InitialValueRule]
     /// Fields the user cannot change in this mode; the server supplies their values.
     public let readOnlyFields: [String]
+    /// The prepared search of each value list, by field name.
+    let optionSearches: [String: OptionSearch]
 
     init(schema: FormSchema, version: Int, mode: FormMode, plan: RenderPlan) {
         self.schema = schema
@@ -26,6 +28,11 @@ public struct FormView: Sendable {
         self.initialRules = schema.allFields.filter { $0.prefill == .query || $0.defaultValue != nil }
             .map(InitialValueRule.init)
         self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
+        var searches: [String: OptionSearch] = [:]
+        for field in schema.allFields where field.kind == .valueList {
+            searches[field.name] = OptionSearch(schema.optionGroups(for: field))
+        }
+        self.optionSearches = searches
     }
 
     public var formID: String { schema.id }

@@ -1,3 +1,4 @@
+import FormModel
 import Foundation
 import Hummingbird
 import Logging
@@ -14,6 +15,7 @@ struct FormController {
         router.get("/", use: index)
         router.get("/forms/:id", use: parentPage)
         api.get("forms/:id", use: schemaJSON)
+        api.get("forms/:id/fields/:field/options", use: options)
     }
 
     /// `GET /`: the forms that can be filled.
@@ -54,6 +56,32 @@ struct FormController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: form.schemaJSON)))
     }
 
+    /// `GET /api/forms/{id}/fields/{field}/options?q=&page=`: the options of a value list that
+    /// match what was typed, 50 a page, for the list screen of a long list (and for scripts).
+    /// `{"options": [{"value", "label", "group"?}], "total", "page", "more"}`; 404 for a field
+    /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
+    @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await store.requireActive(try context.parameters.require("id"))
+        if let refusal = try ObjectAPIController.refusal(form: form, viewer: try context.viewer) { return refusal }
+        let view = try await plans.createView(for: form)
+        guard let search = view.optionSearches[try context.parameters.require("field")] else {
+            throw HTTPError(.notFound)
+        }
+        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
+        let page = Int(request.uri.queryParameters["page"].map(String.init) ?? "") ?? 1
+        let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000))
+        return try JSONResponse.make(
+            OptionsPage(options: found.matches, total: found.total, page: found.page, more: found.hasMore), status: .ok)
+    }
+
     /// Objects per page of the parent page's list.
     static let pageSize = 50
+}
+
+/// A page of a value list's options, as `GET /api/forms/{id}/fields/{field}/options` gives it.
+struct OptionsPage: Encodable {
+    var options: [OptionSearch.Match]
+    var total: Int
+    var page: Int
+    var more: Bool
 }

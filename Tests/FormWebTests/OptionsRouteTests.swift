@@ -1,0 +1,45 @@
+import FormModel
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import FormWeb
+
+/// `GET /api/forms/{id}/fields/{field}/options`: a long value list searched on the server.
+@Suite("Options search route")
+struct OptionsRouteTests {
+    static let cities = OptionList(id: "cities", groups: [
+        OptionGroup(label: "All", options: (1...5_000).map { Option(value: "c\($0)", label: "City \($0)") }),
+    ])
+    static let form = Fixtures.schema(
+        [Field(name: "city", kind: .valueList, label: "City", list: "cities"), Field(name: "note", kind: .text, label: "Note")],
+        id: "trip", title: "New Trip", object: "Trip", lists: [cities])
+
+    struct Answer: Decodable {
+        struct Match: Decodable { var value: String; var label: String; var group: String? }
+        var options: [Match]
+        var total: Int
+        var page: Int
+        var more: Bool
+    }
+
+    @Test("it answers the matching options a page at a time, as JSON")
+    func search() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/api/forms/trip/fields/city/options?q=city%204999")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "application/json; charset=utf-8")
+            let answer = try JSONDecoder().decode(Answer.self, from: Data(page.body.utf8))
+            #expect(answer.options.map(\.value) == ["c4999"])
+            #expect(answer.options.first?.group == "All")
+            let all = try JSONDecoder().decode(
+                Answer.self, from: Data(try await browser.get("/api/forms/trip/fields/city/options?page=2").body.utf8))
+            #expect(all.total == 5_000 && all.page == 2 && all.more && all.options.count == 50)
+            #expect(all.options.first?.value == "c51")
+            #expect(try await browser.get("/api/forms/trip/fields/note/options").status == .notFound)
+            #expect(try await browser.get("/api/forms/trip/fields/nope/options").status == .notFound)
+            #expect(try await browser.get("/api/forms/nope/fields/city/options").status == .notFound)
+        }
+    }
+}
