@@ -42,4 +42,22 @@ struct OptionsRouteTests {
             #expect(try await browser.get("/api/forms/nope/fields/city/options").status == .notFound)
         }
     }
+
+    @Test("without JavaScript, the Search button shows the form again with everything typed kept and nothing stored")
+    func searchWithoutScript() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/trip/new")
+            let page = try await browser.post(
+                "/forms/trip",
+                [("_csrf", view.csrf ?? ""), ("title", "Conference"), ("note", "window seat"), ("city._q", "City 4999"),
+                 ("_search", "city")])
+            #expect(page.status == .ok)
+            #expect(page.body.contains(#"value="Conference""#))
+            #expect(page.body.contains(#"value="window seat""#))
+            #expect(!page.body.contains("There is a problem"))
+            let parent = try await browser.get("/forms/trip")
+            #expect(parent.body.contains("No trips yet") || !parent.body.contains("Conference"))
+        }
+    }
 }

@@ -25,6 +25,12 @@ public struct ListItem: Sendable, Hashable {
     }
 }
 
+/// What a long value list's search found: the query as typed and a page of matches.
+public struct ListSearchResult: Sendable, Hashable {
+    public var query: String
+    public var matches: [OptionSearch.Match]
+}
+
 /// Which layout a page uses: the viewport decides (`auto`), or `?layout=` forces one.
 public enum LayoutMode: String, Sendable, Hashable, CaseIterable {
     case auto
@@ -70,6 +76,8 @@ public struct RenderState: Sendable {
     public var accountName: String?
     /// Whether the signed-in account is an admin: the form list links to the admin page.
     public var isAdmin = false
+    /// The searches of long value lists asked for without JavaScript, by field name.
+    public var listSearches: [String: ListSearchResult] = [:]
     /// The parent page's list.
     public var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.

@@ -45,13 +45,26 @@ struct CreateController {
         let sealed =
             prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
             ?? view.readOnlyValues(view.initialValues(query: [:]))
+        if let search = received.listSearch, view.optionSearches[search.field] != nil {
+            // The Search button of a long list: the same form again, everything typed kept,
+            // with the list's matches to choose from. Nothing is validated or stored.
+            let serverValues = ObjectSubmissions.serverValues(view: view, known: sealed)
+            var state = RenderState(received: received, issues: [], serverValues: serverValues, viewer: viewer)
+            state.showSearch(search, in: view)
+            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: [:])
+            state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
+            if !view.readOnlyFields.isEmpty {
+                state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
+            }
+            return HTMLResponse.page(view.render(state), cacheControl: "no-store")
+        }
         switch try await submissions.create(
             received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed)
         {
         case .stored(let object):
             return Response.seeOther(ObjectController.path(form.id, object.id))
         case .refused(let result, let serverValues):
-            var state = RenderState(refused: received, result: result, serverValues: serverValues, viewer: viewer)
+            var state = RenderState(received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
             state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: [:])
             state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
             if !view.readOnlyFields.isEmpty {
@@ -63,18 +76,22 @@ struct CreateController {
 }
 
 extension RenderState {
-    /// The view's state after a refused submission: every entered string kept (unchecked boxes
-    /// stay unchecked because they are absent), read-only fields showing the server's values,
-    /// the issues in form order.
-    init(
-        refused received: ReceivedSubmission, result: ValidationResult, serverValues: [String: [String]], viewer: Viewer
-    ) {
+    /// The view's state for a submission shown again (refused, or sent to search a long list):
+    /// every entered string kept (unchecked boxes stay unchecked because they are absent),
+    /// read-only fields showing the server's values, the issues in form order.
+    init(received: ReceivedSubmission, issues: [FieldIssue], serverValues: [String: [String]], viewer: Viewer) {
         var values = received.submission.fields
         for (name, strings) in serverValues { values[name] = strings }
         self.init(
-            values: values, errors: result.issues.map { FieldError(field: $0.field, message: $0.message) },
+            values: values, errors: issues.map { FieldError(field: $0.field, message: $0.message) },
             csrfToken: viewer.csrfToken)
         stagedFileIDs = received.stagedIDs
+    }
+
+    /// Shows the matches of a long list's search under its search box.
+    mutating func showSearch(_ search: ListSearch, in view: FormView) {
+        guard let finder = view.optionSearches[search.field] else { return }
+        listSearches[search.field] = ListSearchResult(query: search.query, matches: finder.search(search.query).matches)
     }
 }
 

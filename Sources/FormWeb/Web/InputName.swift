@@ -4,4 +4,11 @@ enum InputName {
     /// The checkbox that sends a kept file's id back, `NAME._kept`. The server only accepts ids
     /// it can resolve for this object or this browser's staged uploads.
     static func keptFiles(of field: String) -> String { "\(field)._kept" }
+
+    /// The submit button that searches a long value list instead of sending the form (without
+    /// JavaScript); its value names the field. The form comes back with everything typed kept.
+    static let search = "_search"
+
+    /// The search box of a long value list, `NAME._q`.
+    static func searchQuery(of field: String) -> String { "\(field)._q" }
 }

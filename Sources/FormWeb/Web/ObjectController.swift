@@ -60,13 +60,22 @@ struct ObjectController {
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         let storedFiles = InputStrings.files(of: object.values)
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
+        if let search = received.listSearch, view.optionSearches[search.field] != nil {
+            // The Search button of a long list: the edit view again with everything typed kept.
+            let serverValues = ObjectSubmissions.serverValues(view: view, known: InputStrings.of(object.values))
+            var state = RenderState(received: received, issues: [], serverValues: serverValues, viewer: viewer)
+            state.showSearch(search, in: view)
+            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
+            state.objectPath = Self.path(object.formID, object.id)
+            return HTMLResponse.page(view.render(state), cacheControl: "no-store")
+        }
         switch try await submissions.update(
             received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs)
         {
         case .stored:
             return Response.seeOther(Self.path(object.formID, object.id))
         case .refused(let result, let serverValues):
-            var state = RenderState(refused: received, result: result, serverValues: serverValues, viewer: viewer)
+            var state = RenderState(received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
             state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
             state.objectPath = Self.path(object.formID, object.id)
             return HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")

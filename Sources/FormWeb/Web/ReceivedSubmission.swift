@@ -11,7 +11,7 @@ struct ReceivedSubmission: Sendable {
     var stagedIDs: Set<String> = []
 
     /// Inputs that steer the request rather than carry a field's value.
-    static let controlNames: Set<String> = [CSRF.fieldName, SignedPrefill.fieldName]
+    static let controlNames: Set<String> = [CSRF.fieldName, SignedPrefill.fieldName, InputName.search]
 
     /// Splits the control inputs off a body's fields.
     init(fields: [String: [String]], files: [String: [SubmittedFile]] = [:]) {
@@ -25,4 +25,18 @@ struct ReceivedSubmission: Sendable {
     }
 
     func control(_ name: String) -> String? { controls[name] }
+
+    /// The long value list the user asked to search (the Search button, without JavaScript)
+    /// and what they typed into its search box; nil when the form was sent to be stored.
+    var listSearch: ListSearch? {
+        guard let field = controls[InputName.search], !field.isEmpty else { return nil }
+        return ListSearch(field: field, query: submission.fields[InputName.searchQuery(of: field)]?.first ?? "")
+    }
+}
+
+/// A request to search a long value list rather than to store the form: the field, and what
+/// was typed into its search box.
+struct ListSearch: Sendable, Hashable {
+    var field: String
+    var query: String
 }
