@@ -1,4 +1,5 @@
 """Headless Chromium for the browser tests (Debian's chromium + chromium-driver, Selenium)."""
+import importlib.util
 import os
 import shutil
 import time
@@ -10,6 +11,42 @@ from selenium.webdriver.chrome.service import Service
 
 BASE = os.environ.get("FIELDWORK_URL", "http://127.0.0.1:8080").rstrip("/")
 SHOTS = os.environ.get("FIELDWORK_SCREENSHOTS")
+
+# Impacts that fail an accessibility check; "minor" and "moderate" are reported by axe but pass.
+AXE_FAILING_IMPACTS = ("serious", "critical")
+_axe_source = None
+
+
+def axe_source() -> str:
+    """axe-core's axe.min.js as shipped inside the PyPI package axe-playwright-python (installed
+    with --no-deps: only the file is used, not Playwright). Found without importing the package."""
+    global _axe_source
+    if _axe_source is None:
+        spec = importlib.util.find_spec("axe_playwright_python")
+        if spec is None or not spec.submodule_search_locations:
+            raise RuntimeError("axe-core is missing: python3 -m pip install --no-deps axe-playwright-python")
+        path = os.path.join(list(spec.submodule_search_locations)[0], "axe.min.js")
+        with open(path, encoding="utf-8") as f:
+            _axe_source = f.read()
+    return _axe_source
+
+
+def failing_violations(violations, impacts=AXE_FAILING_IMPACTS):
+    return [v for v in violations if v.get("impact") in impacts]
+
+
+def describe_violations(violations) -> str:
+    """Each violation's rule, impact and help, then every failing node's target and HTML."""
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v.get('impact')}): {v['help']}  [{v.get('helpUrl', '')}]")
+        for node in v.get("nodes", []):
+            lines.append(f"    at {' '.join(map(str, node.get('target', [])))}")
+            lines.append(f"       {node.get('html', '').strip()[:300]}")
+            summary = (node.get("failureSummary") or "").strip().replace("\n", "\n         ")
+            if summary:
+                lines.append(f"       {summary}")
+    return "\n".join(lines)
 
 
 def _driver(js: bool):
@@ -79,6 +116,34 @@ class Browser:
             self.driver.save_screenshot(path)
             if name.endswith("-full"):
                 self.viewport(width, viewport_h)
+
+    def axe(self, context=None, options=None):
+        """Runs axe-core on the current page and returns its violations, of every impact (see
+        failing_violations and describe_violations)."""
+        return self.axe_results(context, options)["violations"]
+
+    def axe_results(self, context=None, options=None):
+        """Runs axe-core on the current page: {"violations": [...], "incomplete": [...]}, the
+        second being what axe could not decide and leaves to a person ("needs review").
+        axe.min.js is injected through WebDriver, which the page's CSP (script-src 'self') does
+        not govern. `context` is axe.run's first argument (default: the whole document),
+        `options` its options (default: only violations and incomplete results in full).
+        axe.run needs the page's timers, so JavaScript must be on."""
+        assert self.js, "axe-core cannot run in a browser with JavaScript off: use Browser(js=True)"
+        d = self.driver
+        if not d.execute_script("return !!(window.axe && window.axe.run)"):
+            d.execute_script(axe_source())
+            assert d.execute_script("return !!(window.axe && window.axe.run)"), \
+                "axe-core did not load into the page"
+        d.set_script_timeout(60)
+        result = d.execute_async_script(
+            "const [context, options, done] = arguments;"
+            "axe.run(context || document, options || {resultTypes: ['violations', 'incomplete']})"
+            ".then(r => done({violations: r.violations, incomplete: r.incomplete}),"
+            " e => done({error: String(e && e.stack || e)}));",
+            context, options)
+        assert "error" not in result, f"axe.run failed: {result['error']}"
+        return result
 
     def console_errors(self):
         try:
