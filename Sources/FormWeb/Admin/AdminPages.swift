@@ -1,5 +1,7 @@
 import FormImport
 import Foundation
+import Hummingbird
+import NIOCore
 
 /// A value for a Mustache context: the cleaned text, or `false` so that `{{#key}}` sections
 /// skip it (an `Optional` in `Any` would count as present and print "nil").
@@ -50,6 +52,31 @@ struct AdminPage {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMMM yyyy, HH:mm 'UTC'"
         return formatter.string(from: date)
+    }
+}
+
+/// What a finished action says at the top of the page it returns to (`?done=<key>`).
+enum AdminNotice {
+    /// The notice for a `done` key, or nil for an unknown one.
+    static func text(_ key: String) -> String? {
+        switch key {
+        case "access": "Access saved."
+        case "retired": "The form is retired: it is no longer offered, and its create view answers “gone”."
+        case "restored": "The form is restored and offered again."
+        case "options": "Options uploaded; the form offers them now."
+        case "added": "User added."
+        case "password": "Password reset; the user's sessions have ended."
+        case "removed": "User removed."
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer {
+    /// An admin page as a response: rendered per request, never cached.
+    func adminPage(_ context: [String: Any], template: String, status: HTTPResponse.Status = .ok) throws -> Response {
+        let html = try render(context, template: template)
+        return HTMLResponse.page(ByteBuffer(string: html), status: status, cacheControl: "no-store")
     }
 }
 

@@ -1,0 +1,113 @@
+import FormImport
+import FormModel
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The admin dashboard and imports: the import form with the list of forms, the import
+/// itself, and each import's report. Admins only (``AdminGateMiddleware`` guards the group);
+/// the POST checks the CSRF token.
+struct AdminImportsController {
+    let forms: FormStore
+    let objects: ObjectStore
+    let renderer: PageRenderer
+    /// The files of the admin's last refused import.
+    let drafts: ImportDraftStore
+
+    func addRoutes(to admin: RouterGroup<AppRequestContext>) {
+        admin.get("", use: dashboard)
+        admin.post("import", use: importDocuments)
+        admin.get("imports/:import", use: importReport)
+    }
+
+    /// `GET /admin`: the import form and the list of forms.
+    @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
+        return try await dashboardPage(viewer: viewer, notice: notice)
+    }
+
+    /// `POST /admin/import`: files and pasted XML as one batch, through the same code path as
+    /// `fieldwork import`. All of it is stored, or, when any document is refused, nothing; the
+    /// files of a refused batch are kept for the next try (``ImportDraftStore``).
+    @Sendable func importDocuments(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let upload = try await AdminUpload.read(request)
+        try viewer.requireToken(upload.field(CSRF.fieldName))
+        guard let owner = viewer.account?.id else { throw HTTPError(.forbidden) }
+        let keptIDs = upload.fields("kept").compactMap { UUID(uuidString: $0) }
+        let kept = try await drafts.documents(ids: keptIDs, owner: owner)
+        let chosen = upload.files("documents").map {
+            ImportDraftStore.Document(name: FileName.sanitise($0.filename ?? "upload.xml"), data: $0.data)
+        }
+        let files = ImportDraftStore.merge(kept: kept, chosen: chosen)
+        var documents = files.map(\.importDocument)
+        let pasted = upload.field("xml") ?? ""
+        if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            documents.append(ImportDocument(name: "pasted.xml", data: Array(pasted.utf8)))
+        }
+        guard !documents.isEmpty else {
+            try await drafts.clear(owner: owner)
+            let problem = AdminProblem(text: "Choose a file to import, or paste XML", href: "#field-documents")
+            return try await dashboardPage(viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
+        }
+        let outcomes = FormImporter.importBatch(documents)
+        let failures = outcomes.failures
+        guard failures.isEmpty else {
+            let errors = failures.flatMap(\.errors)
+            let report = ImportErrorReport(errors: errors, documents: documents)
+            let keptNow = try await drafts.keep(files, owner: owner)
+            return try await dashboardPage(
+                viewer: viewer, problems: report.summary, importErrors: report.context, pasted: pasted, kept: keptNow,
+                status: .unprocessableContent)
+        }
+        let results = outcomes.accepted
+        let stored = try await forms.storeImport(results, importedBy: viewer.account?.name)
+        try await drafts.clear(owner: owner)
+        return Response.seeOther("/admin/imports/\(stored.id.uuidString.lowercased())")
+    }
+
+    /// `GET /admin/imports/{id}`: what an import made, and its report.
+    @Sendable func importReport(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        guard let id = UUID(uuidString: try context.parameters.require("import")),
+            let (summary, kind, at, by) = try await forms.importSummary(id: id)
+        else { throw HTTPError(.notFound) }
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Import")
+        page.back = ("/admin", "Admin")
+        page.navForms = true
+        var context = page.context(title: "Import")
+        context.merge(ImportReportView(summary: summary, kind: kind, at: at, by: by).context) { $1 }
+        return try renderer.adminPage(context, template: "admin/import")
+    }
+
+    /// The dashboard: the import form (with a refused import's errors and kept files) and the forms.
+    private func dashboardPage(
+        viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: [String: Any]? = nil,
+        pasted: String = "", kept: [ImportDraftStore.Document] = [], status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Admin")
+        page.notice = notice
+        page.problems = problems
+        page.navForms = true
+        var context = page.context(title: "Admin")
+        var rows: [[String: Any]] = []
+        let counts = try await objects.countsByForm()
+        for form in try await forms.list() {
+            rows.append([
+                "id": form.id, "title": HTML.clean(form.title), "kind": form.sourceKind.displayName, "version": form.version,
+                "objects": counts[form.id] ?? 0, "access": form.access.rawValue,
+                "retired": form.state == .retired,
+            ])
+        }
+        context["forms"] = rows
+        context["hasForms"] = !rows.isEmpty
+        context["pasted"] = HTML.clean(pasted)
+        context["kept"] = kept.enumerated().map { index, file -> [String: Any] in
+            ["id": file.id?.uuidString.lowercased() ?? "", "index": index + 1, "name": HTML.clean(file.name), "size": ByteSize.describe(file.data.count)]
+        }
+        context["hasKept"] = !kept.isEmpty
+        if let importErrors { context["importErrors"] = importErrors }
+        return try renderer.adminPage(context, template: "admin/index", status: status)
+    }
+}
