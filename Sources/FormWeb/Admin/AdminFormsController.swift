@@ -64,11 +64,10 @@ struct AdminFormsController {
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Preview: \(schema.title)")
         page.back = ("/admin/forms/\(form.id)", form.id)
         page.navForms = true
-        var context = page.context(title: "Preview")
-        context["id"] = form.id
-        context["version"] = form.version
-        context["title"] = HTML.clean(schema.title)
-        return try renderer.adminPage(context, template: "admin/preview")
+        let preview = Preview(
+            layout: page.layout(title: "Preview"), admin: page.header, id: PageText(form.id), version: form.version,
+            title: PageText(schema.title))
+        return try renderer.adminPage(preview, template: "admin/preview")
     }
 
     /// `GET /admin/forms/{id}/frame?layout=compact|regular&version=N`: the create view for the
@@ -154,33 +153,23 @@ struct AdminFormsController {
         page.problems = listErrors.flatMap { listID, errors in
             errors.map { AdminProblem(text: $0, href: "#list-\(listID)-csv") }
         }
-        var context = page.context(title: schema.title)
-        context["id"] = form.id
-        context["title"] = HTML.clean(schema.title)
-        context["kind"] = form.sourceKind.displayName
-        context["version"] = form.version
         let objectCounts = try await objects.countsByVersion(formID: form.id)
-        context["objects"] = objectCounts.values.reduce(0, +)
-        context["retired"] = form.state == .retired
-        context["isPublic"] = form.access == .public
-        var versions: [[String: Any]] = []
         let documentNames = try await forms.sourceDocumentNames(formID: form.id)
-        for version in try await forms.versions(formID: form.id) {
+        let versions = try await forms.versions(formID: form.id).map { version in
             let documents = documentNames[version.version] ?? []
-            versions.append([
-                "formID": form.id, "version": version.version,
-                "when": version.importedAt.map(AdminPage.timestamp) ?? "",
-                "by": HTML.clean(version.importedBy ?? "command line"), "kind": version.sourceKind.displayName,
-                "objects": objectCounts[version.version] ?? 0,
-                "importHref": mustacheOptional(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
-                "documents": documents.enumerated().map { index, name in
-                    ["name": HTML.clean(name), "href": "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)"]
-                },
-            ])
+            return Settings.VersionRow(
+                formID: PageText(form.id), version: version.version,
+                when: version.importedAt.map(AdminPage.timestamp) ?? "",
+                by: PageText(version.importedBy ?? "command line"), kind: version.sourceKind.displayName,
+                objects: objectCounts[version.version] ?? 0,
+                importHref: PageText(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
+                documents: documents.enumerated().map { index, name in
+                    Settings.DocumentLink(
+                        name: PageText(name), href: "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)")
+                })
         }
-        context["versions"] = versions
         let uploaded = try await forms.uploadedOptions(formID: form.id)
-        context["lists"] = schema.lists.map { list -> [String: Any] in
+        let lists = schema.lists.map { list in
             let users = schema.allFields.filter { $0.list == list.id }.map(\.displayName)
             let current = uploaded[list.id]?.groups ?? list.groups
             let options = current.flatMap(\.options)
@@ -196,13 +185,17 @@ struct AdminFormsController {
             let errors = listErrors[list.id] ?? []
             let preview = options.prefix(5).map { "\($0.value) – \($0.label)" }.joined(separator: "; ")
                 + (options.count > 5 ? "; …" : "")
-            return [
-                "formID": form.id, "listID": list.id, "fieldLabels": HTML.clean(Words.list(users.isEmpty ? [list.id] : users)),
-                "status": HTML.clean(status), "preview": HTML.clean(preview), "hasPreview": !options.isEmpty,
-                "errors": errors.map { ["text": HTML.clean($0)] }, "hasErrors": !errors.isEmpty,
-            ]
+            return Settings.ListRow(
+                formID: PageText(form.id), listID: PageText(list.id),
+                fieldLabels: PageText(Words.list(users.isEmpty ? [list.id] : users)), status: PageText(status),
+                preview: PageText(preview), hasPreview: !options.isEmpty, errors: errors.map { Settings.ErrorLine(text: PageText($0)) },
+                hasErrors: !errors.isEmpty)
         }
-        return try renderer.adminPage(context, template: "admin/form", status: status)
+        let settings = Settings(
+            layout: page.layout(title: schema.title), admin: page.header, id: PageText(form.id), title: PageText(schema.title),
+            kind: form.sourceKind.displayName, version: form.version, objects: objectCounts.values.reduce(0, +),
+            retired: form.state == .retired, isPublic: form.access == .public, versions: versions, lists: lists)
+        return try renderer.adminPage(settings, template: "admin/form", status: status)
     }
 
     private func requireForm(_ context: AppRequestContext) async throws -> StoredForm {
@@ -236,5 +229,66 @@ struct AdminFormsController {
         // A download is never a page: nothing in it may run even if a browser showed it.
         headers[.fwContentSecurityPolicy] = "default-src 'none'; sandbox"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+}
+
+extension AdminFormsController {
+    /// The form page's context (`admin/form`).
+    struct Settings: PageContext {
+        let layout: PageLayout
+        let admin: AdminHeader
+        let id: PageText
+        let title: PageText
+        let kind: String
+        let version: Int
+        let objects: Int
+        let retired: Bool
+        let isPublic: Bool
+        let versions: [VersionRow]
+        let lists: [ListRow]
+
+        /// A stored version: when and how it came, its objects and its downloads.
+        struct VersionRow {
+            let formID: PageText
+            let version: Int
+            let when: String
+            let by: PageText
+            let kind: String
+            let objects: Int
+            let importHref: PageText
+            let documents: [DocumentLink]
+        }
+
+        /// A source document of a version, to download.
+        struct DocumentLink {
+            let name: PageText
+            let href: PageText
+        }
+
+        /// A value list: the fields using it, its options and the upload form.
+        struct ListRow {
+            let formID: PageText
+            let listID: PageText
+            let fieldLabels: PageText
+            let status: PageText
+            let preview: PageText
+            let hasPreview: Bool
+            let errors: [ErrorLine]
+            let hasErrors: Bool
+        }
+
+        /// A refused upload's error.
+        struct ErrorLine {
+            let text: PageText
+        }
+    }
+
+    /// The preview's context (`admin/preview`).
+    struct Preview: PageContext {
+        let layout: PageLayout
+        let admin: AdminHeader
+        let id: PageText
+        let version: Int
+        let title: PageText
     }
 }

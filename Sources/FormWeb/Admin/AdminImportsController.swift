@@ -58,7 +58,7 @@ struct AdminImportsController {
             let report = ImportErrorReport(errors: errors, documents: documents)
             let keptNow = try await drafts.keep(files, owner: owner)
             return try await dashboardPage(
-                viewer: viewer, problems: report.summary, importErrors: report.context, pasted: pasted, kept: keptNow,
+                viewer: viewer, problems: report.summary, importErrors: report, pasted: pasted, kept: keptNow,
                 status: .unprocessableContent)
         }
         let results = outcomes.accepted
@@ -76,38 +76,68 @@ struct AdminImportsController {
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Import")
         page.back = ("/admin", "Admin")
         page.navForms = true
-        var context = page.context(title: "Import")
-        context.merge(ImportReportView(summary: summary, kind: kind, at: at, by: by).context) { $1 }
-        return try renderer.adminPage(context, template: "admin/import")
+        let report = ImportReportView(page: page, summary: summary, kind: kind, at: at, by: by)
+        return try renderer.adminPage(report, template: "admin/import")
     }
 
     /// The dashboard: the import form (with a refused import's errors and kept files) and the forms.
     private func dashboardPage(
-        viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: [String: Any]? = nil,
+        viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: ImportErrorReport? = nil,
         pasted: String = "", kept: [ImportDraftStore.Document] = [], status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Admin")
         page.notice = notice
         page.problems = problems
         page.navForms = true
-        var context = page.context(title: "Admin")
-        var rows: [[String: Any]] = []
         let counts = try await objects.countsByForm()
-        for form in try await forms.list() {
-            rows.append([
-                "id": form.id, "title": HTML.clean(form.title), "kind": form.sourceKind.displayName, "version": form.version,
-                "objects": counts[form.id] ?? 0, "access": form.access.rawValue,
-                "retired": form.state == .retired,
-            ])
+        let rows = try await forms.list().map { form in
+            Dashboard.FormRow(
+                id: PageText(form.id), title: PageText(form.title), kind: form.sourceKind.displayName,
+                version: form.version, objects: counts[form.id] ?? 0, access: form.access.rawValue,
+                retired: form.state == .retired)
         }
-        context["forms"] = rows
-        context["hasForms"] = !rows.isEmpty
-        context["pasted"] = HTML.clean(pasted)
-        context["kept"] = kept.enumerated().map { index, file -> [String: Any] in
-            ["id": file.id?.uuidString.lowercased() ?? "", "index": index + 1, "name": HTML.clean(file.name), "size": ByteSize.describe(file.data.count)]
+        let keptFiles = kept.enumerated().map { index, file in
+            Dashboard.KeptFile(
+                id: file.id?.uuidString.lowercased() ?? "", index: index + 1, name: PageText(file.name),
+                size: ByteSize.describe(file.data.count))
         }
-        context["hasKept"] = !kept.isEmpty
-        if let importErrors { context["importErrors"] = importErrors }
-        return try renderer.adminPage(context, template: "admin/index", status: status)
+        let dashboard = Dashboard(
+            layout: page.layout(title: "Admin"), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
+            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty, forms: rows)
+        return try renderer.adminPage(dashboard, template: "admin/index", status: status)
+    }
+}
+
+extension AdminImportsController {
+    /// The dashboard's context (`admin/index`).
+    struct Dashboard: PageContext {
+        let layout: PageLayout
+        let admin: AdminHeader
+        /// The refused import's report, if the page answers one.
+        let importErrors: [ImportErrorReport]
+        let hasKept: Bool
+        let kept: [KeptFile]
+        let pasted: PageText
+        let hasForms: Bool
+        let forms: [FormRow]
+
+        /// A file of the refused import, kept to be imported again unless unticked.
+        struct KeptFile {
+            let id: String
+            let index: Int
+            let name: PageText
+            let size: String
+        }
+
+        /// A form in the list: its latest version, objects, access and state.
+        struct FormRow {
+            let id: PageText
+            let title: PageText
+            let kind: String
+            let version: Int
+            let objects: Int
+            let access: String
+            let retired: Bool
+        }
     }
 }

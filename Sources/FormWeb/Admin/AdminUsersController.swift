@@ -84,19 +84,17 @@ struct AdminUsersController {
             [newUser.nameError.map { AdminProblem(text: $0, href: "#field-name") },
              newUser.passwordError.map { AdminProblem(text: $0, href: "#field-password") }].compactMap { $0 }
             + passwordErrors.map { AdminProblem(text: $0.value, href: "#password-\($0.key.uuidString.lowercased())") }
-        var context = page.context(title: "Users")
-        context["users"] = try await users.list().map { account -> [String: Any] in
-            [
-                "id": account.id.uuidString.lowercased(), "name": HTML.clean(account.name),
-                "role": account.isAdmin ? "Administrator" : "User", "isSelf": account.id == viewer.account?.id,
-                "passwordError": mustacheOptional(passwordErrors[account.id]),
-            ]
+        let rows = try await users.list().map { account in
+            Listing.UserRow(
+                id: account.id.uuidString.lowercased(), name: PageText(account.name),
+                role: account.isAdmin ? "Administrator" : "User", isSelf: account.id == viewer.account?.id,
+                passwordError: PageText(passwordErrors[account.id]))
         }
-        context["newName"] = HTML.clean(newUser.name)
-        context["newAdmin"] = newUser.isAdmin
-        context["nameError"] = mustacheOptional(newUser.nameError)
-        context["newPasswordError"] = mustacheOptional(newUser.passwordError)
-        return try renderer.adminPage(context, template: "admin/users", status: status)
+        let listing = Listing(
+            layout: page.layout(title: "Users"), admin: page.header, users: rows, newName: PageText(newUser.name),
+            newAdmin: newUser.isAdmin, nameError: PageText(newUser.nameError),
+            newPasswordError: PageText(newUser.passwordError))
+        return try renderer.adminPage(listing, template: "admin/users", status: status)
     }
 
     private func requireUser(_ context: AppRequestContext) async throws -> Account {
@@ -104,5 +102,28 @@ struct AdminUsersController {
             throw HTTPError(.notFound)
         }
         return account
+    }
+}
+
+extension AdminUsersController {
+    /// The users page's context (`admin/users`).
+    struct Listing: PageContext {
+        let layout: PageLayout
+        let admin: AdminHeader
+        let users: [UserRow]
+        /// The add form as sent, after a refusal.
+        let newName: PageText
+        let newAdmin: Bool
+        let nameError: PageText
+        let newPasswordError: PageText
+
+        /// An account, with its reset and remove forms.
+        struct UserRow {
+            let id: String
+            let name: PageText
+            let role: String
+            let isSelf: Bool
+            let passwordError: PageText
+        }
     }
 }

@@ -50,7 +50,7 @@ enum HTML {
     static let sentinelOpen: Unicode.Scalar = "\u{E000}"
     static let sentinelClose: Unicode.Scalar = "\u{E001}"
 
-    /// Makes imported text safe to hand to Mustache: drops the sentinel characters, so no label
+    /// Makes imported text safe to hand to Mustache (``PageText`` calls it, and nothing else): drops the sentinel characters, so no label
     /// or option can forge a slot, and breaks up grapheme clusters that hold a character HTML
     /// needs escaped. swift-mustache escapes whole `Character`s by lookup, so `"` followed by a
     /// combining mark (or after a prepend mark) would pass through unescaped; keeping only the
