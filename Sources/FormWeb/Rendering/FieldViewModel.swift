@@ -4,7 +4,9 @@ import FormModel
 ///
 /// Every cell carries every name the templates read: Mustache looks a missing name up in the
 /// enclosing contexts, so a switch's child without a hint would otherwise show the switch's hint.
-struct FieldViewModel {
+/// A class, unlike the other contexts: swift-mustache holds contexts as `Any`, and a struct this
+/// size would be copied in and out of its box at each of the dozens of lookups per cell.
+final class FieldViewModel: KeyPathContext {
     let name: PageText
     let id: PageText
     let kind: String
@@ -43,6 +45,18 @@ struct FieldViewModel {
     let sCell: String
     let sFiles: String
 
+    static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
+        "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label,
+        "labelHidden": \.labelHidden, "srSuffix": \.srSuffix, "required": \.required, "optional": \.optional,
+        "hint": \.hint, "hintID": \.hintID, "fieldset": \.fieldset, "readonly": \.readonly, "disabled": \.disabled,
+        "openList": \.openList, "multiple": \.multiple, "inputType": \.inputType, "attrs": \.attrs,
+        "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
+        "optionGroups": \.optionGroups, "options": \.options, "children": \.children, "sValue": \.sValue,
+        "sText": \.sText, "sSwitch": \.sSwitch, "sHours": \.sHours, "sMinutes": \.sMinutes, "sHidden": \.sHidden,
+        "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
+        "sFiles": \.sFiles,
+    ]
+
     /// An attribute of the main control: `{{n}}="{{v}}"`.
     struct Attribute {
         let n: String
@@ -50,19 +64,28 @@ struct FieldViewModel {
     }
 
     /// A group of a choice's options, labelled or not.
-    struct OptionGroupCell {
+    struct OptionGroupCell: KeyPathContext {
         let hasGroupLabel: Bool
         let groupLabelText: PageText
         let options: [OptionCell]
+
+        static let templateKeys: [String: PartialKeyPath<OptionGroupCell> & Sendable] = [
+            "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "options": \.options,
+        ]
     }
 
     /// One option of a choice, with the slots that check or select it.
-    struct OptionCell {
+    struct OptionCell: KeyPathContext {
         let optionID: PageText
         let optionValue: PageText
         let optionLabel: PageText
         let sChecked: String
         let sSelected: String
+
+        static let templateKeys: [String: PartialKeyPath<OptionCell> & Sendable] = [
+            "optionID": \.optionID, "optionValue": \.optionValue, "optionLabel": \.optionLabel,
+            "sChecked": \.sChecked, "sSelected": \.sSelected,
+        ]
     }
 
     /// What the cells of one form share while they are built.
