@@ -133,6 +133,17 @@ struct CreateViewTests {
         #expect(!html.unicodeScalars.contains { $0 == "\u{E000}" || $0 == "\u{E001}" })
     }
 
+    @Test("a sentinel character between a quote and a combining mark cannot hide the quote from escaping")
+    func sentinelBetweenQuoteAndCombiningMark() async throws {
+        let hiding = "a\"\u{E000}\u{301} onfocus=\"alert(1)"
+        let field = Field(
+            name: "f", kind: .valueList, label: "F", options: [OptionGroup(options: [Option(value: hiding, label: hiding)])])
+        let html = try await Fixtures.render(Fixtures.schema([field]))
+        #expect(!html.contains("\" onfocus"))
+        #expect(html.contains(#"value="a&quot; onfocus=&quot;alert(1)""#))
+        #expect(html.contains(#">a&quot; onfocus=&quot;alert(1)</option>"#))
+    }
+
     @Test("?layout= forces compact or regular with a class on html; otherwise the viewport decides")
     func layoutForcing() async throws {
         let schema = Fixtures.schema([])

@@ -1,3 +1,4 @@
+import FormModel
 import Foundation
 import Testing
 
@@ -53,6 +54,19 @@ struct SupportTests {
         #expect(Plural.of("Entry") == "Entries")
         #expect(Plural.of("Day") == "Days")
         #expect(Plural.of("Box") == "Boxes")
+    }
+
+    @Test("a field cell's key table names every stored property, so Mustache finds each one")
+    func fieldCellKeys() throws {
+        func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
+        let field = Field(
+            name: "c", kind: .chips, label: "C", options: [OptionGroup(label: "G", options: [Option(value: "a", label: "A")])])
+        let cell = FieldViewModel.Builder(schema: Fixtures.schema([field]), registry: SlotRegistry()).cell(for: field)
+        #expect(labels(cell) == Set(FieldViewModel.templateKeys.keys))
+        let group = try #require(cell.optionGroups.first)
+        #expect(labels(group) == Set(FieldViewModel.OptionGroupCell.templateKeys.keys))
+        let option = try #require(cell.options.first)
+        #expect(labels(option) == Set(FieldViewModel.OptionCell.templateKeys.keys))
     }
 
     @Test("step follows the scale when the spec gives none")

@@ -1,11 +1,7 @@
 import FormImport
 import Foundation
-
-/// A value for a Mustache context: the cleaned text, or `false` so that `{{#key}}` sections
-/// skip it (an `Optional` in `Any` would count as present and print "nil").
-func mustacheOptional(_ text: String?) -> Any {
-    text.map(HTML.clean) ?? false
-}
+import Hummingbird
+import NIOCore
 
 /// One line of the error summary at the top of an admin page.
 struct AdminProblem: Sendable, Hashable {
@@ -24,23 +20,20 @@ struct AdminPage {
     var navForms = false
     var navUsers = false
 
-    func context(title: String) -> [String: Any] {
+    /// The layout's values; the title says "Error: " first when the page lists problems.
+    func layout(title: String) -> PageLayout {
         let prefix = problems.isEmpty ? "" : "Error: "
-        return [
-            "pageTitle": prefix + HTML.clean(title) + " – Admin – " + PageViewModel.siteName,
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--admin",
-            "heading": HTML.clean(heading),
-            "backHref": back.href,
-            "backText": HTML.clean(back.text),
-            "accountName": HTML.clean(viewer.account?.name ?? ""),
-            "csrf": token,
-            "notice": mustacheOptional(notice),
-            "hasErrors": !problems.isEmpty,
-            "summary": problems.map { ["text": HTML.clean($0.text), "href": mustacheOptional($0.href)] },
-            "navForms": navForms,
-            "navUsers": navUsers,
-        ]
+        return PageLayout(title: "\(prefix)\(title) – Admin – \(PageViewModel.siteName)", body: "admin")
+    }
+
+    /// The context of `admin/header`.
+    var header: AdminHeader {
+        AdminHeader(
+            backHref: PageText(back.href), backText: PageText(back.text), heading: PageText(heading),
+            accountName: PageText(viewer.account?.name ?? ""), csrf: token, notice: PageText(notice),
+            hasErrors: !problems.isEmpty,
+            summary: problems.map { AdminHeader.SummaryLine(text: PageText($0.text), href: PageText($0.href)) },
+            navForms: navForms, navUsers: navUsers)
     }
 
     /// "22 November 2026, 14:30 UTC".
@@ -53,11 +46,82 @@ struct AdminPage {
     }
 }
 
+/// The context of `admin/header`, which every admin page has under `admin` (`{{admin.csrf}}`
+/// in its forms).
+struct AdminHeader {
+    let backHref: PageText
+    let backText: PageText
+    let heading: PageText
+    let accountName: PageText
+    let csrf: String
+    let notice: PageText
+    let hasErrors: Bool
+    let summary: [SummaryLine]
+    let navForms: Bool
+    let navUsers: Bool
+
+    /// A problem in the error summary, linking to where it is when it says where.
+    struct SummaryLine {
+        let text: PageText
+        let href: PageText
+    }
+}
+
+/// What a finished action says at the top of the page it returns to (`?done=<key>`).
+enum AdminNotice {
+    /// The notice for a `done` key, or nil for an unknown one.
+    static func text(_ key: String) -> String? {
+        switch key {
+        case "access": "Access saved."
+        case "retired": "The form is retired: it is no longer offered, and its create view answers “gone”."
+        case "restored": "The form is restored and offered again."
+        case "options": "Options uploaded; the form offers them now."
+        case "added": "User added."
+        case "password": "Password reset; the user's sessions have ended."
+        case "removed": "User removed."
+        default: nil
+        }
+    }
+}
+
+extension PageRenderer {
+    /// An admin page as a response: rendered per request, never cached.
+    func adminPage(_ context: some PageContext, template: String, status: HTTPResponse.Status = .ok) throws -> Response {
+        let html = try render(context, template: template)
+        return HTMLResponse.page(ByteBuffer(string: html), status: status, cacheControl: "no-store")
+    }
+}
+
 /// A refused import as the admin page shows it: each document's errors with the offending
 /// line and a marker under the column.
 struct ImportErrorReport {
-    var summary: [AdminProblem]
-    var context: [String: Any]
+    /// One line per error, for the page's error summary.
+    let summary: [AdminProblem]
+    /// The errors by document, in the order the documents first fail.
+    let documents: [Document]
+
+    /// A document's errors.
+    struct Document {
+        let file: PageText
+        let errors: [Item]
+    }
+
+    /// One error: where, what, and the line it points at when there is one.
+    struct Item {
+        let message: PageText
+        let place: String
+        let file: PageText
+        let excerpt: [Excerpt]
+    }
+
+    /// The offending line with a marker under the column.
+    struct Excerpt {
+        let line: PageText
+        let marker: String
+        let lineNumber: Int
+        let columnNumber: Int
+        let file: PageText
+    }
 
     init(errors: [ImportError], documents: [ImportDocument]) {
         let data = Dictionary(documents.map { ($0.name, $0.data) }, uniquingKeysWith: { first, _ in first })
@@ -68,40 +132,80 @@ struct ImportErrorReport {
             if byFile[file] == nil { order.append(file) }
             byFile[file, default: []].append(error)
         }
-        var groups: [[String: Any]] = []
-        var index = 0
         var summary: [AdminProblem] = []
-        for file in order {
-            var items: [[String: Any]] = []
-            for error in byFile[file] ?? [] {
-                index += 1
+        self.documents = order.map { file in
+            let items = (byFile[file] ?? []).map { error in
                 var place = ""
                 if error.line > 0 { place = "Line \(error.line)" + (error.column > 0 ? ", column \(error.column):" : ":") }
-                var item: [String: Any] = ["message": HTML.clean(error.message), "place": place, "file": HTML.clean(file)]
+                var excerpts: [Excerpt] = []
                 if let bytes = data[file], let excerpt = SourceExcerpt(bytes, line: error.line, column: max(error.column, 1)) {
-                    item["excerpt"] = [
-                        "line": HTML.clean(excerpt.line), "marker": error.column > 0 ? excerpt.marker : "",
-                        "lineNumber": error.line, "columnNumber": error.column, "file": HTML.clean(file),
-                    ]
+                    excerpts.append(
+                        Excerpt(
+                            line: PageText(excerpt.line), marker: error.column > 0 ? excerpt.marker : "",
+                            lineNumber: error.line, columnNumber: error.column, file: PageText(file)))
                 }
-                items.append(item)
-                summary.append(AdminProblem(text: "\(file)\(error.line > 0 ? ", line \(error.line)" : ""): \(error.message)", href: "#import-errors"))
+                summary.append(
+                    AdminProblem(text: "\(file)\(error.line > 0 ? ", line \(error.line)" : ""): \(error.message)", href: "#import-errors"))
+                return Item(message: PageText(error.message), place: place, file: PageText(file), excerpt: excerpts)
             }
-            groups.append(["file": HTML.clean(file), "errors": items])
+            return Document(file: PageText(file), errors: items)
         }
         self.summary = summary
-        self.context = ["documents": groups]
     }
 }
 
-/// The result page of an import: the forms made and the report.
-struct ImportReportView {
-    var context: [String: Any]
+/// The result page of an import (`admin/import`): the forms made and the report.
+struct ImportReportView: PageContext {
+    let layout: PageLayout
+    let admin: AdminHeader
+    let when: String
+    let by: PageText
+    let kind: String
+    let documents: PageText
+    let forms: [Form]
+    let skipped: [Skip]
+    let hasSkipped: Bool
+    let terms: [Term]
+    let hasTerms: Bool
+    let warnings: [Warning]
+    let hasWarnings: Bool
+    /// Nothing skipped, unused or warned about.
+    let clean: Bool
 
-    init(summary: ImportSummary, kind: SourceKind, at: Date?, by: String?) {
+    /// A form the import made or gave a new version.
+    struct Form {
+        let id: PageText
+        let title: PageText
+        let version: Int
+        let isNew: Bool
+        let fieldCount: Int
+    }
+
+    /// Something the import left out, and why.
+    struct Skip {
+        let name: PageText
+        let reason: PageText
+        let place: PageText
+    }
+
+    /// An annotation term the import did not use, and how often it appeared.
+    struct Term {
+        let term: PageText
+        let count: Int
+    }
+
+    /// Any other warning, with where and how often.
+    struct Warning {
+        let message: PageText
+        let place: PageText
+        let count: Int
+        let repeated: Bool
+    }
+
+    init(page: AdminPage, summary: ImportSummary, kind: SourceKind, at: Date?, by: String?) {
         var terms: [String: Int] = [:]
         var termOrder: [String] = []
-        var others: [[String: Any]] = []
+        var others: [Warning] = []
         for warning in summary.warnings {
             if warning.code == .unusedAnnotation, let term = warning.term {
                 if terms[term] == nil { termOrder.append(term) }
@@ -110,30 +214,34 @@ struct ImportReportView {
             }
             var place = warning.file ?? ""
             if warning.line > 0 { place += (place.isEmpty ? "line " : ":") + String(warning.line) }
-            others.append([
-                "message": HTML.clean(warning.message), "place": HTML.clean(place),
-                "count": warning.count, "repeated": warning.count > 1,
-            ])
+            others.append(
+                Warning(
+                    message: PageText(warning.message), place: PageText(place), count: warning.count,
+                    repeated: warning.count > 1))
         }
         let sortedTerms = termOrder.sorted { (terms[$0] ?? 0, $1) > (terms[$1] ?? 0, $0) }
-        let skipped: [[String: Any]] = summary.skipped.map { skip in
+        let skipped = summary.skipped.map { skip in
             var place = skip.file ?? ""
             if skip.line > 0 { place += ":\(skip.line)" }
-            return ["name": HTML.clean(skip.name), "reason": HTML.clean(skip.reason), "place": HTML.clean(place)]
+            return Skip(name: PageText(skip.name), reason: PageText(skip.reason), place: PageText(place))
         }
-        context = [
-            "when": at.map(AdminPage.timestamp) ?? "",
-            "by": mustacheOptional(by),
-            "kind": kind == .native ? "Native spec" : "\(kind.displayName) metadata",
-            "documents": HTML.clean(summary.documents.joined(separator: ", ")),
-            "forms": summary.forms.map { form -> [String: Any] in
-                ["id": form.id, "title": HTML.clean(form.title), "version": form.version, "isNew": form.version == 1,
-                 "fieldCount": form.fieldCount]
-            },
-            "skipped": skipped, "hasSkipped": !skipped.isEmpty,
-            "terms": sortedTerms.map { ["term": HTML.clean($0), "count": terms[$0] ?? 0] }, "hasTerms": !sortedTerms.isEmpty,
-            "warnings": others, "hasWarnings": !others.isEmpty,
-            "clean": skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty,
-        ]
+        layout = page.layout(title: "Import")
+        admin = page.header
+        when = at.map(AdminPage.timestamp) ?? ""
+        self.by = PageText(by)
+        self.kind = kind == .native ? "Native spec" : "\(kind.displayName) metadata"
+        documents = PageText(summary.documents.joined(separator: ", "))
+        forms = summary.forms.map { form in
+            Form(
+                id: PageText(form.id), title: PageText(form.title), version: form.version, isNew: form.version == 1,
+                fieldCount: form.fieldCount)
+        }
+        self.skipped = skipped
+        hasSkipped = !skipped.isEmpty
+        self.terms = sortedTerms.map { Term(term: PageText($0), count: terms[$0] ?? 0) }
+        hasTerms = !sortedTerms.isEmpty
+        warnings = others
+        hasWarnings = !others.isEmpty
+        clean = skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty
     }
 }

@@ -1,87 +1,179 @@
 import FormModel
 
-/// The Mustache context of one field cell: a dictionary, so swift-mustache never falls back to `Mirror`.
+/// The template context of one field cell (`partials/field`, then `fields/<kind>`).
 ///
-/// Every field dictionary carries every key the templates read. Mustache looks a missing key up
-/// in the enclosing contexts, so a switch's child without a hint would otherwise show the
-/// switch's hint.
-struct FieldViewModel {
-    let schema: FormSchema
-    let marking: RequiredMarking
-    let registry: SlotRegistry
-    var mode: FormMode = .create
+/// Every cell carries every name the templates read: Mustache looks a missing name up in the
+/// enclosing contexts, so a switch's child without a hint would otherwise show the switch's hint.
+/// A class, unlike the other contexts: swift-mustache holds contexts as `Any`, and a struct this
+/// size would be copied in and out of its box at each of the dozens of lookups per cell.
+final class FieldViewModel: KeyPathContext {
+    let name: PageText
+    let id: PageText
+    let kind: String
+    /// The kind's partial, `fields/<kind>`.
+    let partial: String
+    let label: PageText
+    let labelHidden: Bool
+    let srSuffix: [PageText]
+    let required: Bool
+    let optional: Bool
+    let hint: [PageText]
+    let hintID: PageText
+    let fieldset: Bool
+    let readonly: Bool
+    let disabled: Bool
+    let openList: Bool
+    let multiple: Bool
+    let inputType: String
+    let attrs: [Attribute]
+    let prefix: [PageText]
+    let suffix: [PageText]
+    let rows: String
+    let countLabel: [String]
+    let optionGroups: [OptionGroupCell]
+    let options: [OptionCell]
+    let children: [FieldViewModel]
+    let sValue: String
+    let sText: String
+    let sSwitch: String
+    let sHours: String
+    let sMinutes: String
+    let sHidden: String
+    let sError: String
+    let sInvalid: String
+    let sDescribedBy: String
+    let sCell: String
+    let sFiles: String
 
-    func context(for field: Field, inKeySection: Bool) -> [String: Any] {
-        let name = HTML.clean(field.name)
-        let id = "field-\(name)"
-        let hint = field.hint.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-        let visibleLabel = field.label.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-        let readonly = mode.isReadOnly(field)
-        let fieldset = Self.usesFieldset(field)
-        let countLabel = Self.countLabel(field)
+    static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
+        "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label,
+        "labelHidden": \.labelHidden, "srSuffix": \.srSuffix, "required": \.required, "optional": \.optional,
+        "hint": \.hint, "hintID": \.hintID, "fieldset": \.fieldset, "readonly": \.readonly, "disabled": \.disabled,
+        "openList": \.openList, "multiple": \.multiple, "inputType": \.inputType, "attrs": \.attrs,
+        "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
+        "optionGroups": \.optionGroups, "options": \.options, "children": \.children, "sValue": \.sValue,
+        "sText": \.sText, "sSwitch": \.sSwitch, "sHours": \.sHours, "sMinutes": \.sMinutes, "sHidden": \.sHidden,
+        "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
+        "sFiles": \.sFiles,
+    ]
 
-        var describedIDs: [String] = []
-        if hint != nil { describedIDs.append("\(id)-hint") }
-        if countLabel != nil { describedIDs.append("\(id)-count") }
+    /// An attribute of the main control: `{{n}}="{{v}}"`.
+    struct Attribute {
+        let n: String
+        let v: PageText
+    }
 
-        var srSuffix: [String] = []
-        if let prefix = field.presentation.prefix.map(HTML.clean), !prefix.isEmpty { srSuffix.append("in \(prefix)") }
-        if let suffix = field.presentation.suffix.map(HTML.clean), !suffix.isEmpty { srSuffix.append("in \(suffix)") }
+    /// A group of a choice's options, labelled or not.
+    struct OptionGroupCell: KeyPathContext {
+        let hasGroupLabel: Bool
+        let groupLabelText: PageText
+        let options: [OptionCell]
 
-        let marker = marking.marker(for: field)
-        // A value list whose options are not uploaded yet takes any text: a plain text input.
-        let openList = isOpenList(field)
-        let children = (field.children ?? []).map { context(for: $0, inKeySection: false) }
-
-        return [
-            "name": name,
-            "id": id,
-            "kind": field.kind.rawValue,
-            "partial": "fields/\(field.kind.rawValue)",
-            // Key information usually has only a placeholder; its label is then for screen readers only.
-            "label": HTML.clean(visibleLabel ?? field.displayName),
-            "labelHidden": visibleLabel == nil,
-            "srSuffix": srSuffix,
-            "required": marker == .required,
-            "optional": marker == .optional,
-            "hint": hint.map { [$0] } ?? [],
-            "hintID": "\(id)-hint",
-            "fieldset": fieldset,
-            "readonly": readonly && (!Self.isChoice(field.kind) || openList),
-            // Radios, checkboxes, selects, switches and ranges have no read-only state: they are
-            // disabled and the values travel in hidden inputs instead.
-            "disabled": readonly && Self.isChoice(field.kind) && !openList,
-            "openList": openList,
-            "multiple": field.takesSeveralValues,
-            "inputType": field.constraints.multiple ? "checkbox" : "radio",
-            "attrs": attributes(for: field),
-            "prefix": field.presentation.prefix.map { [HTML.clean($0)] } ?? [],
-            "suffix": field.presentation.suffix.map { [HTML.clean($0)] } ?? [],
-            "rows": String(field.presentation.rows ?? 3),
-            "countLabel": countLabel.map { [$0] } ?? [],
-            "optionGroups": optionGroups(for: field, id: id, name: name),
-            "options": optionGroups(for: field, id: id, name: name).flatMap { $0["options"] as! [[String: Any]] },
-            "children": children,
-            "sValue": registry.sentinel(.value(field: name)),
-            "sText": registry.sentinel(.text(field: name)),
-            "sSwitch": registry.sentinel(.switchOn(field: name)),
-            "sHours": registry.sentinel(.durationPart(field: name, part: .hours)),
-            "sMinutes": registry.sentinel(.durationPart(field: name, part: .minutes)),
-            "sHidden": readonly && Self.isChoice(field.kind) && !openList ? registry.sentinel(.hiddenValues(field: name)) : "",
-            "sError": registry.sentinel(.fieldError(field: name)),
-            "sInvalid": registry.sentinel(.invalid(field: name)),
-            "sDescribedBy": registry.sentinel(.describedBy(field: name, ids: describedIDs)),
-            "sCell": registry.sentinel(.cellState(field: name)),
-            "sFiles": field.kind == .attachments ? registry.sentinel(.files(field: name)) : "",
+        static let templateKeys: [String: PartialKeyPath<OptionGroupCell> & Sendable] = [
+            "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "options": \.options,
         ]
     }
 
-    /// A single-choice value list without options yet (an OData value list before its options
-    /// are uploaded): shown as a text input, and the server takes any text within its limits.
-    func isOpenList(_ field: Field) -> Bool {
-        field.kind == .valueList && !field.takesSeveralValues && schema.options(for: field).isEmpty
+    /// One option of a choice, with the slots that check or select it.
+    struct OptionCell: KeyPathContext {
+        let optionID: PageText
+        let optionValue: PageText
+        let optionLabel: PageText
+        let sChecked: String
+        let sSelected: String
+
+        static let templateKeys: [String: PartialKeyPath<OptionCell> & Sendable] = [
+            "optionID": \.optionID, "optionValue": \.optionValue, "optionLabel": \.optionLabel,
+            "sChecked": \.sChecked, "sSelected": \.sSelected,
+        ]
     }
 
+    /// What the cells of one form share while they are built.
+    struct Builder {
+        let schema: FormSchema
+        let marking: RequiredMarking
+        let registry: SlotRegistry
+        let mode: FormMode
+
+        init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) {
+            self.schema = schema
+            marking = schema.requiredMarking
+            self.registry = registry
+            self.mode = mode
+        }
+
+        /// The cell of a field, with its children's.
+        func cell(for field: Field) -> FieldViewModel {
+            FieldViewModel(field, builder: self)
+        }
+    }
+
+    private init(_ field: Field, builder: Builder) {
+        let registry = builder.registry
+        let name = PageText(field.name)
+        let id: PageText = "field-\(name)"
+        let hint = PageText.nonEmpty(field.hint)
+        let visibleLabel = PageText.nonEmpty(field.label)
+        let readonly = builder.mode.isReadOnly(field)
+        let countLabel = Self.countLabelText(field)
+
+        var describedIDs: [String] = []
+        if hint != nil { describedIDs.append("\(id.text)-hint") }
+        if countLabel != nil { describedIDs.append("\(id.text)-count") }
+
+        var srSuffix: [PageText] = []
+        if let prefix = PageText.nonEmpty(field.presentation.prefix) { srSuffix.append("in \(prefix)") }
+        if let suffix = PageText.nonEmpty(field.presentation.suffix) { srSuffix.append("in \(suffix)") }
+
+        let marker = builder.marking.marker(for: field)
+        // A value list whose options are not uploaded yet takes any text: a plain text input.
+        let openList = builder.isOpenList(field)
+        // Radios, checkboxes, selects, switches and ranges have no read-only state: they are
+        // disabled and the values travel in hidden inputs instead.
+        let disabled = readonly && Self.isChoice(field.kind) && !openList
+        let optionGroups = builder.optionGroups(for: field, id: id, name: name)
+
+        self.name = name
+        self.id = id
+        kind = field.kind.rawValue
+        partial = "fields/\(field.kind.rawValue)"
+        // Key information usually has only a placeholder; its label is then for screen readers only.
+        label = visibleLabel ?? PageText(field.displayName)
+        labelHidden = visibleLabel == nil
+        self.srSuffix = srSuffix
+        required = marker == .required
+        optional = marker == .optional
+        self.hint = hint.map { [$0] } ?? []
+        hintID = "\(id)-hint"
+        fieldset = Self.usesFieldset(field)
+        self.readonly = readonly && (!Self.isChoice(field.kind) || openList)
+        self.disabled = disabled
+        self.openList = openList
+        multiple = field.takesSeveralValues
+        inputType = field.constraints.multiple ? "checkbox" : "radio"
+        attrs = builder.attributes(for: field)
+        prefix = field.presentation.prefix.map { [PageText($0)] } ?? []
+        suffix = field.presentation.suffix.map { [PageText($0)] } ?? []
+        rows = String(field.presentation.rows ?? 3)
+        self.countLabel = countLabel.map { [$0] } ?? []
+        self.optionGroups = optionGroups
+        options = optionGroups.flatMap(\.options)
+        children = (field.children ?? []).map(builder.cell(for:))
+        sValue = registry.sentinel(.value(field: name.text))
+        sText = registry.sentinel(.text(field: name.text))
+        sSwitch = registry.sentinel(.switchOn(field: name.text))
+        sHours = registry.sentinel(.durationPart(field: name.text, part: .hours))
+        sMinutes = registry.sentinel(.durationPart(field: name.text, part: .minutes))
+        sHidden = disabled ? registry.sentinel(.hiddenValues(field: name.text)) : ""
+        sError = registry.sentinel(.fieldError(field: name.text))
+        sInvalid = registry.sentinel(.invalid(field: name.text))
+        sDescribedBy = registry.sentinel(.describedBy(field: name.text, ids: describedIDs))
+        sCell = registry.sentinel(.cellState(field: name.text))
+        sFiles = field.kind == .attachments ? registry.sentinel(.files(field: name.text)) : ""
+    }
+}
+
+extension FieldViewModel {
     /// Kinds whose controls are several inputs get a fieldset and legend instead of a label.
     static func usesFieldset(_ field: Field) -> Bool {
         switch field.kind {
@@ -100,7 +192,7 @@ struct FieldViewModel {
     }
 
     /// "Up to 5 files, 10 MB each" for attachments with limits.
-    static func countLabel(_ field: Field) -> String? {
+    static func countLabelText(_ field: Field) -> String? {
         guard field.kind == .attachments else { return nil }
         let count = field.constraints.maxCount
         let size = field.constraints.maxSize.map(ByteSize.describe)
@@ -110,74 +202,6 @@ struct FieldViewModel {
         case let (nil, size?): return "Files up to \(size) each"
         case (nil, nil): return nil
         }
-    }
-
-    /// The main control's attributes, in a fixed order so the HTML is deterministic.
-    /// Each constraint gives the matching attribute; the server checks the same rules again.
-    func attributes(for field: Field) -> [[String: String]] {
-        var attrs: [(String, String)] = []
-        let c = field.constraints
-        let placeholder = field.placeholder.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-        switch field.kind {
-        case .text:
-            switch c.textType ?? .text {
-            case .text: attrs.append(("type", "text"))
-            case .email: attrs += [("type", "email"), ("autocomplete", "email"), ("spellcheck", "false")]
-            case .tel: attrs += [("type", "tel"), ("inputmode", "tel"), ("autocomplete", "tel")]
-            case .url: attrs += [("type", "url"), ("inputmode", "url"), ("autocomplete", "url"), ("spellcheck", "false")]
-            }
-            if let format = c.format.map(HTML.clean) {
-                attrs.append(("placeholder", placeholder ?? format))
-            } else if let placeholder {
-                attrs.append(("placeholder", placeholder))
-            }
-            if let minLength = c.minLength { attrs.append(("minlength", String(minLength))) }
-            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
-            if let pattern = c.pattern { attrs.append(("pattern", HTML.clean(pattern))) }
-            if let format = c.format { attrs.append(("data-format", HTML.clean(format))) }
-        case .number:
-            let inputmode = c.scale == 0 ? "numeric" : "decimal"
-            let hasAffix = field.presentation.prefix != nil || field.presentation.suffix != nil
-            if hasAffix {
-                // A text input lets the affixes sit beside it and keeps browsers from rejecting
-                // "12.50" against a step; the server checks the bounds.
-                attrs += [("type", "text"), ("inputmode", inputmode)]
-            } else {
-                attrs += [("type", "number"), ("inputmode", inputmode)]
-                if let min = c.min { attrs.append(("min", min)) }
-                if let max = c.max { attrs.append(("max", max)) }
-                attrs.append(("step", c.step ?? Self.step(forScale: c.scale)))
-            }
-            if let placeholder { attrs.append(("placeholder", placeholder)) }
-        case .note:
-            if let placeholder { attrs.append(("placeholder", placeholder)) }
-            if let minLength = c.minLength { attrs.append(("minlength", String(minLength))) }
-            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
-        case .date, .time, .datetime:
-            let type = field.kind == .datetime ? "datetime-local" : field.kind.rawValue
-            attrs.append(("type", type))
-            if let min = c.min { attrs.append(("min", Self.htmlTemporal(min, kind: field.kind))) }
-            if let max = c.max { attrs.append(("max", Self.htmlTemporal(max, kind: field.kind))) }
-        case .slider:
-            if let min = c.min { attrs.append(("min", min)) }
-            if let max = c.max { attrs.append(("max", max)) }
-            attrs.append(("step", c.step ?? "1"))
-        case .valueList where isOpenList(field):
-            attrs += [("type", "text"), ("autocomplete", "off")]
-            if let placeholder { attrs.append(("placeholder", placeholder)) }
-            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
-        case .valueList:
-            if field.presentation.searchable { attrs.append(("data-searchable", "true")) }
-        case .attachments:
-            if let accept = c.accept, !accept.isEmpty {
-                attrs.append(("accept", accept.map(HTML.clean).joined(separator: ",")))
-            }
-            if let maxCount = c.maxCount { attrs.append(("data-max-count", String(maxCount))) }
-            if let maxSize = c.maxSize { attrs.append(("data-max-size", String(maxSize))) }
-        case .duration, .buttons, .chips, .switch:
-            break
-        }
-        return attrs.map { ["n": $0.0, "v": HTML.clean($0.1)] }
     }
 
     /// `0.01` for scale 2, `1` for scale 0, `any` when the scale is open.
@@ -195,30 +219,100 @@ struct FieldViewModel {
         default: value
         }
     }
+}
 
-    func optionGroups(for field: Field, id: String, name: String) -> [[String: Any]] {
+extension FieldViewModel.Builder {
+    /// A single-choice value list without options yet (an OData value list before its options
+    /// are uploaded): shown as a text input, and the server takes any text within its limits.
+    func isOpenList(_ field: Field) -> Bool {
+        field.kind == .valueList && !field.takesSeveralValues && schema.options(for: field).isEmpty
+    }
+
+    /// The main control's attributes, in a fixed order so the HTML is deterministic.
+    /// Each constraint gives the matching attribute; the server checks the same rules again.
+    func attributes(for field: Field) -> [FieldViewModel.Attribute] {
+        var attrs: [(String, String)] = []
+        let c = field.constraints
+        let placeholder = PageText.nonEmpty(field.placeholder)?.text
+        switch field.kind {
+        case .text:
+            switch c.textType ?? .text {
+            case .text: attrs.append(("type", "text"))
+            case .email: attrs += [("type", "email"), ("autocomplete", "email"), ("spellcheck", "false")]
+            case .tel: attrs += [("type", "tel"), ("inputmode", "tel"), ("autocomplete", "tel")]
+            case .url: attrs += [("type", "url"), ("inputmode", "url"), ("autocomplete", "url"), ("spellcheck", "false")]
+            }
+            if let format = c.format {
+                attrs.append(("placeholder", placeholder ?? format))
+            } else if let placeholder {
+                attrs.append(("placeholder", placeholder))
+            }
+            if let minLength = c.minLength { attrs.append(("minlength", String(minLength))) }
+            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
+            if let pattern = c.pattern { attrs.append(("pattern", pattern)) }
+            if let format = c.format { attrs.append(("data-format", format)) }
+        case .number:
+            let inputmode = c.scale == 0 ? "numeric" : "decimal"
+            let hasAffix = field.presentation.prefix != nil || field.presentation.suffix != nil
+            if hasAffix {
+                // A text input lets the affixes sit beside it and keeps browsers from rejecting
+                // "12.50" against a step; the server checks the bounds.
+                attrs += [("type", "text"), ("inputmode", inputmode)]
+            } else {
+                attrs += [("type", "number"), ("inputmode", inputmode)]
+                if let min = c.min { attrs.append(("min", min)) }
+                if let max = c.max { attrs.append(("max", max)) }
+                attrs.append(("step", c.step ?? FieldViewModel.step(forScale: c.scale)))
+            }
+            if let placeholder { attrs.append(("placeholder", placeholder)) }
+        case .note:
+            if let placeholder { attrs.append(("placeholder", placeholder)) }
+            if let minLength = c.minLength { attrs.append(("minlength", String(minLength))) }
+            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
+        case .date, .time, .datetime:
+            let type = field.kind == .datetime ? "datetime-local" : field.kind.rawValue
+            attrs.append(("type", type))
+            if let min = c.min { attrs.append(("min", FieldViewModel.htmlTemporal(min, kind: field.kind))) }
+            if let max = c.max { attrs.append(("max", FieldViewModel.htmlTemporal(max, kind: field.kind))) }
+        case .slider:
+            if let min = c.min { attrs.append(("min", min)) }
+            if let max = c.max { attrs.append(("max", max)) }
+            attrs.append(("step", c.step ?? "1"))
+        case .valueList where isOpenList(field):
+            attrs += [("type", "text"), ("autocomplete", "off")]
+            if let placeholder { attrs.append(("placeholder", placeholder)) }
+            if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
+        case .valueList:
+            if field.presentation.searchable { attrs.append(("data-searchable", "true")) }
+        case .attachments:
+            if let accept = c.accept, !accept.isEmpty {
+                attrs.append(("accept", accept.map { PageText($0).text }.joined(separator: ",")))
+            }
+            if let maxCount = c.maxCount { attrs.append(("data-max-count", String(maxCount))) }
+            if let maxSize = c.maxSize { attrs.append(("data-max-size", String(maxSize))) }
+        case .duration, .buttons, .chips, .switch:
+            break
+        }
+        return attrs.map { FieldViewModel.Attribute(n: $0.0, v: PageText($0.1)) }
+    }
+
+    /// A choice's options in their groups; the first option takes the field's id.
+    func optionGroups(for field: Field, id: PageText, name: PageText) -> [FieldViewModel.OptionGroupCell] {
         guard field.kind.hasOptions else { return [] }
         var index = 0
         return schema.optionGroups(for: field).map { group in
-            let label = group.label.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-            let options: [[String: Any]] = group.options.map { option in
-                let value = HTML.clean(option.value)
+            let label = PageText.nonEmpty(group.label)
+            let options = group.options.map { option in
+                let value = PageText(option.value)
                 // The first option takes the field's id, so "#field-<name>" links land on a control.
-                let optionID = index == 0 ? id : "\(id)-\(index)"
+                let optionID: PageText = index == 0 ? id : "\(id)-\(index)"
                 index += 1
-                return [
-                    "optionID": optionID,
-                    "optionValue": value,
-                    "optionLabel": HTML.clean(option.label),
-                    "sChecked": registry.sentinel(.checked(field: name, option: value)),
-                    "sSelected": registry.sentinel(.selected(field: name, option: value)),
-                ]
+                return FieldViewModel.OptionCell(
+                    optionID: optionID, optionValue: value, optionLabel: PageText(option.label),
+                    sChecked: registry.sentinel(.checked(field: name.text, option: value.text)),
+                    sSelected: registry.sentinel(.selected(field: name.text, option: value.text)))
             }
-            return [
-                "hasGroupLabel": label != nil,
-                "groupLabelText": label ?? "",
-                "options": options,
-            ]
+            return FieldViewModel.OptionGroupCell(hasGroupLabel: label != nil, groupLabelText: label ?? "", options: options)
         }
     }
 }

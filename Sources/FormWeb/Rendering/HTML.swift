@@ -50,21 +50,26 @@ enum HTML {
     static let sentinelOpen: Unicode.Scalar = "\u{E000}"
     static let sentinelClose: Unicode.Scalar = "\u{E001}"
 
-    /// Makes imported text safe to hand to Mustache: drops the sentinel characters, so no label
+    /// Makes imported text safe to hand to Mustache (``PageText`` calls it, and nothing else): drops the sentinel characters, so no label
     /// or option can forge a slot, and breaks up grapheme clusters that hold a character HTML
     /// needs escaped. swift-mustache escapes whole `Character`s by lookup, so `"` followed by a
     /// combining mark (or after a prepend mark) would pass through unescaped; keeping only the
     /// special scalar of such a cluster lets the escaping see it. Only pathological text changes.
+    ///
+    /// The sentinel characters go first: dropped later, a quote before one and a combining mark
+    /// after it would join into one cluster in the result, and the quote would pass unescaped.
     static func clean(_ text: String) -> String {
         let needsWork = text.unicodeScalars.contains { $0 == sentinelOpen || $0 == sentinelClose || isSpecial($0) }
         guard needsWork else { return text }
+        var stripped = String.UnicodeScalarView()
+        stripped.append(contentsOf: text.unicodeScalars.filter { $0 != sentinelOpen && $0 != sentinelClose })
         var out = String.UnicodeScalarView()
-        for character in text {
+        for character in String(stripped) {
             let scalars = character.unicodeScalars
             if scalars.count > 1, scalars.contains(where: isSpecial) {
                 out.append(contentsOf: scalars.filter(isSpecial))
             } else {
-                out.append(contentsOf: scalars.filter { $0 != sentinelOpen && $0 != sentinelClose })
+                out.append(contentsOf: scalars)
             }
         }
         return String(out)

@@ -22,7 +22,7 @@ public struct PageRenderer: Sendable {
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
     public func formView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> FormView {
         let registry = SlotRegistry()
-        let context = PageViewModel.form(schema, registry: registry, mode: mode)
+        let context = PageViewModel.Form(schema, registry: registry, mode: mode)
         return FormView(
             schema: schema, version: version, mode: mode, plan: try plan(context, template: "form", registry: registry))
     }
@@ -30,58 +30,67 @@ public struct PageRenderer: Sendable {
     /// The parent page of a form, with a slot for the viewer's list of objects.
     public func parentPage(for schema: FormSchema) throws -> RenderPlan {
         let registry = SlotRegistry()
-        return try plan(PageViewModel.parent(schema, registry: registry), template: "parent", registry: registry)
+        return try plan(PageViewModel.Parent(schema, registry: registry), template: "parent", registry: registry)
     }
 
     /// The detail page of objects created with a form version.
     public func detailPage(for schema: FormSchema) throws -> RenderPlan {
         let registry = SlotRegistry()
-        return try plan(PageViewModel.detail(schema, registry: registry), template: "detail", registry: registry)
+        return try plan(PageViewModel.Detail(schema, registry: registry), template: "detail", registry: registry)
     }
 
     /// The page asking whether to delete an object of a form.
     public func deletePage(for schema: FormSchema) throws -> RenderPlan {
         let registry = SlotRegistry()
-        return try plan(PageViewModel.deleteConfirmation(schema, registry: registry), template: "delete", registry: registry)
+        return try plan(PageViewModel.Delete(schema, registry: registry), template: "delete", registry: registry)
     }
 
     /// The sign-in page.
     public func loginPage() throws -> RenderPlan {
         let registry = SlotRegistry()
-        return try plan(PageViewModel.login(registry: registry), template: "login", registry: registry)
+        return try plan(PageViewModel.Login(registry: registry), template: "login", registry: registry)
     }
 
     /// Renders a page once with sentinels, and the error summary beside it, and splits both.
-    func plan(_ context: [String: Any], template: String, registry: SlotRegistry) throws -> RenderPlan {
+    func plan(_ context: some PageContext, template: String, registry: SlotRegistry) throws -> RenderPlan {
         let rendered = try render(context, template: template)
-        let summary = try render(["items": registry.sentinel(.errorItems)], template: "partials/error-summary")
+        let summary = try render(partial: ErrorSummaryBox(items: registry.sentinel(.errorItems)), template: "partials/error-summary")
         return RenderPlan(
             pieces: try RenderPlan.split(rendered, registry: registry),
             errorSummary: try RenderPlan.split(summary, registry: registry))
     }
 
-    /// The list of forms on `/`, each by its id and title.
-    public func indexPage(forms: [(id: String, title: String)]) throws -> RenderPlan {
+    /// The list of forms on `/`, each by its title, linking to its parent page.
+    public func indexPage(forms: [FormListing]) throws -> RenderPlan {
         let registry = SlotRegistry()
-        return try plan(PageViewModel.index(forms, registry: registry), template: "index", registry: registry)
+        return try plan(PageViewModel.Index(forms, registry: registry), template: "index", registry: registry)
     }
 
     /// The 404 page.
     public func notFoundPage() throws -> RenderPlan {
-        RenderPlan(staticPage: try render(PageViewModel.notFound(), template: "not-found"))
+        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Page not found"), template: "not-found"))
     }
 
     /// The 410 page of a retired form's create view.
     public func gonePage() throws -> RenderPlan {
-        var context = PageViewModel.notFound()
-        context["pageTitle"] = "Form retired – \(PageViewModel.siteName)"
-        return RenderPlan(staticPage: try render(context, template: "gone"))
+        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Form retired"), template: "gone"))
     }
 
-    func render(_ context: [String: Any], template: String) throws(RenderPlanError) -> String {
+    /// A page from its template context.
+    func render(_ context: some PageContext, template: String) throws(RenderPlanError) -> String {
+        try render(partial: context, template: template)
+    }
+
+    /// A template from any context, for the parts of a plan rendered on their own.
+    private func render(partial context: Any, template: String) throws(RenderPlanError) -> String {
         guard let output = library.render(context, withTemplate: template) else {
             throw .missingTemplate(template)
         }
         return output
     }
+}
+
+/// The context of `partials/error-summary`: a slot for its list items.
+private struct ErrorSummaryBox {
+    let items: String
 }

@@ -1,186 +1,310 @@
 import FormModel
 
-/// The dictionaries the page templates render; every imported string passes ``HTML/clean(_:)``.
+/// The template contexts of the pages built from a form (create and edit view, parent, detail,
+/// delete) and of the sign-in, index, not-found and gone pages. Imported text is ``PageText``;
+/// per-request values are slot sentinels.
 enum PageViewModel {
     static let siteName = "Fieldwork"
 
-    static func form(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) -> [String: Any] {
-        let marking = schema.requiredMarking
-        let fields = FieldViewModel(schema: schema, marking: marking, registry: registry, mode: mode)
-        let title = mode == .create ? HTML.clean(schema.title) : editTitle(schema)
-        let sections: [[String: Any]] = schema.sections.map { section in
-            let groups: [[String: Any]] = section.groups.enumerated().map { index, group in
-                let label = group.label.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-                return [
-                    "hasGroupLabel": label != nil,
-                    "groupLabelText": label ?? "",
-                    "groupID": "group-\(section.kind.rawValue)-\(index + 1)",
-                    "fields": group.fields.map { fields.context(for: $0, inKeySection: section.kind == .key) },
-                ]
-            }
-            return ["sectionKind": section.kind.rawValue, "groups": groups]
+    /// The create or edit view (`form.mustache`): the sheet over the parent page.
+    struct Form: PageContext {
+        let layout: PageLayout
+        let title: PageText
+        let submit: PageText
+        let action: PageText
+        let cancelHref: PageText
+        let deleteHref: [PageText]
+        let deleteLabel: PageText
+        let prefillSeal: String
+        let enctype: String
+        let presentation: String
+        let legend: [String]
+        let csrf: String
+        let csrfName: String
+        let errorSummary: String
+        let sections: [Section]
+        let parent: ParentList
+
+        /// A section of the form: its groups of field cells.
+        struct Section {
+            let sectionKind: String
+            let groups: [Group]
         }
-        let formID = HTML.clean(schema.id)
-        // The edit view posts to and cancels back to the object, whose id differs per request.
-        let objectPath = registry.sentinel(.objectPath)
-        var parent = parentContext(schema)
-        if mode == .edit { parent["staticEmpty"] = false }
-        return [
-            "pageTitle": registry.sentinel(.titlePrefix) + "\(title) – \(siteName)",
-            "htmlClass": "fw-page \(registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
-            "bodyClass": "fw-body fw-body--create",
-            "title": title,
-            "submit": mode == .create ? HTML.clean(schema.submit) : "Save",
-            "action": mode == .create ? "/forms/\(formID)" : objectPath,
-            "cancelHref": mode == .create ? "/forms/\(formID)" : objectPath,
-            "deleteHref": mode == .edit ? ["\(objectPath)/delete"] : [],
-            "deleteLabel": "Delete \(objectName(schema))",
-            "prefillSeal": mode == .create ? registry.sentinel(.prefillSeal) : "",
-            "enctype": schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded",
-            "presentation": schema.regular.rawValue,
-            "legend": marking.showsLegend ? [RequiredMarking.legend] : [],
-            "csrf": registry.sentinel(.csrfToken),
-            "csrfName": CSRF.fieldName,
-            "errorSummary": registry.sentinel(.errorSummary),
-            "sections": sections,
-            "parent": parent,
-        ]
+
+        /// A group of cells, labelled or not.
+        struct Group {
+            let hasGroupLabel: Bool
+            let groupLabelText: PageText
+            let groupID: String
+            let fields: [FieldViewModel]
+        }
+
+        init(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) {
+            let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode)
+            let title = mode == .create ? PageText(schema.title) : editTitle(schema)
+            // The edit view posts to and cancels back to the object, whose id differs per request.
+            let objectPath = registry.sentinel(.objectPath)
+            let home: PageText = mode == .create ? "/forms/\(schema.id)" : "\(slot: objectPath)"
+            let marking = schema.requiredMarking
+            layout = PageLayout(
+                title: "\(slot: registry.sentinel(.titlePrefix))\(title) – \(siteName)",
+                htmlClass: "fw-page \(slot: registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
+                body: "create")
+            self.title = title
+            submit = mode == .create ? PageText(schema.submit) : "Save"
+            action = home
+            cancelHref = home
+            deleteHref = mode == .edit ? ["\(slot: objectPath)/delete"] : []
+            deleteLabel = "Delete \(objectName(schema))"
+            prefillSeal = mode == .create ? registry.sentinel(.prefillSeal) : ""
+            enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
+            presentation = schema.regular.rawValue
+            legend = marking.showsLegend ? [RequiredMarking.legend] : []
+            csrf = registry.sentinel(.csrfToken)
+            csrfName = CSRF.fieldName
+            errorSummary = registry.sentinel(.errorSummary)
+            sections = schema.sections.map { section in
+                Section(
+                    sectionKind: section.kind.rawValue,
+                    groups: section.groups.enumerated().map { index, group in
+                        let label = PageText.nonEmpty(group.label)
+                        return Group(
+                            hasGroupLabel: label != nil, groupLabelText: label ?? "",
+                            groupID: "group-\(section.kind.rawValue)-\(index + 1)",
+                            fields: group.fields.map { cells.cell(for: $0) })
+                    })
+            }
+            // Behind the edit sheet the list is left out, empty-state text and all.
+            parent = ParentList(schema, staticEmpty: mode == .create)
+        }
     }
 
-    /// "Edit Issue", or "Edit" and the form's title when the form names no object.
-    static func editTitle(_ schema: FormSchema) -> String {
+    /// "Edit Issue", or "Edit entry" when the form names no object.
+    static func editTitle(_ schema: FormSchema) -> PageText {
         "Edit \(objectName(schema))"
     }
 
     /// The object's singular name ("Issue"), else "entry".
-    static func objectName(_ schema: FormSchema) -> String {
-        schema.object.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 } ?? "entry"
+    static func objectName(_ schema: FormSchema) -> PageText {
+        PageText.nonEmpty(schema.object) ?? "entry"
     }
 
-    /// The detail page: the object's values in the form's groups, one row per field.
-    static func detail(_ schema: FormSchema, registry: SlotRegistry) -> [String: Any] {
-        let parent = parentContext(schema)
-        let sections: [[String: Any]] = schema.sections.map { section in
-            let groups: [[String: Any]] = section.groups.map { group in
-                let label = group.label.map(HTML.clean).flatMap { $0.isEmpty ? nil : $0 }
-                let fields = group.fields.flatMap { [$0] + ($0.children ?? []) }
-                let rows: [[String: Any]] = fields.map { field in
-                    let name = HTML.clean(field.name)
-                    return [
-                        "rowLabel": HTML.clean(field.displayName),
-                        "sValue": registry.sentinel(.displayValue(field: name)),
-                        "sRowHidden": registry.sentinel(.displayHidden(field: name)),
-                    ]
-                }
-                return [
-                    "hasGroupLabel": label != nil, "groupLabelText": label ?? "", "rows": rows,
-                    "sGroupHidden": registry.sentinel(.displayGroupHidden(fields: fields.map { HTML.clean($0.name) })),
-                ]
+    /// The header and list of a form's parent page (`partials/parent-page`), also shown behind
+    /// the create sheet.
+    struct ParentList {
+        let heading: PageText
+        let emptyText: PageText
+        let newLabel: PageText
+        let newHref: PageText
+        /// Whether the empty-state text is static: behind the create sheet the list stays empty,
+        /// since filling it would cost a query per view.
+        let staticEmpty: Bool
+        let listItems: String
+        let listEmpty: String
+        let pager: String
+
+        /// The list without slots: empty.
+        init(_ schema: FormSchema, staticEmpty: Bool = true) {
+            let plural = PageText.nonEmpty(schema.object).map { object -> PageText in "\(Plural.of(object.text))" }
+            heading = plural ?? PageText(schema.title)
+            emptyText = "No \((plural?.text ?? "entries").lowercased()) yet"
+            newLabel = PageText(schema.title)
+            newHref = "/forms/\(schema.id)/new"
+            self.staticEmpty = staticEmpty
+            listItems = ""
+            listEmpty = ""
+            pager = ""
+        }
+
+        /// The list with slots for the viewer's objects, their empty state and the pager.
+        init(_ schema: FormSchema, registry: SlotRegistry) {
+            let empty = ParentList(schema)
+            heading = empty.heading
+            emptyText = empty.emptyText
+            newLabel = empty.newLabel
+            newHref = empty.newHref
+            staticEmpty = false
+            listItems = registry.sentinel(.listItems)
+            listEmpty = registry.sentinel(.listEmpty(text: empty.emptyText.text))
+            pager = registry.sentinel(.pager)
+        }
+    }
+
+    /// A form's parent page (`parent.mustache`): its objects, newest first.
+    struct Parent: PageContext {
+        let layout: PageLayout
+        let parent: ParentList
+
+        init(_ schema: FormSchema, registry: SlotRegistry) {
+            parent = ParentList(schema, registry: registry)
+            layout = PageLayout(title: "\(parent.heading) – \(siteName)", body: "parent")
+        }
+    }
+
+    /// The detail page (`detail.mustache`): the object's values in the form's groups, one row per field.
+    struct Detail: PageContext {
+        let layout: PageLayout
+        let parentHref: PageText
+        let parentLabel: PageText
+        let heading: String
+        let objectPath: String
+        let editLabel: String
+        let sections: [Section]
+
+        /// A section of the page: its groups.
+        struct Section {
+            let sectionKind: String
+            let groups: [Group]
+        }
+
+        /// A group's rows, hidden when none of its fields has a value.
+        struct Group {
+            let hasGroupLabel: Bool
+            let groupLabelText: PageText
+            let rows: [Row]
+            let sGroupHidden: String
+        }
+
+        /// One field's label and value, hidden when it has none.
+        struct Row {
+            let rowLabel: PageText
+            let sValue: String
+            let sRowHidden: String
+        }
+
+        init(_ schema: FormSchema, registry: SlotRegistry) {
+            let parent = ParentList(schema)
+            sections = schema.sections.map { section in
+                Section(
+                    sectionKind: section.kind.rawValue,
+                    groups: section.groups.map { group in
+                        let label = PageText.nonEmpty(group.label)
+                        let fields = group.fields.flatMap { [$0] + ($0.children ?? []) }
+                        let names = fields.map { PageText($0.name).text }
+                        return Group(
+                            hasGroupLabel: label != nil, groupLabelText: label ?? "",
+                            rows: zip(fields, names).map { field, name in
+                                Row(
+                                    rowLabel: PageText(field.displayName),
+                                    sValue: registry.sentinel(.displayValue(field: name)),
+                                    sRowHidden: registry.sentinel(.displayHidden(field: name)))
+                            },
+                            sGroupHidden: registry.sentinel(.displayGroupHidden(fields: names)))
+                    })
             }
-            return ["sectionKind": section.kind.rawValue, "groups": groups]
+            heading = registry.sentinel(.heading)
+            layout = PageLayout(title: "\(slot: heading) – \(parent.heading) – \(siteName)", body: "detail")
+            parentHref = "/forms/\(schema.id)"
+            parentLabel = parent.heading
+            objectPath = registry.sentinel(.objectPath)
+            editLabel = "Edit"
         }
-        return [
-            "pageTitle": "\(registry.sentinel(.heading)) – \(parent["heading"]!) – \(siteName)",
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--detail",
-            "parentHref": "/forms/\(HTML.clean(schema.id))",
-            "parentLabel": parent["heading"]!,
-            "heading": registry.sentinel(.heading),
-            "objectPath": registry.sentinel(.objectPath),
-            "editLabel": "Edit",
-            "sections": sections,
-        ]
     }
 
-    /// The page that asks before deleting an object.
-    static func deleteConfirmation(_ schema: FormSchema, registry: SlotRegistry) -> [String: Any] {
-        let name = objectName(schema)
-        return [
-            "pageTitle": "Delete \(name.lowercased())? – \(siteName)",
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--confirm",
-            "title": "Delete \(name.lowercased())?",
-            "heading": registry.sentinel(.heading),
-            "objectPath": registry.sentinel(.objectPath),
-            "csrf": registry.sentinel(.csrfToken),
-            "csrfName": CSRF.fieldName,
-            "deleteLabel": "Delete \(name.lowercased())",
-        ]
-    }
+    /// The page that asks before deleting an object (`delete.mustache`).
+    struct Delete: PageContext {
+        let layout: PageLayout
+        let title: PageText
+        let heading: String
+        let objectPath: String
+        let csrf: String
+        let csrfName: String
+        let deleteLabel: PageText
 
-    /// The sign-in page.
-    static func login(registry: SlotRegistry) -> [String: Any] {
-        func field(_ name: String) -> [String: String] {
-            [
-                "sCell": registry.sentinel(.cellState(field: name)),
-                "sError": registry.sentinel(.fieldError(field: name)),
-                "sInvalid": registry.sentinel(.invalid(field: name)),
-                "sDescribedBy": registry.sentinel(.describedBy(field: name, ids: [])),
-            ]
+        init(_ schema: FormSchema, registry: SlotRegistry) {
+            let name = objectName(schema).text.lowercased()
+            layout = PageLayout(title: "Delete \(name)? – \(siteName)", body: "confirm")
+            title = "Delete \(name)?"
+            heading = registry.sentinel(.heading)
+            objectPath = registry.sentinel(.objectPath)
+            csrf = registry.sentinel(.csrfToken)
+            csrfName = CSRF.fieldName
+            deleteLabel = "Delete \(name)"
         }
-        return [
-            "pageTitle": registry.sentinel(.titlePrefix) + "Sign in – \(siteName)",
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--login",
-            "csrf": registry.sentinel(.csrfToken),
-            "csrfName": CSRF.fieldName,
-            "errorSummary": registry.sentinel(.errorSummary),
-            "sNext": registry.sentinel(.value(field: "next")),
-            "sNameValue": registry.sentinel(.value(field: "name")),
-            "nameField": field("name"),
-            "passwordField": field("password"),
-        ]
     }
 
-    static func parent(_ schema: FormSchema, registry: SlotRegistry) -> [String: Any] {
-        var context = parentContext(schema)
-        context["staticEmpty"] = false
-        context["listItems"] = registry.sentinel(.listItems)
-        context["listEmpty"] = registry.sentinel(.listEmpty(text: context["emptyText"] as! String))
-        context["pager"] = registry.sentinel(.pager)
-        return [
-            "pageTitle": "\(context["heading"]!) – \(siteName)",
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--parent",
-            "parent": context,
-        ]
+    /// The sign-in page (`login.mustache`).
+    struct Login: PageContext {
+        let layout: PageLayout
+        let csrf: String
+        let csrfName: String
+        let errorSummary: String
+        let sNext: String
+        let sNameValue: String
+        let nameField: LoginField
+        let passwordField: LoginField
+
+        /// The slots of one of the page's two fields.
+        struct LoginField {
+            let sCell: String
+            let sError: String
+            let sInvalid: String
+            let sDescribedBy: String
+
+            init(_ name: String, registry: SlotRegistry) {
+                sCell = registry.sentinel(.cellState(field: name))
+                sError = registry.sentinel(.fieldError(field: name))
+                sInvalid = registry.sentinel(.invalid(field: name))
+                sDescribedBy = registry.sentinel(.describedBy(field: name, ids: []))
+            }
+        }
+
+        init(registry: SlotRegistry) {
+            layout = PageLayout(title: "\(slot: registry.sentinel(.titlePrefix))Sign in – \(siteName)", body: "login")
+            csrf = registry.sentinel(.csrfToken)
+            csrfName = CSRF.fieldName
+            errorSummary = registry.sentinel(.errorSummary)
+            sNext = registry.sentinel(.value(field: "next"))
+            sNameValue = registry.sentinel(.value(field: "name"))
+            nameField = LoginField("name", registry: registry)
+            passwordField = LoginField("password", registry: registry)
+        }
     }
 
-    static func parentContext(_ schema: FormSchema) -> [String: Any] {
-        let id = HTML.clean(schema.id)
-        let plural = schema.object.map(HTML.clean).flatMap { $0.isEmpty ? nil : Plural.of($0) }
-        return [
-            "heading": plural ?? HTML.clean(schema.title),
-            "emptyText": "No \((plural ?? "entries").lowercased()) yet",
-            "newLabel": HTML.clean(schema.title),
-            "newHref": "/forms/\(id)/new",
-            // Behind the create sheet the list stays empty: filling it would cost a query per view.
-            "staticEmpty": true,
-            "listItems": "",
-            "listEmpty": "",
-            "pager": "",
-        ]
+    /// The list of forms on `/` (`index.mustache`).
+    struct Index: PageContext {
+        let layout: PageLayout
+        let account: String
+        let forms: [Entry]
+        let noForms: Bool
+
+        /// A form in the list: its title, linking to its parent page.
+        struct Entry {
+            let formTitle: PageText
+            let formHref: PageText
+        }
+
+        init(_ forms: [FormListing], registry: SlotRegistry) {
+            account = registry.sentinel(.accountBar)
+            layout = PageLayout(title: "Forms – \(siteName)", body: "index")
+            self.forms = forms.map { Entry(formTitle: PageText($0.title), formHref: "/forms/\($0.id)") }
+            noForms = forms.isEmpty
+        }
     }
 
-    static func index(_ forms: [(id: String, title: String)], registry: SlotRegistry) -> [String: Any] {
-        [
-            "account": registry.sentinel(.accountBar),
-            "pageTitle": "Forms – \(siteName)",
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--index",
-            "forms": forms.map { form in
-                ["formTitle": HTML.clean(form.title), "formHref": "/forms/\(HTML.clean(form.id))"]
-            },
-            "noForms": forms.isEmpty,
-        ]
+    /// A page with nothing but its title and fixed text (`not-found.mustache`, `gone.mustache`).
+    struct Plain: PageContext {
+        let layout: PageLayout
+
+        init(title: PageText) {
+            layout = PageLayout(title: "\(title) – \(siteName)", body: "error")
+        }
     }
 
-    static func notFound() -> [String: Any] {
-        [
-            "pageTitle": "Page not found – \(siteName)",
-            "htmlClass": "fw-page fw-layout-auto",
-            "bodyClass": "fw-body fw-body--error",
-        ]
+    /// A refusal that says why (`error.mustache`): 403, 413 and the like.
+    struct Refusal: PageContext {
+        let layout: PageLayout
+        let heading: PageText
+        let message: PageText
+
+        /// - Parameters:
+        ///   - heading: what happened.
+        ///   - message: what to do; it may quote the request.
+        init(heading: String, message: String) {
+            self.heading = PageText(heading)
+            layout = PageLayout(title: "\(self.heading) – \(siteName)", body: "error")
+            self.message = PageText(message)
+        }
     }
 }
 

@@ -112,7 +112,7 @@ actor PlanCache {
     func indexPage(for forms: [FormListing]) throws -> RenderPlan {
         let signature = forms.map { Key(formID: $0.id, version: $0.version, listsRevision: $0.listsRevision) }
         if let plan = indexes[signature] { return plan }
-        let plan = try renderer.indexPage(forms: forms.map { (id: $0.id, title: $0.title) })
+        let plan = try renderer.indexPage(forms: forms)
         // Only a few lists are current at a time; older ones are not kept.
         if indexes.count >= 8 { indexes.removeAll() }
         indexes[signature] = plan

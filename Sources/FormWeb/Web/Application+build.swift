@@ -87,10 +87,12 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         .addRoutes(to: api)
     AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: router)
     let drafts = ImportDraftStore(database: database)
-    AdminController(
-        forms: store, objects: database.objects, users: users, plans: plans, renderer: renderer, drafts: drafts,
-        timeZone: configuration.timeZone
+    AdminImportsController(forms: store, objects: database.objects, renderer: renderer, drafts: drafts)
+        .addRoutes(to: admin)
+    AdminFormsController(
+        forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone
     ).addRoutes(to: admin)
+    AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store).addRoutes(to: adminAPI)
 
     var app = Application(

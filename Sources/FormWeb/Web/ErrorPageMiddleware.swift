@@ -26,13 +26,7 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             case .unsupportedMediaType, .badRequest: "That request could not be read"
             default: error.status.reasonPhrase
             }
-            let context: [String: Any] = [
-                "pageTitle": "\(heading) – \(PageViewModel.siteName)",
-                "htmlClass": "fw-page fw-layout-auto",
-                "bodyClass": "fw-body fw-body--error",
-                "heading": heading,
-                "message": HTML.clean(error.body ?? "Go back and try again."),
-            ]
+            let context = PageViewModel.Refusal(heading: heading, message: error.body ?? "Go back and try again.")
             var response = HTMLResponse.page(ByteBuffer(string: try renderer.render(context, template: "error")), status: error.status)
             response.headers.append(contentsOf: error.headers)
             return response

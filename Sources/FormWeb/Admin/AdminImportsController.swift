@@ -1,0 +1,143 @@
+import FormImport
+import FormModel
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The admin dashboard and imports: the import form with the list of forms, the import
+/// itself, and each import's report. Admins only (``AdminGateMiddleware`` guards the group);
+/// the POST checks the CSRF token.
+struct AdminImportsController {
+    let forms: FormStore
+    let objects: ObjectStore
+    let renderer: PageRenderer
+    /// The files of the admin's last refused import.
+    let drafts: ImportDraftStore
+
+    func addRoutes(to admin: RouterGroup<AppRequestContext>) {
+        admin.get("", use: dashboard)
+        admin.post("import", use: importDocuments)
+        admin.get("imports/:import", use: importReport)
+    }
+
+    /// `GET /admin`: the import form and the list of forms.
+    @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
+        return try await dashboardPage(viewer: viewer, notice: notice)
+    }
+
+    /// `POST /admin/import`: files and pasted XML as one batch, through the same code path as
+    /// `fieldwork import`. All of it is stored, or, when any document is refused, nothing; the
+    /// files of a refused batch are kept for the next try (``ImportDraftStore``).
+    @Sendable func importDocuments(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let upload = try await AdminUpload.read(request)
+        try viewer.requireToken(upload.field(CSRF.fieldName))
+        guard let owner = viewer.account?.id else { throw HTTPError(.forbidden) }
+        let keptIDs = upload.fields("kept").compactMap { UUID(uuidString: $0) }
+        let kept = try await drafts.documents(ids: keptIDs, owner: owner)
+        let chosen = upload.files("documents").map {
+            ImportDraftStore.Document(name: FileName.sanitise($0.filename ?? "upload.xml"), data: $0.data)
+        }
+        let files = ImportDraftStore.merge(kept: kept, chosen: chosen)
+        var documents = files.map(\.importDocument)
+        let pasted = upload.field("xml") ?? ""
+        if !pasted.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            documents.append(ImportDocument(name: "pasted.xml", data: Array(pasted.utf8)))
+        }
+        guard !documents.isEmpty else {
+            try await drafts.clear(owner: owner)
+            let problem = AdminProblem(text: "Choose a file to import, or paste XML", href: "#field-documents")
+            return try await dashboardPage(viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
+        }
+        let outcomes = FormImporter.importBatch(documents)
+        let failures = outcomes.failures
+        guard failures.isEmpty else {
+            let errors = failures.flatMap(\.errors)
+            let report = ImportErrorReport(errors: errors, documents: documents)
+            let keptNow = try await drafts.keep(files, owner: owner)
+            return try await dashboardPage(
+                viewer: viewer, problems: report.summary, importErrors: report, pasted: pasted, kept: keptNow,
+                status: .unprocessableContent)
+        }
+        let results = outcomes.accepted
+        let stored = try await forms.storeImport(results, importedBy: viewer.account?.name)
+        try await drafts.clear(owner: owner)
+        return Response.seeOther("/admin/imports/\(stored.id.uuidString.lowercased())")
+    }
+
+    /// `GET /admin/imports/{id}`: what an import made, and its report.
+    @Sendable func importReport(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        guard let id = UUID(uuidString: try context.parameters.require("import")),
+            let stored = try await forms.importSummary(id: id)
+        else { throw HTTPError(.notFound) }
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Import")
+        page.back = ("/admin", "Admin")
+        page.navForms = true
+        let report = ImportReportView(page: page, summary: stored.summary, kind: stored.kind, at: stored.at, by: stored.by)
+        return try renderer.adminPage(report, template: "admin/import")
+    }
+
+    /// The dashboard: the import form (with a refused import's errors and kept files) and the forms.
+    private func dashboardPage(
+        viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: ImportErrorReport? = nil,
+        pasted: String = "", kept: [ImportDraftStore.Document] = [], status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Admin")
+        page.notice = notice
+        page.problems = problems
+        page.navForms = true
+        let counts = try await objects.countsByForm()
+        let rows = try await forms.list().map { form in
+            Dashboard.FormRow(
+                id: PageText(form.id), title: PageText(form.title), kind: form.sourceKind.displayName,
+                version: form.version, objects: counts[form.id] ?? 0, access: form.access.rawValue,
+                retired: form.state == .retired)
+        }
+        let keptFiles = kept.enumerated().map { index, file in
+            Dashboard.KeptFile(
+                id: file.id?.uuidString.lowercased() ?? "", index: index + 1, name: PageText(file.name),
+                size: ByteSize.describe(file.data.count))
+        }
+        let dashboard = Dashboard(
+            layout: page.layout(title: "Admin"), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
+            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty, forms: rows)
+        return try renderer.adminPage(dashboard, template: "admin/index", status: status)
+    }
+}
+
+extension AdminImportsController {
+    /// The dashboard's context (`admin/index`).
+    struct Dashboard: PageContext {
+        let layout: PageLayout
+        let admin: AdminHeader
+        /// The refused import's report, if the page answers one.
+        let importErrors: [ImportErrorReport]
+        let hasKept: Bool
+        let kept: [KeptFile]
+        let pasted: PageText
+        let hasForms: Bool
+        let forms: [FormRow]
+
+        /// A file of the refused import, kept to be imported again unless unticked.
+        struct KeptFile {
+            let id: String
+            let index: Int
+            let name: PageText
+            let size: String
+        }
+
+        /// A form in the list: its latest version, objects, access and state.
+        struct FormRow {
+            let id: PageText
+            let title: PageText
+            let kind: String
+            let version: Int
+            let objects: Int
+            let access: String
+            let retired: Bool
+        }
+    }
+}

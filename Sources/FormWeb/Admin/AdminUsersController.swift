@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The admin's users page: the accounts, adding one, resetting a password, removing one.
+/// Admins only (``AdminGateMiddleware`` guards the group); every POST checks the CSRF token.
+struct AdminUsersController {
+    let users: UserStore
+    let renderer: PageRenderer
+
+    func addRoutes(to admin: RouterGroup<AppRequestContext>) {
+        admin.get("users", use: usersPage)
+        admin.post("users", use: addUser)
+        admin.post("users/:user/password", use: resetPassword)
+        admin.post("users/:user/delete", use: deleteUser)
+    }
+
+    /// `GET /admin/users`: the accounts, with password reset and removal, and the add form.
+    @Sendable func usersPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
+        return try await usersPage(viewer: viewer, notice: notice)
+    }
+
+    /// `POST /admin/users`: adds an account; 422 with the form kept when the name or password will not do.
+    @Sendable func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let fields = try await FormBody.verifiedFields(request, viewer: viewer)
+        let name = (fields["name"]?.first ?? "").trimmingCharacters(in: .whitespaces)
+        let password = fields["password"]?.first ?? ""
+        let isAdmin = fields["admin"]?.first == "on"
+        var form = NewUserForm(name: name, isAdmin: isAdmin)
+        if name.isEmpty {
+            form.nameError = "Enter a user name"
+        } else if name.count > 64 || name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+            form.nameError = "Enter a user name of up to 64 characters without spaces"
+        } else if try await users.exists(name: name) {
+            form.nameError = "The user name \(name) is taken; choose another"
+        }
+        form.passwordError = PasswordRule.problem(password)
+        if form.nameError != nil || form.passwordError != nil {
+            return try await usersPage(viewer: viewer, newUser: form, status: .unprocessableContent)
+        }
+        try await users.create(name: name, password: password, isAdmin: isAdmin)
+        return Response.seeOther("/admin/users?done=added")
+    }
+
+    /// `POST /admin/users/{id}/password`: sets a new password and ends the account's sessions.
+    @Sendable func resetPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let fields = try await FormBody.verifiedFields(request, viewer: viewer)
+        let account = try await requireUser(context)
+        let password = fields["password"]?.first ?? ""
+        if let problem = PasswordRule.problem(password) {
+            return try await usersPage(viewer: viewer, passwordErrors: [account.id: problem], status: .unprocessableContent)
+        }
+        try await users.setPassword(password, for: account.id)
+        // Resetting one's own password ends one's own session too: sign in again.
+        return Response.seeOther(account.id == viewer.account?.id ? "/login?next=/admin/users" : "/admin/users?done=password")
+    }
+
+    /// `POST /admin/users/{id}/delete`: removes an account (not one's own).
+    @Sendable func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        _ = try await FormBody.verifiedFields(request, viewer: viewer)
+        let account = try await requireUser(context)
+        guard account.id != viewer.account?.id else {
+            throw HTTPError(.conflict, message: "You cannot remove your own account.")
+        }
+        try await users.delete(id: account.id)
+        return Response.seeOther("/admin/users?done=removed")
+    }
+
+    /// The users page: each account with its reset and remove forms, and the add form.
+    private func usersPage(
+        viewer: Viewer, notice: String? = nil, newUser: NewUserForm = NewUserForm(),
+        passwordErrors: [UUID: String] = [:], status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Users")
+        page.back = ("/admin", "Admin")
+        page.notice = notice
+        page.navUsers = true
+        page.problems =
+            [newUser.nameError.map { AdminProblem(text: $0, href: "#field-name") },
+             newUser.passwordError.map { AdminProblem(text: $0, href: "#field-password") }].compactMap { $0 }
+            + passwordErrors.map { AdminProblem(text: $0.value, href: "#password-\($0.key.uuidString.lowercased())") }
+        let rows = try await users.list().map { account in
+            Listing.UserRow(
+                id: account.id.uuidString.lowercased(), name: PageText(account.name),
+                role: account.isAdmin ? "Administrator" : "User", isSelf: account.id == viewer.account?.id,
+                passwordError: PageText(passwordErrors[account.id]))
+        }
+        let listing = Listing(
+            layout: page.layout(title: "Users"), admin: page.header, users: rows, newName: PageText(newUser.name),
+            newAdmin: newUser.isAdmin, nameError: PageText(newUser.nameError),
+            newPasswordError: PageText(newUser.passwordError))
+        return try renderer.adminPage(listing, template: "admin/users", status: status)
+    }
+
+    private func requireUser(_ context: AppRequestContext) async throws -> Account {
+        guard let id = UUID(uuidString: try context.parameters.require("user")), let account = try await users.account(id: id) else {
+            throw HTTPError(.notFound)
+        }
+        return account
+    }
+}
+
+extension AdminUsersController {
+    /// The users page's context (`admin/users`).
+    struct Listing: PageContext {
+        let layout: PageLayout
+        let admin: AdminHeader
+        let users: [UserRow]
+        /// The add form as sent, after a refusal.
+        let newName: PageText
+        let newAdmin: Bool
+        let nameError: PageText
+        let newPasswordError: PageText
+
+        /// An account, with its reset and remove forms.
+        struct UserRow {
+            let id: String
+            let name: PageText
+            let role: String
+            let isSelf: Bool
+            let passwordError: PageText
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Mustache
+
+/// What `layout.mustache` reads of every page: the `<title>` and the classes on `<html>` and `<body>`.
+struct PageLayout {
+    let title: PageText
+    let htmlClass: PageText
+    let bodyClass: String
+
+    /// - Parameters:
+    ///   - title: the whole `<title>`, site name included.
+    ///   - htmlClass: the classes on `<html>`; the layout's (``LayoutMode``) unless a slot sets it.
+    ///   - body: the page's kind, for the `fw-body--<body>` class.
+    init(title: PageText, htmlClass: PageText = "fw-page fw-layout-auto", body: String) {
+        self.title = title
+        self.htmlClass = htmlClass
+        bodyClass = "fw-body fw-body--\(body)"
+    }
+}
+
+/// The template context of a whole page: a plain struct whose stored properties are the names
+/// the templates read (swift-mustache finds them by `Mirror`; see also ``KeyPathContext``), with
+/// ``PageText`` for any text that did not come from the code. Optional properties are avoided:
+/// Mustache would look a nil one up in the enclosing contexts; absent text is ``PageText/none``,
+/// an absent part an empty array.
+protocol PageContext {
+    var layout: PageLayout { get }
+}
+
+/// A template context that names its values in a table of key paths, so swift-mustache reads
+/// them without `Mirror`: a `Mirror` lookup reflects every stored property, which made building
+/// a plan several times slower for the field cells, read dozens of times each. The table lists
+/// every stored property (a test checks it).
+protocol KeyPathContext: MustacheParent {
+    static var templateKeys: [String: PartialKeyPath<Self> & Sendable] { get }
+}
+
+extension KeyPathContext {
+    func child(named name: String) -> Any? {
+        guard let path = Self.templateKeys[name] else { return nil }
+        return self[keyPath: path]
+    }
+}
