@@ -12,7 +12,7 @@ struct ControlRenderingTests {
         let html = try await Fixtures.render(Fixtures.schema([]))
         #expect(html.contains(
             #"<label class="fw-label fw-visually-hidden" for="field-title">Title<span class="fw-label__required" aria-hidden="true"> *</span><span class="fw-visually-hidden"> (required)</span></label>"#))
-        #expect(html.contains(#"<input class="fw-input" id="field-title" name="title" type="text" placeholder="Title">"#))
+        #expect(html.contains(#"<input class="fw-input" id="field-title" name="title" type="text" placeholder="Title" data-clear="true">"#))
     }
 
     @Test("an email field has type email and email autocomplete")
@@ -21,7 +21,7 @@ struct ControlRenderingTests {
         let html = try await Fixtures.render(Fixtures.schema([field]))
         #expect(html.contains(#"<label class="fw-label" for="field-email">Email</label>"#))
         #expect(html.contains(
-            #"<input class="fw-input" id="field-email" name="email" type="email" autocomplete="email" spellcheck="false" placeholder="name@example.com">"#))
+            #"<input class="fw-input" id="field-email" name="email" type="email" autocomplete="email" spellcheck="false" placeholder="name@example.com" data-clear="true">"#))
     }
 
     @Test("a phone field with grouped characters gets tel type, keyboard, autocomplete and data-format")
@@ -30,7 +30,7 @@ struct ControlRenderingTests {
             name: "phone", kind: .text, label: "Contact phone", constraints: Constraints(textType: .tel, format: "(###) ###-####"))
         let html = try await Fixtures.render(Fixtures.schema([field]))
         #expect(html.contains(
-            #"<input class="fw-input" id="field-phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" placeholder="(###) ###-####" data-format="(###) ###-####">"#))
+            #"<input class="fw-input" id="field-phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" placeholder="(###) ###-####" data-format="(###) ###-####" data-clear="true">"#))
     }
 
     @Test("length and pattern constraints become attributes and the hint is linked with aria-describedby")
@@ -41,7 +41,7 @@ struct ControlRenderingTests {
         let html = try await Fixtures.render(Fixtures.schema([field]))
         #expect(html.contains(#"<p class="fw-hint" id="field-asset-hint">Two letters, a hyphen and four digits</p>"#))
         #expect(html.contains(
-            #"<input class="fw-input" id="field-asset" name="asset" type="text" minlength="7" maxlength="7" pattern="[A-Z]{2}-[0-9]{4}" aria-describedby="field-asset-hint">"#))
+            #"<input class="fw-input" id="field-asset" name="asset" type="text" minlength="7" maxlength="7" pattern="[A-Z]{2}-[0-9]{4}" data-clear="true" aria-describedby="field-asset-hint">"#))
     }
 
     @Test("a number with a prefix shows it beside the input, hidden from screen readers, and says it in the label")
@@ -128,7 +128,7 @@ struct ControlRenderingTests {
         var searchable = field
         searchable.presentation.searchable = true
         let html = try await Fixtures.render(Fixtures.schema([searchable], lists: [list]))
-        #expect(html.contains(#"<select class="fw-select" id="field-project" name="project" data-searchable="true">"#))
+        #expect(html.contains(#"<select class="fw-select" id="field-project" name="project" data-searchable="true" data-drilldown="true">"#))
         #expect(html.contains(
             "<optgroup label=\"Mobile\">\n<option value=\"ios\">iOS App</option>\n<option value=\"android\" selected>Android App</option>\n</optgroup>"))
         #expect(html.contains(#"<optgroup label="Web">"#))
@@ -209,7 +209,7 @@ struct ControlRenderingTests {
             constraints: Constraints(maxCount: 5, maxSize: 10 * 1024 * 1024, accept: ["image/png", "application/pdf"]))
         let html = try await Fixtures.render(Fixtures.schema([field]))
         #expect(html.contains(
-            "<input class=\"fw-attachments__input\" type=\"file\" id=\"field-files\" name=\"files\" multiple accept=\"image/png,application/pdf\" data-max-count=\"5\" data-max-size=\"10485760\" aria-describedby=\"field-files-count\">\n<label class=\"fw-attachments__add\" for=\"field-files\" aria-hidden=\"true\">+</label>"))
+            "<input class=\"fw-attachments__input\" data-attachments type=\"file\" id=\"field-files\" name=\"files\" multiple accept=\"image/png,application/pdf\" data-max-count=\"5\" data-max-size=\"10485760\" aria-describedby=\"field-files-count\">\n<label class=\"fw-attachments__add\" for=\"field-files\" aria-hidden=\"true\">+</label>"))
         #expect(html.contains(#"<p class="fw-attachments__count" id="field-files-count">Up to 5 files, 10 MB each</p>"#))
         #expect(html.contains(#"enctype="multipart/form-data""#))
     }
@@ -225,6 +225,6 @@ struct ControlRenderingTests {
         #expect(!html.contains("<select"))
         schema.lists = [OptionList(id: "plants", groups: [OptionGroup(options: [Option(value: "p1", label: "Plant 1")])], external: true)]
         let uploaded = try await Fixtures.render(schema)
-        #expect(uploaded.contains(#"<select class="fw-select" id="field-plant" name="plant">"#))
+        #expect(uploaded.contains(#"<select class="fw-select" id="field-plant" name="plant" data-drilldown="true">"#))
     }
 }

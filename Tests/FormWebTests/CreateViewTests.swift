@@ -15,11 +15,11 @@ struct CreateViewTests {
         let html = try await Fixtures.render(schema, csrf: "tok-123")
         #expect(html.contains("<title>New Issue – Fieldwork</title>"))
         #expect(html.contains(
-            "<form class=\"fw-form\" method=\"post\" action=\"/forms/new-issue\" enctype=\"application/x-www-form-urlencoded\" novalidate>\n<header class=\"fw-navbar\">\n<a class=\"fw-navbar__cancel\" href=\"/forms/new-issue\">Cancel</a>\n<h1 class=\"fw-navbar__title\">New Issue</h1>\n<button class=\"fw-navbar__done fw-button fw-button--primary\" type=\"submit\">Create</button>\n</header>"))
+            "<form class=\"fw-form\" method=\"post\" action=\"/forms/new-issue\" enctype=\"application/x-www-form-urlencoded\" novalidate data-unsaved=\"Discard this new issue?\">\n<header class=\"fw-navbar\">\n<a class=\"fw-navbar__cancel\" href=\"/forms/new-issue\" data-cancel>Cancel</a>\n<h1 class=\"fw-navbar__title\">New Issue</h1>\n<button class=\"fw-navbar__done fw-button fw-button--primary\" type=\"submit\">Create</button>\n</header>"))
         #expect(html.contains(#"<input type="hidden" name="_csrf" value="tok-123">"#))
         #expect(!html.contains("style="))
         #expect(!html.contains("<script>"))
-        #expect(html.contains(#"<script src="/js/fieldwork.js" defer></script>"#))
+        #expect(html.contains(#"<script type="module" src="/js/fieldwork.js"></script>"#))
     }
 
     @Test("the parent page is rendered behind the sheet, inert and hidden from screen readers")
@@ -167,12 +167,12 @@ struct CreateViewTests {
             errors: [FieldError(field: "email", message: message)])
         #expect(html.contains("<title>Error: New Thing – Fieldwork</title>"))
         #expect(html.contains(
-            "<div class=\"fw-error-summary\" tabindex=\"-1\" aria-labelledby=\"fw-error-summary-title\">\n<div role=\"alert\">\n<h2 class=\"fw-error-summary__title\" id=\"fw-error-summary-title\">There is a problem</h2>\n<ul class=\"fw-error-summary__list\"><li><a href=\"#field-email\">\(message)</a></li></ul>\n</div>\n</div>"))
+            "<div class=\"fw-error-summary\" role=\"region\" tabindex=\"-1\" aria-labelledby=\"fw-error-summary-title\" data-error-summary>\n<div role=\"alert\">\n<h2 class=\"fw-error-summary__title\" id=\"fw-error-summary-title\">There is a problem</h2>\n<ul class=\"fw-error-summary__list\"><li><a href=\"#field-email\">\(message)</a></li></ul>\n</div>\n</div>"))
         #expect(html.contains(#"<div class="fw-cell fw-cell--text fw-cell--error">"#))
         #expect(html.contains(
             "<p class=\"fw-field__error\" id=\"field-email-error\"><span class=\"fw-field__error-icon\" aria-hidden=\"true\"></span><span class=\"fw-visually-hidden\">Error: </span>\(message)</p>"))
         #expect(html.contains(
-            #"name="email" type="email" autocomplete="email" spellcheck="false" value="not an address" aria-describedby="field-email-hint field-email-error" aria-invalid="true">"#))
+            #"name="email" type="email" autocomplete="email" spellcheck="false" data-clear="true" value="not an address" aria-describedby="field-email-hint field-email-error" aria-invalid="true">"#))
 
         let clean = try await Fixtures.render(Fixtures.schema([field]))
         #expect(!clean.contains("fw-error-summary"))

@@ -59,7 +59,7 @@ struct WebTests {
                 #expect(html.contains(#"<h1 class="fw-page-header__title">Things</h1>"#))
                 #expect(html.contains(#"<p class="fw-list__empty">No things yet</p>"#))
                 #expect(html.contains(
-                    #"<a class="fw-page-header__add" href="/forms/new-thing/new"><span aria-hidden="true">+</span><span class="fw-visually-hidden">New Thing</span></a>"#))
+                    #"<a class="fw-page-header__add" href="/forms/new-thing/new" data-modal><span aria-hidden="true">+</span><span class="fw-visually-hidden">New Thing</span></a>"#))
             }
         }
     }

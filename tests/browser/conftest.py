@@ -76,9 +76,19 @@ class Browser:
         return self
 
     def open(self, path: str):
+        self.leave()
         self.driver.get(BASE + path)
         self.settle()
         return self
+
+    def leave(self):
+        """Lets the current page go without the unsaved-changes question (beforeunload), so a
+        test that typed into a form can open the next page."""
+        try:
+            self.driver.execute_script(
+                "document.querySelectorAll('form[data-unsaved]').forEach(f => { if (f.fwUnsaved) f.fwUnsaved.leaving = true })")
+        except Exception:  # noqa: BLE001 - no page yet
+            pass
 
     def settle(self, timeout: float = 3.0):
         """Waits until the sheet's entrance animation has finished, so rectangles are final."""
@@ -167,3 +177,36 @@ def browser_nojs():
     b = Browser(js=False)
     yield b
     b.quit()
+
+
+def choose(b, name: str, label: str):
+    """Chooses an option of a value list as a person would: on the drill-down's list screen
+    with JavaScript, in the native select or checkboxes without it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    d = b.driver
+    control = d.find_element(By.ID, f"field-{name}")
+    if control.tag_name == "select":
+        Select(control).select_by_visible_text(label)
+        return
+    if control.tag_name == "input":  # the first checkbox of several, without JavaScript
+        box = d.find_element(By.XPATH, f"//label[normalize-space()='{label}']/preceding-sibling::input")
+        if not box.is_selected():
+            d.execute_script("arguments[0].click()", box)
+        return
+    control.click()
+    b.settle()
+    d.find_element(By.XPATH, f"//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='{label}']").click()
+    screens = d.find_elements(By.CSS_SELECTOR, "dialog.fw-drilldown")
+    if screens:  # several values: the screen stays until Back
+        screens[0].find_element(By.CSS_SELECTOR, ".fw-drilldown__back").click()
+
+
+def wait_gone(b, selector: str, timeout: float = 3.0) -> bool:
+    """Waits until nothing matches `selector` (a dialog closes on the next task); True if so."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not b.driver.find_elements("css selector", selector):
+            return True
+        time.sleep(0.05)
+    return False

@@ -5,16 +5,16 @@ failing elements so it can be fixed. axe-core comes from PyPI (axe-playwright-py
 axe.min.js) and is injected through WebDriver: see Browser.axe in conftest.py.
 
 What axe cannot decide ("needs review") does not fail these checks but is printed with them
-(pytest -rA); a known serious one has its own check below, marked xfail until it is fixed."""
+(pytest -rA); the error summary's has its own check below, which fails on anything serious."""
 import os
 import uuid
 
 import pytest
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import AXE_FAILING_IMPACTS, Browser, describe_violations, failing_violations
+from conftest import AXE_FAILING_IMPACTS, Browser, choose, describe_violations, failing_violations
 
 FORM = "/forms/new-issue/new"
 PASSWORD = os.environ.get("FIELDWORK_ADMIN_PASSWORD", "ci-admin-password")
@@ -46,7 +46,7 @@ def created(browser):
     b = browser.viewport(1280, 800).open(FORM)
     d = b.driver
     d.find_element(By.ID, "field-title").send_keys("Accessibility " + uuid.uuid4().hex[:6])
-    Select(d.find_element(By.ID, "field-project")).select_by_value("portal")
+    choose(b, "project", "Customer Portal")
     click_and_wait(b, ".fw-navbar button[type=submit]")
     detail = d.current_url
     assert "/forms/new-issue/" in detail and not detail.endswith("/new"), (detail, d.title)
@@ -91,6 +91,7 @@ def object_page(which):
     def go(request, size):
         url = request.getfixturevalue("created")[which]
         b = request.getfixturevalue("browser").viewport(*size)
+        b.leave()
         b.driver.get(url)
         b.settle()
         assert b.driver.current_url == url, b.driver.current_url
@@ -110,6 +111,30 @@ def admin_page(request, size):
     return b
 
 
+def drilldown_open(request, size):
+    b = create_view(request, size)
+    b.driver.find_element(By.ID, "field-project").click()
+    b.settle()
+    assert b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-drilldown[open]")
+    return b
+
+
+def discard_question(request, size):
+    b = create_view(request, size)
+    b.driver.find_element(By.ID, "field-title").send_keys("Typed")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
+    assert b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-discard[open]")
+    return b
+
+
+def modal_open(request, size):
+    b = request.getfixturevalue("browser").viewport(*size).open("/forms/new-issue")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal[open] form"))
+    b.settle()
+    return b
+
+
 PAGES = {
     "create-view": create_view,
     "refused-create-view": refused_create_view,
@@ -118,6 +143,9 @@ PAGES = {
     "edit-view": object_page("edit"),
     "sign-in-page": sign_in_page,
     "admin-page": admin_page,
+    "drilldown-open": drilldown_open,
+    "discard-question": discard_question,
+    "modal-open": modal_open,
 }
 
 # Checks known to fail until a template changes: {(page, size): reason}. Strict, so a fix shows
@@ -149,13 +177,7 @@ def test_no_serious_violations(page, size, request):
                          f"({b.driver.current_url}):\n{describe_violations(failing)}")
 
 
-@pytest.mark.parametrize("size", [
-    pytest.param(size, id=size, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-        "aria-prohibited-attr (serious, needs review): the error summary "
-        "(Templates/partials/error-summary.mustache) puts aria-labelledby on a div with no role, "
-        "where it is prohibited and ignored; give that div role=\"region\" (or \"group\") or drop "
-        "aria-labelledby")))
-    for size in SIZES])
+@pytest.mark.parametrize("size", list(SIZES))
 def test_error_summary_has_nothing_serious_to_review(size, request):
     """The refused create view's error summary: nothing serious that axe leaves to a person."""
     b = refused_create_view(request, SIZES[size])

@@ -170,7 +170,7 @@ def test_import_preview_publish_value_list_versions(admin: Browser):
     assert "Options uploaded" in b.driver.find_element(By.CSS_SELECTOR, ".fw-notice").text
     os.unlink(csv)
     b.open(f"/forms/{form_id}/new")
-    groups = [g.get_attribute("label") for g in b.driver.find_elements(By.CSS_SELECTOR, "#field-plant optgroup")]
+    groups = [g.get_attribute("label") for g in b.driver.find_elements(By.CSS_SELECTOR, "select[name=plant] optgroup")]
     assert groups == ["North", "South"]
 
     # A second import makes version 2; both versions are listed with who imported them.

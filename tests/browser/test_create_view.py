@@ -143,20 +143,8 @@ def test_pages_around_the_form(browser):
     assert b.driver.current_url.endswith("/forms/new-issue")
     plus = b.driver.find_element("css selector", "a[href$='/forms/new-issue/new']")
     plus.click()
-    assert b.driver.current_url.endswith(FORM)
-
-
-def test_searchable_value_list_filters_with_javascript(browser, browser_nojs):
-    from selenium.webdriver.common.by import By
-    browser.viewport(390, 844).open("/forms/new-issue/new")
-    search = browser.driver.find_element(By.ID, "field-project-filter")
-    search.send_keys("watch")
-    visible = browser.js_eval(
-        "return Array.from(document.querySelectorAll('#field-project option')).filter(o => o.value && !o.hidden).map(o => o.value)")
-    assert visible == ["watch"]
-    hidden_groups = browser.js_eval(
-        "return Array.from(document.querySelectorAll('#field-project optgroup')).filter(g => g.hidden).length")
-    assert hidden_groups >= 1
-    # Without JavaScript there is no filter box, and every option is there.
-    browser_nojs.viewport(390, 844).open("/forms/new-issue/new")
-    assert not browser_nojs.driver.find_elements(By.ID, "field-project-filter")
+    # With JavaScript "+" opens the create view in a modal over the parent (test_modal.py).
+    b.driver.implicitly_wait(5)
+    assert b.driver.find_element("css selector", "dialog.fw-modal form")
+    b.driver.implicitly_wait(0)
+    assert b.driver.current_url.endswith("/forms/new-issue")

@@ -6,7 +6,9 @@ import tempfile
 
 import pytest
 from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import choose
 
 FORM = "/forms/new-issue/new"
 
@@ -123,7 +125,7 @@ def test_refuse_keep_create_view_edit_delete(js, width, height, browser, browser
     assert "screenshot.png" in d.find_element("tag name", "body").text
 
     # 3. Fixed: created, 303 to the detail page.
-    Select(d.find_element("id", "field-project")).select_by_value("portal")
+    choose(b, "project", "Customer Portal")
     check(d, "input[name=categories][value=docs]", on=False)
     cost = d.find_element("id", "field-cost")
     cost.clear()

@@ -251,6 +251,8 @@ extension FieldViewModel.Builder {
             if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
             if let pattern = c.pattern { attrs.append(("pattern", pattern)) }
             if let format = c.format { attrs.append(("data-format", format)) }
+            // A Clear button while it holds text (clear-button.js).
+            if !mode.isReadOnly(field) { attrs.append(("data-clear", "true")) }
         case .number:
             let inputmode = c.scale == 0 ? "numeric" : "decimal"
             let hasAffix = field.presentation.prefix != nil || field.presentation.suffix != nil
@@ -284,6 +286,8 @@ extension FieldViewModel.Builder {
             if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
         case .valueList:
             if field.presentation.searchable { attrs.append(("data-searchable", "true")) }
+            // The drill-down list screen (drill-down.js) replaces the control with JavaScript on.
+            attrs.append(("data-drilldown", "true"))
         case .attachments:
             if let accept = c.accept, !accept.isEmpty {
                 attrs.append(("accept", accept.map { PageText($0).text }.joined(separator: ",")))

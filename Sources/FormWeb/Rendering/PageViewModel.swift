@@ -24,6 +24,8 @@ enum PageViewModel {
         let errorSummary: String
         let sections: [Section]
         let parent: ParentList
+        /// What closing the view with changed input asks: "Discard this new issue?".
+        let unsaved: PageText
 
         /// A section of the form: its groups of field cells.
         struct Section {
@@ -56,6 +58,11 @@ enum PageViewModel {
             cancelHref = home
             deleteHref = mode == .edit ? ["\(slot: objectPath)/delete"] : []
             deleteLabel = "Delete \(objectName(schema))"
+            let object = FieldWording.lowercased(schema.object?.trimmingCharacters(in: .whitespaces) ?? "")
+            unsaved = PageText(
+                mode == .create
+                    ? "Discard this new \(object.isEmpty ? "entry" : object)?"
+                    : "Discard your changes to this \(object.isEmpty ? "entry" : object)?")
             prefillSeal = mode == .create ? registry.sentinel(.prefillSeal) : ""
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
@@ -99,6 +106,9 @@ enum PageViewModel {
         /// Whether the empty-state text is static: behind the create sheet the list stays empty,
         /// since filling it would cost a query per view.
         let staticEmpty: Bool
+        /// Whether "+" opens the create view in a modal (modal.js): on the parent page itself,
+        /// not on the inert copy behind a create sheet.
+        let opensModal: Bool
         let listItems: String
         let listEmpty: String
         let pager: String
@@ -111,6 +121,7 @@ enum PageViewModel {
             newLabel = PageText(schema.title)
             newHref = "/forms/\(schema.id)/new"
             self.staticEmpty = staticEmpty
+            opensModal = false
             listItems = ""
             listEmpty = ""
             pager = ""
@@ -124,6 +135,7 @@ enum PageViewModel {
             newLabel = empty.newLabel
             newHref = empty.newHref
             staticEmpty = false
+            opensModal = true
             listItems = registry.sentinel(.listItems)
             listEmpty = registry.sentinel(.listEmpty(text: empty.emptyText.text))
             pager = registry.sentinel(.pager)

@@ -1,0 +1,227 @@
+// Value list drill-down (single and multiple). The cell shows the label and the current
+// selection with a chevron; activating it pushes a list screen titled with the field's label
+// (inside the sheet at regular width, full screen at compact), with Back instead of Cancel, an
+// expandable search, the list's groups, radios for one value and checkboxes for several with a
+// "Selected" group on top. A choice applies at once: there is no Apply button. The native
+// control stays in the form (hidden), so what is submitted is what it always was.
+import { labelText } from "./label-text.js";
+import { isCompact } from "./layout.js";
+
+let counter = 0;
+
+/// The options of a native control: value, label, group label, chosen, and a setter.
+function optionsOf(control) {
+  if (control.tagName === "SELECT") {
+    return Array.from(control.options).filter((o) => o.value !== "").map((o) => ({
+      value: o.value, label: o.text, group: o.parentElement.tagName === "OPTGROUP" ? o.parentElement.label : "",
+      get chosen() { return o.selected; },
+      choose(on) {
+        control.value = on ? o.value : "";
+        control.dispatchEvent(new Event("change", { bubbles: true }));
+      },
+    }));
+  }
+  return Array.from(control.querySelectorAll("input[type=checkbox]")).map((box) => {
+    const legend = box.closest("fieldset.fw-checkboxes__group")?.querySelector("legend");
+    const label = control.querySelector('label[for="' + CSS.escape(box.id) + '"]');
+    return {
+      value: box.value, label: label ? label.textContent : box.value, group: legend ? legend.textContent : "",
+      get chosen() { return box.checked; },
+      choose(on) {
+        box.checked = on;
+        box.dispatchEvent(new Event("change", { bubbles: true }));
+      },
+    };
+  });
+}
+
+/// "A", or "A, B, C and 3 more" cut to what fits `span`: as many items as fit, the rest counted.
+export function summarise(span, items) {
+  if (items.length <= 1) {
+    span.textContent = items[0] || "";
+    return;
+  }
+  for (let shown = items.length; shown >= 1; shown--) {
+    const rest = items.length - shown;
+    span.textContent = rest === 0
+      ? items.slice(0, -1).join(", ") + " and " + items[items.length - 1]
+      : items.slice(0, shown).join(", ") + " and " + rest + " more";
+    if (span.scrollWidth <= span.clientWidth + 1) return;
+  }
+}
+
+function placeOver(dialog, sheet) {
+  if (isCompact() || !sheet) {
+    dialog.classList.add("fw-drilldown--full");
+    return;
+  }
+  const r = sheet.getBoundingClientRect();
+  Object.assign(dialog.style, { top: r.top + "px", left: r.left + "px", width: r.width + "px", height: r.height + "px" });
+}
+
+function openList(cell, control, title, multiple, done) {
+  const options = optionsOf(control);
+  const searchable = control.hasAttribute("data-searchable") || options.length > 10;
+  const dialog = document.createElement("dialog");
+  dialog.className = "fw-drilldown";
+  const id = "fw-drilldown-" + ++counter;
+  dialog.setAttribute("aria-labelledby", id + "-title");
+
+  const header = document.createElement("header");
+  header.className = "fw-drilldown__bar";
+  const back = document.createElement("button");
+  back.type = "button";
+  back.className = "fw-drilldown__back";
+  back.textContent = "Back";
+  const heading = document.createElement("h2");
+  heading.className = "fw-drilldown__title";
+  heading.id = id + "-title";
+  heading.textContent = title;
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "fw-drilldown__search-toggle";
+  toggle.setAttribute("aria-label", "Search " + title);
+  toggle.setAttribute("aria-expanded", "false");
+  header.append(back, heading);
+  if (searchable) header.append(toggle);
+
+  const search = document.createElement("input");
+  search.type = "search";
+  search.className = "fw-input fw-drilldown__search";
+  search.setAttribute("aria-label", "Search " + title);
+  search.setAttribute("autocomplete", "off");
+  search.hidden = true;
+
+  const body = document.createElement("div");
+  body.className = "fw-drilldown__body";
+  const status = document.createElement("p");
+  status.className = "fw-visually-hidden";
+  status.setAttribute("aria-live", "polite");
+
+  // Groups in the list's order, the chosen values first under "Selected" (several only).
+  const groups = new Map();
+  if (multiple && options.some((o) => o.chosen)) groups.set("Selected", options.filter((o) => o.chosen));
+  for (const option of options) {
+    if (multiple && option.chosen) continue;
+    if (!groups.has(option.group)) groups.set(option.group, []);
+    groups.get(option.group).push(option);
+  }
+  const rows = [];
+  let n = 0;
+  for (const [name, members] of groups) {
+    const group = document.createElement("fieldset");
+    group.className = "fw-drilldown__group";
+    const legend = document.createElement("legend");
+    legend.className = name ? "fw-drilldown__legend" : "fw-visually-hidden";
+    legend.textContent = name || title;
+    group.append(legend);
+    for (const option of members) {
+      const row = document.createElement("div");
+      row.className = "fw-drilldown__row";
+      const input = document.createElement("input");
+      input.type = multiple ? "checkbox" : "radio";
+      input.name = id;
+      input.id = id + "-" + n++;
+      input.className = "fw-drilldown__input";
+      input.checked = option.chosen;
+      const label = document.createElement("label");
+      label.htmlFor = input.id;
+      label.className = "fw-drilldown__label";
+      label.textContent = option.label;
+      row.append(input, label);
+      row.dataset.match = (option.label + " " + option.value).toLowerCase();
+      group.append(row);
+      rows.push(row);
+      input.addEventListener("change", () => {
+        option.choose(input.checked);
+        done();
+        // One value: the choice is made, back to the form.
+        if (!multiple) dialog.close();
+      });
+    }
+    body.append(group);
+  }
+
+  toggle.addEventListener("click", () => {
+    search.hidden = !search.hidden;
+    toggle.setAttribute("aria-expanded", String(!search.hidden));
+    if (!search.hidden) search.focus();
+  });
+  search.addEventListener("input", () => {
+    const query = search.value.trim().toLowerCase();
+    let shown = 0;
+    for (const row of rows) {
+      row.hidden = query !== "" && !row.dataset.match.includes(query);
+      if (!row.hidden) shown += 1;
+    }
+    for (const group of body.querySelectorAll(".fw-drilldown__group")) {
+      group.hidden = !group.querySelector(".fw-drilldown__row:not([hidden])");
+    }
+    status.textContent = shown === 1 ? "1 match" : shown + " matches";
+  });
+  back.addEventListener("click", () => dialog.close());
+
+  dialog.append(header, search, body, status);
+  document.body.append(dialog);
+  placeOver(dialog, cell.closest(".fw-sheet"));
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    cell.focus();
+  });
+  dialog.showModal();
+  (body.querySelector("input:checked") || body.querySelector("input") || back).focus();
+}
+
+export function enhance(root) {
+  root.querySelectorAll("[data-drilldown]").forEach((control) => {
+    const multiple = control.tagName !== "SELECT";
+    const field = control.closest(".fw-cell");
+    const title = multiple
+      ? (field?.querySelector("legend")?.cloneNode(true) ?? null)
+      : null;
+    let name = labelText(control);
+    if (title) {
+      title.querySelectorAll(".fw-visually-hidden, .fw-label__required, .fw-label__optional").forEach((e) => e.remove());
+      name = title.textContent.replace(/\s+/g, " ").trim();
+    }
+    const readOnly = multiple ? !control.querySelector("input:not([disabled])") : control.disabled;
+
+    const cell = document.createElement(readOnly ? "div" : "button");
+    cell.className = "fw-drill" + (readOnly ? " fw-drill--readonly" : "");
+    if (!readOnly) cell.type = "button";
+    const value = document.createElement("span");
+    value.className = "fw-drill__value";
+    cell.append(value);
+    if (!readOnly) {
+      const chevron = document.createElement("span");
+      chevron.className = "fw-drill__chevron";
+      chevron.setAttribute("aria-hidden", "true");
+      cell.append(chevron);
+      // The control keeps its describedby (hint, error) on the cell that replaces it.
+      const described = control.getAttribute("aria-describedby")
+        || field?.querySelector("fieldset")?.getAttribute("aria-describedby");
+      if (described) cell.setAttribute("aria-describedby", described);
+      if (control.getAttribute("aria-invalid") === "true") cell.setAttribute("aria-invalid", "true");
+    }
+    const update = () => {
+      const chosen = optionsOf(control).filter((o) => o.chosen).map((o) => o.label);
+      summarise(value, chosen);
+      cell.setAttribute("aria-label", name + ": " + (chosen.length ? chosen.join(", ") : "none chosen"));
+      if (readOnly) cell.setAttribute("role", "group");
+    };
+    control.hidden = true;
+    control.insertAdjacentElement("afterend", cell);
+    // Links to the field (the error summary's) and its label land on the cell: it takes the
+    // field's id from the select, or from the first checkbox.
+    const owner = multiple ? control.querySelector("input[type=checkbox]") : control;
+    if (owner && owner.id) {
+      const fieldID = owner.id;
+      owner.id = fieldID + "-native";
+      control.querySelector('label[for="' + CSS.escape(fieldID) + '"]')?.setAttribute("for", owner.id);
+      cell.id = fieldID;
+    }
+    update();
+    new ResizeObserver(update).observe(cell);
+    if (!readOnly) cell.addEventListener("click", () => openList(cell, control, name, multiple, update));
+  });
+}

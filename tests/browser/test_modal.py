@@ -1,0 +1,91 @@
+"""The create view in a modal over its parent page: "+" opens it (full screen at compact width,
+a centred sheet at regular width), focus goes to the first key field, Cancel, Escape and a click
+outside close it (asking first when something was typed), a refusal re-renders inside it and a
+create goes to the new object's page; without JavaScript "+" is a link."""
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import wait_gone
+
+PARENT = "/forms/new-issue"
+WIDTHS = [(390, 844), (1280, 800)]
+IDS = ["compact", "regular"]
+
+
+def open_modal(b, width, height):
+    b.viewport(width, height).open(PARENT)
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal form"))
+    b.settle()
+    return b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal")
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=IDS)
+def test_plus_opens_the_create_view_in_a_modal(size, browser):
+    modal = open_modal(browser, *size)
+    b = browser
+    assert b.driver.current_url.endswith(PARENT), "the parent page stays"
+    assert b.js_eval("return document.activeElement.id") == "field-title"
+    sheet = b.rect("dialog.fw-modal .fw-sheet")
+    if size[0] == 390:
+        assert abs(sheet["x"]) < 1 and abs(sheet["width"] - 390) < 1, sheet
+    else:
+        assert 540 <= sheet["width"] <= 600 and abs(sheet["x"] + sheet["width"] / 2 - 640) < 2, sheet
+    assert modal.find_element(By.CSS_SELECTOR, ".fw-navbar__title").text == "New Issue"
+    b.screenshot(f"modal-{size[0]}")
+    # Untouched, Cancel closes at once and focus goes back to "+".
+    modal.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
+    assert wait_gone(b, "dialog.fw-modal")
+    assert b.js_eval("return document.activeElement.classList.contains('fw-page-header__add')")
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=IDS)
+def test_escape_with_typed_input_asks_first(size, browser):
+    modal = open_modal(browser, *size)
+    b = browser
+    modal.find_element(By.ID, "field-title").send_keys("Half a thought")
+    b.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    question = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-discard")
+    assert "Discard this new issue?" in question.text
+    question.find_element(By.XPATH, ".//button[normalize-space()='Keep editing']").click()
+    assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == "Half a thought"
+    b.driver.find_element(By.ID, "field-title").send_keys(Keys.ESCAPE)
+    b.driver.find_element(By.XPATH, "//dialog[contains(@class,'fw-discard')]//button[normalize-space()='Discard']").click()
+    assert wait_gone(b, "dialog.fw-modal")
+
+
+def test_a_click_outside_the_sheet_closes_it_at_regular_width(browser):
+    open_modal(browser, 1280, 800)
+    browser.driver.execute_script(
+        "document.querySelector('dialog.fw-modal').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    assert wait_gone(browser, "dialog.fw-modal")
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=IDS)
+def test_a_refusal_stays_in_the_modal_and_a_create_leaves_it(size, browser):
+    modal = open_modal(browser, *size)
+    b = browser
+    marker = f"Modal {size[0]}"
+    modal.find_element(By.ID, "field-title").send_keys(marker)
+    modal.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-error-summary"))
+    assert b.driver.current_url.endswith(PARENT)
+    assert b.js_eval("return document.activeElement.classList.contains('fw-error-summary')")
+    assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == marker
+    b.screenshot(f"modal-refused-{size[0]}")
+    b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-project").click()
+    b.settle()
+    b.driver.find_element(By.XPATH, "//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='Customer Portal']").click()
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal .fw-navbar button[type=submit]").click()
+    WebDriverWait(b.driver, 10).until(lambda d: "/forms/new-issue/" in d.current_url and not d.current_url.endswith("/new"))
+    assert marker in b.driver.find_element(By.TAG_NAME, "body").text
+    del old
+
+
+def test_without_javascript_plus_is_a_link(browser_nojs):
+    b = browser_nojs.viewport(1280, 800).open(PARENT)
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
+    assert b.driver.current_url.endswith("/forms/new-issue/new")
