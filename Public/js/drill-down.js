@@ -120,8 +120,10 @@ function openList(cell, control, title, multiple, done) {
       row.className = "fw-drilldown__row";
       const input = document.createElement("input");
       input.type = multiple ? "checkbox" : "radio";
-      input.name = id;
       input.id = id + "-" + n++;
+      // Radios of their own (no shared name): arrow keys move between rows without choosing,
+      // Space chooses, as for several values.
+      input.name = input.id;
       input.className = "fw-drilldown__input";
       input.checked = option.chosen;
       const label = document.createElement("label");
@@ -160,6 +162,15 @@ function openList(cell, control, title, multiple, done) {
     status.textContent = shown === 1 ? "1 match" : shown + " matches";
   });
   back.addEventListener("click", () => dialog.close());
+  body.addEventListener("keydown", (event) => {
+    const step = event.key === "ArrowDown" ? 1 : event.key === "ArrowUp" ? -1 : 0;
+    if (!step) return;
+    const inputs = Array.from(body.querySelectorAll(".fw-drilldown__row:not([hidden]) input"));
+    const at = inputs.indexOf(event.target);
+    if (at < 0) return;
+    event.preventDefault();
+    inputs[Math.min(Math.max(at + step, 0), inputs.length - 1)].focus();
+  });
 
   dialog.append(header, search, body, status);
   document.body.append(dialog);
