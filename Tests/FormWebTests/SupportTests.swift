@@ -69,6 +69,18 @@ struct SupportTests {
         #expect(labels(option) == Set(FieldViewModel.OptionCell.templateKeys.keys))
     }
 
+    @Test("a slot template naming something that is no part is refused when the templates load")
+    func unknownSlotPart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldwork-templates-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: ResourceRoot.resolve().templates, to: folder)
+        try "<li>{{messsage}}</li>\n".write(
+            to: folder.appendingPathComponent("slots/error-item.mustache"), atomically: true, encoding: .utf8)
+        await #expect(throws: RenderPlanError.unknownPart(template: "slots/error-item", name: "messsage")) {
+            _ = try await PageRenderer(templates: folder)
+        }
+    }
+
     @Test("step follows the scale when the spec gives none")
     func steps() {
         #expect(FieldViewModel.step(forScale: 2) == "0.01")
