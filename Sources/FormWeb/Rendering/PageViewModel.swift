@@ -296,14 +296,18 @@ enum PageViewModel {
         let layout: PageLayout
         let heading: PageText
         let message: PageText
+        /// Whether to point to the Back button: the refused form, values and all, is one step back.
+        let backToForm: Bool
 
         /// - Parameters:
         ///   - heading: what happened.
         ///   - message: what to do; it may quote the request.
-        init(heading: String, message: String) {
+        ///   - backToForm: point to the Back button, for a refused form.
+        init(heading: String, message: String, backToForm: Bool = false) {
             self.heading = PageText(heading)
             layout = PageLayout(title: "\(self.heading) – \(siteName)", body: "error")
             self.message = PageText(message)
+            self.backToForm = backToForm
         }
     }
 }
