@@ -92,4 +92,21 @@ struct AttachmentsResponseTests {
             }
         }
     }
+
+    @Test("in the app a refused upload answers with the error page: its status, not cached, what happened and the way back")
+    func refusedUploadPage() async throws {
+        try await TestApp.run(forms: [(F.schema, .public)]) { client in
+            let browser = TestBrowser(client)
+            let form = try await browser.get("/forms/test-form")
+            let refused = try await browser.postMultipart(
+                "/forms/test-form", [.field("_csrf", form.csrf ?? ""), .field("tags", String(repeating: "a", count: 1_100_000))])
+            #expect(refused.status == .contentTooLarge)
+            #expect(refused.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(refused.headers[.cacheControl] == "no-store")
+            #expect(refused.title == "Too much to upload – Fieldwork")
+            #expect(refused.body.contains(#"<h1 class="fw-page-header__title">Too much to upload</h1>"#))
+            #expect(refused.body.contains("<p>The files you sent are larger than 1.0 MB altogether. Send fewer or smaller files.</p>"))
+            #expect(refused.body.contains("<p>Use your browser’s Back button to return to the form.</p>"))
+        }
+    }
 }

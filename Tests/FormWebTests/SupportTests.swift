@@ -56,17 +56,47 @@ struct SupportTests {
         #expect(Plural.of("Box") == "Boxes")
     }
 
-    @Test("a field cell's key table names every stored property, so Mustache finds each one")
-    func fieldCellKeys() throws {
-        func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
+    @Test("the key tables of the plan contexts name every stored property, so Mustache finds each one")
+    func contextKeys() throws {
+        func expectKeys<Context: KeyPathContext>(_ context: Context) {
+            let labels = Set(Mirror(reflecting: context).children.compactMap(\.label))
+            #expect(labels == Set(Context.templateKeys.keys), "\(Context.self)")
+        }
         let field = Field(
             name: "c", kind: .chips, label: "C", options: [OptionGroup(label: "G", options: [Option(value: "a", label: "A")])])
-        let cell = FieldViewModel.Builder(schema: Fixtures.schema([field]), registry: SlotRegistry()).cell(for: field)
-        #expect(labels(cell) == Set(FieldViewModel.templateKeys.keys))
-        let group = try #require(cell.optionGroups.first)
-        #expect(labels(group) == Set(FieldViewModel.OptionGroupCell.templateKeys.keys))
-        let option = try #require(cell.options.first)
-        #expect(labels(option) == Set(FieldViewModel.OptionCell.templateKeys.keys))
+        let schema = Fixtures.schema([field, Field(name: "n", kind: .number, label: "N")])
+        let form = PageViewModel.Form(schema, registry: SlotRegistry())
+        expectKeys(form)
+        expectKeys(form.layout)
+        expectKeys(form.parent)
+        let section = try #require(form.sections.last)
+        expectKeys(section)
+        let group = try #require(section.groups.first)
+        expectKeys(group)
+        let cell = try #require(group.fields.first)
+        expectKeys(cell)
+        expectKeys(try #require(cell.optionGroups.first))
+        expectKeys(try #require(cell.options.first))
+        expectKeys(try #require(group.fields.last?.attrs.first))
+        let detail = PageViewModel.Detail(schema, registry: SlotRegistry())
+        expectKeys(detail)
+        let detailSection = try #require(detail.sections.first)
+        expectKeys(detailSection)
+        let detailGroup = try #require(detailSection.groups.first)
+        expectKeys(detailGroup)
+        expectKeys(try #require(detailGroup.rows.first))
+    }
+
+    @Test("a slot template naming something that is no part is refused when the templates load")
+    func unknownSlotPart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldwork-templates-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: ResourceRoot.resolve().templates, to: folder)
+        try "<li>{{messsage}}</li>\n".write(
+            to: folder.appendingPathComponent("slots/error-item.mustache"), atomically: true, encoding: .utf8)
+        await #expect(throws: RenderPlanError.unknownPart(template: "slots/error-item", name: "messsage")) {
+            _ = try await PageRenderer(templates: folder)
+        }
     }
 
     @Test("step follows the scale when the spec gives none")

@@ -3,9 +3,9 @@ import NIOCore
 
 /// Why a multipart request was refused before its submission could be validated.
 ///
-/// It is an `HTTPResponseError`, so a route that lets it escape answers with its status and a
-/// small self-contained HTML page; a route may also catch it and render its own page from
-/// ``message``. Whatever the request had staged is already gone when this is thrown.
+/// A route that lets it escape answers with its status and the `error` page, with ``heading``
+/// and ``message`` (``ErrorPageMiddleware``); a route may also catch it and render its own page
+/// from ``message``. Whatever the request had staged is already gone when this is thrown.
 public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible {
     /// Stable code: `too-large`, `staging-full`, `text-too-large`, `malformed`, `not-multipart`.
     public var code: Code
@@ -81,19 +81,18 @@ public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible 
         public static let tooLarge = Code("too-large")
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let title = status == .contentTooLarge ? "Too much to upload" : "The form could not be read"
-        let html = """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title) – Fieldwork</title></head>
-            <body><main><h1>\(title)</h1><p>\(HTML.escape(message))</p>
-            <p>Use your browser’s Back button to return to the form.</p></main></body></html>
+    /// What happened, as the page's heading.
+    public var heading: String {
+        status == .contentTooLarge ? "Too much to upload" : "The form could not be read"
+    }
 
-            """
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    /// The answer outside the app's ``ErrorPageMiddleware`` (which renders the `error` page
+    /// instead): the status and the message alone, as HTML, never cached.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = ByteBuffer()
+        body.writeStaticString("<!DOCTYPE html>\n<p>")
+        HTML.writeEscaped(message, to: &body)
+        body.writeStaticString("</p>\n")
+        return HTMLResponse.page(body, status: status, cacheControl: "no-store")
     }
 }

@@ -58,9 +58,13 @@ final class FieldViewModel: KeyPathContext {
     ]
 
     /// An attribute of the main control: `{{n}}="{{v}}"`.
-    struct Attribute {
+    struct Attribute: KeyPathContext {
         let n: String
         let v: PageText
+
+        static let templateKeys: [String: PartialKeyPath<Attribute> & Sendable] = [
+            "n": \.n, "v": \.v,
+        ]
     }
 
     /// A group of a choice's options, labelled or not.

@@ -2,8 +2,8 @@ import FormModel
 import Foundation
 import NIOCore
 
-/// The markup of files already received: on a form (kept with hidden inputs) and on the
-/// detail page (thumbnails or a type icon, with name, size and date).
+/// Files already received, from the fragments of ``SlotMarkup``: on a form (kept with a ticked
+/// checkbox) and on the detail page (thumbnails or a type icon, with name, size and date).
 enum FileListMarkup {
     /// Where a file's bytes are served (sniffed type, `nosniff`): an object's file under the
     /// object, so the object's access rule covers it; a staged upload to its uploader only.
@@ -25,59 +25,53 @@ enum FileListMarkup {
         }
     }
 
-    static func writeKept(_ files: [SubmittedFile], field: String, state: RenderState, to buffer: inout ByteBuffer) {
+    /// The files already received for a form's attachments field, each with a ticked Keep box.
+    static func writeKept(
+        _ files: [SubmittedFile], field: String, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
+    ) {
         guard !files.isEmpty else { return }
-        buffer.writeStaticString("<ul class=\"fw-attachments__list\">")
-        for file in files {
-            buffer.writeStaticString("<li class=\"fw-attachment\">")
-            writeThumbnail(file, state: state, to: &buffer)
-            buffer.writeStaticString("<span class=\"fw-attachment__name\">")
-            HTML.writeEscaped(file.name, to: &buffer)
-            buffer.writeStaticString("</span> <span class=\"fw-attachment__size\">")
-            HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
-            // A ticked "Keep" box sends the id back; unticking it removes the file, without JavaScript.
-            buffer.writeStaticString("</span><label class=\"fw-attachment__keep\"><input type=\"checkbox\" name=\"")
-            HTML.writeEscaped(InputName.keptFiles(of: field), to: &buffer)
-            buffer.writeStaticString("\" value=\"")
-            HTML.writeEscaped(file.id, to: &buffer)
-            buffer.writeStaticString("\" checked> Keep<span class=\"fw-visually-hidden\"> ")
-            HTML.writeEscaped(file.name, to: &buffer)
-            buffer.writeStaticString("</span></label></li>")
-        }
-        buffer.writeStaticString("</ul>")
-    }
-
-    static func writeShown(_ files: [SubmittedFile], state: RenderState, to buffer: inout ByteBuffer) {
-        let date = state.filesDate
-        buffer.writeStaticString("<ul class=\"fw-attachments__list\">")
-        for file in files {
-            buffer.writeStaticString("<li class=\"fw-attachment\"><a class=\"fw-attachment__link\" href=\"")
-            HTML.writeEscaped(url(for: file, state: state), to: &buffer)
-            buffer.writeStaticString("\">")
-            writeThumbnail(file, state: state, to: &buffer)
-            buffer.writeStaticString("<span class=\"fw-attachment__name\">")
-            HTML.writeEscaped(file.name, to: &buffer)
-            buffer.writeStaticString("</span></a> <span class=\"fw-attachment__size\">")
-            HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
-            if !date.isEmpty {
-                buffer.writeStaticString(" <span class=\"fw-attachment__date\">")
-                HTML.writeEscaped(date, to: &buffer)
-                buffer.writeStaticString("</span>")
+        markup.fileList.write(to: &buffer) { part, buffer in
+            guard part == .items else { return }
+            for file in files {
+                markup.keptFile.write(to: &buffer) { part, buffer in
+                    switch part {
+                    case .thumbnail: writeThumbnail(file, state: state, markup: markup, to: &buffer)
+                    case .name: HTML.writeEscaped(file.name, to: &buffer)
+                    case .size: HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
+                    case .keptName: HTML.writeEscaped(InputName.keptFiles(of: field), to: &buffer)
+                    case .id: HTML.writeEscaped(file.id, to: &buffer)
+                    default: break
+                    }
+                }
             }
-            buffer.writeStaticString("</span></li>")
         }
-        buffer.writeStaticString("</ul>")
     }
 
-    private static func writeThumbnail(_ file: SubmittedFile, state: RenderState, to buffer: inout ByteBuffer) {
+    /// An object's files on the detail page, each linking to its bytes.
+    static func writeShown(_ files: [SubmittedFile], state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        let date = state.filesDate
+        markup.fileList.write(to: &buffer) { part, buffer in
+            guard part == .items else { return }
+            for file in files {
+                markup.shownFile.write(to: &buffer) { part, buffer in
+                    switch part {
+                    case .url: HTML.writeEscaped(url(for: file, state: state), to: &buffer)
+                    case .thumbnail: writeThumbnail(file, state: state, markup: markup, to: &buffer)
+                    case .name: HTML.writeEscaped(file.name, to: &buffer)
+                    case .size: HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
+                    case .date: if !date.isEmpty { markup.fileDate.write(to: &buffer) { $0 == .date ? date : nil } }
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+
+    private static func writeThumbnail(_ file: SubmittedFile, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer) {
         if isImage(file) {
-            buffer.writeStaticString("<img class=\"fw-attachment__thumb\" src=\"")
-            HTML.writeEscaped(url(for: file, state: state), to: &buffer)
-            buffer.writeStaticString("\" alt=\"\" width=\"88\" height=\"88\">")
+            markup.fileImage.write(to: &buffer) { $0 == .url ? url(for: file, state: state) : nil }
         } else {
-            buffer.writeStaticString("<span class=\"fw-attachment__icon fw-attachment__icon--")
-            buffer.writeString(iconKind(file))
-            buffer.writeStaticString("\" aria-hidden=\"true\"></span>")
+            markup.fileIcon.write(to: &buffer) { $0 == .icon ? iconKind(file) : nil }
         }
     }
 }

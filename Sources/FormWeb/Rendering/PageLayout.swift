@@ -1,10 +1,14 @@
 import Mustache
 
 /// What `layout.mustache` reads of every page: the `<title>` and the classes on `<html>` and `<body>`.
-struct PageLayout {
+struct PageLayout: KeyPathContext {
     let title: PageText
     let htmlClass: PageText
     let bodyClass: String
+
+    static let templateKeys: [String: PartialKeyPath<PageLayout> & Sendable] = [
+        "title": \.title, "htmlClass": \.htmlClass, "bodyClass": \.bodyClass,
+    ]
 
     /// - Parameters:
     ///   - title: the whole `<title>`, site name included.
@@ -27,9 +31,9 @@ protocol PageContext {
 }
 
 /// A template context that names its values in a table of key paths, so swift-mustache reads
-/// them without `Mirror`: a `Mirror` lookup reflects every stored property, which made building
-/// a plan several times slower for the field cells, read dozens of times each. The table lists
-/// every stored property (a test checks it).
+/// them without `Mirror`: a `Mirror` lookup reflects every stored property (and resolves its
+/// type) at every name, which made building a plan several times slower. The contexts of pages
+/// built into plans use it; the table lists every stored property (a test checks it).
 protocol KeyPathContext: MustacheParent {
     static var templateKeys: [String: PartialKeyPath<Self> & Sendable] { get }
 }

@@ -6,6 +6,8 @@ import Mustache
 /// build plans, never on the hot path of the create view.
 public struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    /// What the plans' slots write, from `Templates/slots/`.
+    let markup: SlotMarkup
 
     /// Loads every `*.mustache` under the folder; `fields/text.mustache` becomes partial `fields/text`.
     public init(templates: URL) async throws {
@@ -13,11 +15,13 @@ public struct PageRenderer: Sendable {
         for name in Self.requiredTemplates where library.getTemplate(named: name) == nil {
             throw RenderPlanError.missingTemplate("\(templates.path)/\(name).mustache")
         }
+        markup = try SlotMarkup(library: library)
     }
 
     static let requiredTemplates =
-        ["layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/error-summary",
-         "partials/parent-page", "detail", "delete", "login", "gone", "error"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
+        ["layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/parent-page",
+         "detail", "delete", "login", "gone", "error"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
+        + SlotMarkup.templates
 
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
     public func formView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> FormView {
@@ -51,13 +55,9 @@ public struct PageRenderer: Sendable {
         return try plan(PageViewModel.Login(registry: registry), template: "login", registry: registry)
     }
 
-    /// Renders a page once with sentinels, and the error summary beside it, and splits both.
+    /// Renders a page once with sentinels and splits it.
     func plan(_ context: some PageContext, template: String, registry: SlotRegistry) throws -> RenderPlan {
-        let rendered = try render(context, template: template)
-        let summary = try render(partial: ErrorSummaryBox(items: registry.sentinel(.errorItems)), template: "partials/error-summary")
-        return RenderPlan(
-            pieces: try RenderPlan.split(rendered, registry: registry),
-            errorSummary: try RenderPlan.split(summary, registry: registry))
+        RenderPlan(pieces: try registry.split(try render(context, template: template)), markup: markup)
     }
 
     /// The list of forms on `/`, each by its title, linking to its parent page.
@@ -68,29 +68,19 @@ public struct PageRenderer: Sendable {
 
     /// The 404 page.
     public func notFoundPage() throws -> RenderPlan {
-        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Page not found"), template: "not-found"))
+        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Page not found"), template: "not-found"), markup: markup)
     }
 
     /// The 410 page of a retired form's create view.
     public func gonePage() throws -> RenderPlan {
-        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Form retired"), template: "gone"))
+        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Form retired"), template: "gone"), markup: markup)
     }
 
     /// A page from its template context.
     func render(_ context: some PageContext, template: String) throws(RenderPlanError) -> String {
-        try render(partial: context, template: template)
-    }
-
-    /// A template from any context, for the parts of a plan rendered on their own.
-    private func render(partial context: Any, template: String) throws(RenderPlanError) -> String {
         guard let output = library.render(context, withTemplate: template) else {
             throw .missingTemplate(template)
         }
         return output
     }
-}
-
-/// The context of `partials/error-summary`: a slot for its list items.
-private struct ErrorSummaryBox {
-    let items: String
 }

@@ -7,7 +7,7 @@ enum PageViewModel {
     static let siteName = "Fieldwork"
 
     /// The create or edit view (`form.mustache`): the sheet over the parent page.
-    struct Form: PageContext {
+    struct Form: PageContext, KeyPathContext {
         let layout: PageLayout
         let title: PageText
         let submit: PageText
@@ -27,18 +27,34 @@ enum PageViewModel {
         /// What closing the view with changed input asks: "Discard this new issue?".
         let unsaved: PageText
 
+        static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
+            "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
+            "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel, "prefillSeal": \.prefillSeal,
+            "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
+            "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent, "unsaved": \.unsaved,
+        ]
+
         /// A section of the form: its groups of field cells.
-        struct Section {
+        struct Section: KeyPathContext {
             let sectionKind: String
             let groups: [Group]
+
+            static let templateKeys: [String: PartialKeyPath<Section> & Sendable] = [
+                "sectionKind": \.sectionKind, "groups": \.groups,
+            ]
         }
 
         /// A group of cells, labelled or not.
-        struct Group {
+        struct Group: KeyPathContext {
             let hasGroupLabel: Bool
             let groupLabelText: PageText
             let groupID: String
             let fields: [FieldViewModel]
+
+            static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
+                "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "groupID": \.groupID,
+                "fields": \.fields,
+            ]
         }
 
         init(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) {
@@ -98,7 +114,7 @@ enum PageViewModel {
 
     /// The header and list of a form's parent page (`partials/parent-page`), also shown behind
     /// the create sheet.
-    struct ParentList {
+    struct ParentList: KeyPathContext {
         let heading: PageText
         let emptyText: PageText
         let newLabel: PageText
@@ -112,6 +128,11 @@ enum PageViewModel {
         let listItems: String
         let listEmpty: String
         let pager: String
+
+        static let templateKeys: [String: PartialKeyPath<ParentList> & Sendable] = [
+            "heading": \.heading, "emptyText": \.emptyText, "newLabel": \.newLabel, "newHref": \.newHref,
+            "staticEmpty": \.staticEmpty, "opensModal": \.opensModal, "listItems": \.listItems, "listEmpty": \.listEmpty, "pager": \.pager,
+        ]
 
         /// The list without slots: empty.
         init(_ schema: FormSchema, staticEmpty: Bool = true) {
@@ -154,7 +175,7 @@ enum PageViewModel {
     }
 
     /// The detail page (`detail.mustache`): the object's values in the form's groups, one row per field.
-    struct Detail: PageContext {
+    struct Detail: PageContext, KeyPathContext {
         let layout: PageLayout
         let parentHref: PageText
         let parentLabel: PageText
@@ -163,25 +184,43 @@ enum PageViewModel {
         let editLabel: String
         let sections: [Section]
 
+        static let templateKeys: [String: PartialKeyPath<Detail> & Sendable] = [
+            "layout": \.layout, "parentHref": \.parentHref, "parentLabel": \.parentLabel, "heading": \.heading,
+            "objectPath": \.objectPath, "editLabel": \.editLabel, "sections": \.sections,
+        ]
+
         /// A section of the page: its groups.
-        struct Section {
+        struct Section: KeyPathContext {
             let sectionKind: String
             let groups: [Group]
+
+            static let templateKeys: [String: PartialKeyPath<Section> & Sendable] = [
+                "sectionKind": \.sectionKind, "groups": \.groups,
+            ]
         }
 
         /// A group's rows, hidden when none of its fields has a value.
-        struct Group {
+        struct Group: KeyPathContext {
             let hasGroupLabel: Bool
             let groupLabelText: PageText
             let rows: [Row]
             let sGroupHidden: String
+
+            static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
+                "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "rows": \.rows,
+                "sGroupHidden": \.sGroupHidden,
+            ]
         }
 
         /// One field's label and value, hidden when it has none.
-        struct Row {
+        struct Row: KeyPathContext {
             let rowLabel: PageText
             let sValue: String
             let sRowHidden: String
+
+            static let templateKeys: [String: PartialKeyPath<Row> & Sendable] = [
+                "rowLabel": \.rowLabel, "sValue": \.sValue, "sRowHidden": \.sRowHidden,
+            ]
         }
 
         init(_ schema: FormSchema, registry: SlotRegistry) {
@@ -308,14 +347,18 @@ enum PageViewModel {
         let layout: PageLayout
         let heading: PageText
         let message: PageText
+        /// Whether to point to the Back button: the refused form, values and all, is one step back.
+        let backToForm: Bool
 
         /// - Parameters:
         ///   - heading: what happened.
         ///   - message: what to do; it may quote the request.
-        init(heading: String, message: String) {
+        ///   - backToForm: point to the Back button, for a refused form.
+        init(heading: String, message: String, backToForm: Bool = false) {
             self.heading = PageText(heading)
             layout = PageLayout(title: "\(self.heading) – \(siteName)", body: "error")
             self.message = PageText(message)
+            self.backToForm = backToForm
         }
     }
 }

@@ -5,22 +5,20 @@ import NIOCore
 /// A page rendered once with sentinels in its per-request holes, split into static bytes and slots.
 ///
 /// Serving it only walks the pieces: static bytes are copied, slots are filled from a
-/// ``RenderState`` with every value escaped. No template engine runs per request.
+/// ``RenderState`` with every value escaped, and markup a slot adds comes from the fragments
+/// of ``SlotMarkup``. No template engine runs per request.
 public struct RenderPlan: Sendable {
-    enum Piece: Sendable {
-        case bytes([UInt8])
-        case slot(Slot)
-    }
+    typealias Piece = Chunk<Slot>
 
     let pieces: [Piece]
-    /// The error summary box, split the same way; emitted only when there are errors.
-    let errorSummary: [Piece]
+    /// What the slots write besides values: error messages, files, list items.
+    let markup: SlotMarkup
     /// Bytes of static markup, to reserve the response buffer in one go.
     let staticByteCount: Int
 
-    init(pieces: [Piece], errorSummary: [Piece] = []) {
+    init(pieces: [Piece], markup: SlotMarkup) {
         self.pieces = pieces
-        self.errorSummary = errorSummary
+        self.markup = markup
         self.staticByteCount = pieces.reduce(0) { sum, piece in
             if case .bytes(let bytes) = piece { return sum + bytes.count }
             return sum
@@ -28,66 +26,20 @@ public struct RenderPlan: Sendable {
     }
 
     /// A plan without slots: the page is the same for every request.
-    init(staticPage: String) {
-        self.init(pieces: [.bytes(Array(staticPage.utf8))])
-    }
-
-    /// Splits rendered output at the registry's sentinels.
-    static func split(_ rendered: String, registry: SlotRegistry) throws(RenderPlanError) -> [Piece] {
-        let bytes = Array(rendered.utf8)
-        let open = Array(String(HTML.sentinelOpen).utf8) + Array(registry.nonce.utf8)
-        let close = Array(String(HTML.sentinelClose).utf8)
-        var pieces: [Piece] = []
-        var chunkStart = 0
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == open[0], bytes[index...].starts(with: open) else {
-                index += 1
-                continue
-            }
-            var cursor = index + open.count
-            var number = 0
-            var digits = 0
-            while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9"), digits < 9 {
-                number = number * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
-                cursor += 1
-                digits += 1
-            }
-            guard digits > 0, bytes[cursor...].starts(with: close), number < registry.slots.count else {
-                throw RenderPlanError.malformedSentinel(offset: index)
-            }
-            if chunkStart < index { pieces.append(.bytes(Array(bytes[chunkStart..<index]))) }
-            pieces.append(.slot(registry.slots[number]))
-            index = cursor + close.count
-            chunkStart = index
-        }
-        if chunkStart < bytes.count { pieces.append(.bytes(Array(bytes[chunkStart...]))) }
-        // A sentinel character left over means escaping or a template mangled a sentinel.
-        let stray = String(HTML.sentinelOpen).utf8.first!
-        for case .bytes(let chunk) in pieces where chunk.contains(stray) {
-            if String(decoding: chunk, as: UTF8.self).unicodeScalars.contains(where: {
-                $0 == HTML.sentinelOpen || $0 == HTML.sentinelClose
-            }) {
-                throw RenderPlanError.strayCharacter
-            }
-        }
-        return pieces
+    init(staticPage: String, markup: SlotMarkup) {
+        self.init(pieces: [.bytes(Array(staticPage.utf8))], markup: markup)
     }
 
     /// The page for one request.
     public func render(_ state: RenderState, allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
         var buffer = allocator.buffer(capacity: staticByteCount + 1024)
-        write(pieces, state: state, to: &buffer)
-        return buffer
-    }
-
-    private func write(_ pieces: [Piece], state: RenderState, to buffer: inout ByteBuffer) {
         for piece in pieces {
             switch piece {
             case .bytes(let bytes): buffer.writeBytes(bytes)
-            case .slot(let slot): fill(slot, state: state, to: &buffer)
+            case .hole(let slot): fill(slot, state: state, to: &buffer)
             }
         }
+        return buffer
     }
 
     private func fill(_ slot: Slot, state: RenderState, to buffer: inout ByteBuffer) {
@@ -99,14 +51,18 @@ public struct RenderPlan: Sendable {
         case .csrfToken:
             HTML.writeEscaped(state.csrfToken, to: &buffer)
         case .errorSummary:
-            if !state.errors.isEmpty { write(errorSummary, state: state, to: &buffer) }
-        case .errorItems:
-            for error in state.errors {
-                buffer.writeStaticString("<li><a href=\"#field-")
-                HTML.writeEscaped(error.field, to: &buffer)
-                buffer.writeStaticString("\">")
-                HTML.writeEscaped(error.message, to: &buffer)
-                buffer.writeStaticString("</a></li>")
+            guard !state.errors.isEmpty else { break }
+            markup.errorSummary.write(to: &buffer) { part, buffer in
+                guard part == .items else { return }
+                for error in state.errors {
+                    markup.errorItem.write(to: &buffer) { part in
+                        switch part {
+                        case .field: error.field
+                        case .message: error.message
+                        default: nil
+                        }
+                    }
+                }
             }
         case .value(let field):
             writeValueAttribute(state.firstValue(field), to: &buffer)
@@ -124,23 +80,19 @@ public struct RenderPlan: Sendable {
             if let value = state.firstValue(field), SwitchValue.isOn(value) { buffer.writeStaticString(" checked") }
         case .hiddenValues(let field):
             for value in state.values[field] ?? [] where !value.isEmpty {
-                buffer.writeStaticString("<input type=\"hidden\" name=\"")
-                HTML.writeEscaped(field, to: &buffer)
-                buffer.writeStaticString("\" value=\"")
-                HTML.writeEscaped(value, to: &buffer)
-                buffer.writeStaticString("\">")
+                writeHiddenInput(name: field, value: value, to: &buffer)
             }
         case .durationPart(let field, let part):
             writeValueAttribute(DurationValue.part(part, of: field, in: state), to: &buffer)
         case .fieldError(let field):
             if let error = state.error(for: field) {
-                buffer.writeStaticString("<p class=\"fw-field__error\" id=\"field-")
-                HTML.writeEscaped(field, to: &buffer)
-                buffer.writeStaticString(
-                    "-error\"><span class=\"fw-field__error-icon\" aria-hidden=\"true\"></span><span class=\"fw-visually-hidden\">Error: </span>"
-                )
-                HTML.writeEscaped(error.message, to: &buffer)
-                buffer.writeStaticString("</p>")
+                markup.fieldError.write(to: &buffer) { part in
+                    switch part {
+                    case .field: field
+                    case .message: error.message
+                    default: nil
+                    }
+                }
             }
         case .invalid(let field):
             if state.error(for: field) != nil { buffer.writeStaticString(" aria-invalid=\"true\"") }
@@ -161,31 +113,25 @@ public struct RenderPlan: Sendable {
         case .objectPath:
             HTML.writeEscaped(state.objectPath, to: &buffer)
         case .prefillSeal:
-            if let seal = state.prefillSeal {
-                buffer.writeStaticString("<input type=\"hidden\" name=\"")
-                buffer.writeString(SignedPrefill.fieldName)
-                buffer.writeStaticString("\" value=\"")
-                HTML.writeEscaped(seal, to: &buffer)
-                buffer.writeStaticString("\">")
-            }
+            if let seal = state.prefillSeal { writeHiddenInput(name: SignedPrefill.fieldName, value: seal, to: &buffer) }
         case .files(let field):
-            FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, to: &buffer)
+            FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, markup: markup, to: &buffer)
         case .displayValue(let field):
             if let files = state.files[field], !files.isEmpty {
-                FileListMarkup.writeShown(files, state: state, to: &buffer)
+                FileListMarkup.writeShown(files, state: state, markup: markup, to: &buffer)
             } else if let text = state.display[field] {
                 HTML.writeEscaped(text, to: &buffer)
                 if let items = state.displayItems[field] {
-                    // A native disclosure: the whole list is there without JavaScript.
-                    buffer.writeStaticString("<details class=\"fw-detail__more\"><summary>Show all ")
-                    buffer.writeString(String(items.count))
-                    buffer.writeStaticString("</summary><ul class=\"fw-detail__items\">")
-                    for item in items {
-                        buffer.writeStaticString("<li>")
-                        HTML.writeEscaped(item, to: &buffer)
-                        buffer.writeStaticString("</li>")
+                    markup.moreItems.write(to: &buffer) { part, buffer in
+                        switch part {
+                        case .count: buffer.writeString(String(items.count))
+                        case .items:
+                            for item in items {
+                                markup.moreItem.write(to: &buffer) { $0 == .text ? item : nil }
+                            }
+                        default: break
+                        }
                     }
-                    buffer.writeStaticString("</ul></details>")
                 }
             }
         case .displayHidden(let field):
@@ -196,44 +142,49 @@ public struct RenderPlan: Sendable {
             HTML.writeEscaped(state.heading, to: &buffer)
         case .listItems:
             for item in state.listItems {
-                buffer.writeStaticString("<li class=\"fw-list__item\"><a class=\"fw-list__link\" href=\"")
-                HTML.writeEscaped(item.href, to: &buffer)
-                buffer.writeStaticString("\">")
-                HTML.writeEscaped(item.text, to: &buffer)
-                buffer.writeStaticString("</a></li>")
+                markup.listItem.write(to: &buffer) { part in
+                    switch part {
+                    case .href: item.href
+                    case .text: item.text
+                    default: nil
+                    }
+                }
             }
         case .accountBar:
-            if let name = state.accountName {
-                if state.isAdmin {
-                    buffer.writeStaticString("<a class=\"fw-page-header__admin\" href=\"/admin\">Admin</a>")
+            guard let name = state.accountName else {
+                markup.signIn.write(to: &buffer) { _ in nil }
+                break
+            }
+            markup.account.write(to: &buffer) { part, buffer in
+                switch part {
+                case .adminLink: if state.isAdmin { markup.adminLink.write(to: &buffer) { _ in nil } }
+                case .name: HTML.writeEscaped(name, to: &buffer)
+                case .csrf: HTML.writeEscaped(state.csrfToken, to: &buffer)
+                default: break
                 }
-                buffer.writeStaticString("<form class=\"fw-account\" method=\"post\" action=\"/logout\"><span class=\"fw-account__name\">")
-                HTML.writeEscaped(name, to: &buffer)
-                buffer.writeStaticString("</span><input type=\"hidden\" name=\"_csrf\" value=\"")
-                HTML.writeEscaped(state.csrfToken, to: &buffer)
-                buffer.writeStaticString("\"><button class=\"fw-account__button\" type=\"submit\">Sign out</button></form>")
-            } else {
-                buffer.writeStaticString("<a class=\"fw-page-header__back\" href=\"/login\">Sign in</a>")
             }
         case .pager:
             guard state.newerPage != nil || state.olderPage != nil else { break }
-            buffer.writeStaticString("<nav class=\"fw-pager\" aria-label=\"More\">")
-            if let newer = state.newerPage {
-                buffer.writeStaticString("<a class=\"fw-pager__link\" rel=\"prev\" href=\"")
-                HTML.writeEscaped(newer, to: &buffer)
-                buffer.writeStaticString("\">Newer</a>")
+            markup.pager.write(to: &buffer) { part, buffer in
+                switch part {
+                case .newer:
+                    if let newer = state.newerPage { markup.pagerNewer.write(to: &buffer) { $0 == .href ? newer : nil } }
+                case .older:
+                    if let older = state.olderPage { markup.pagerOlder.write(to: &buffer) { $0 == .href ? older : nil } }
+                default: break
+                }
             }
-            if let older = state.olderPage {
-                buffer.writeStaticString("<a class=\"fw-pager__link fw-pager__link--older\" rel=\"next\" href=\"")
-                HTML.writeEscaped(older, to: &buffer)
-                buffer.writeStaticString("\">Older</a>")
-            }
-            buffer.writeStaticString("</nav>")
         case .listEmpty(let text):
-            if state.listItems.isEmpty {
-                buffer.writeStaticString("<p class=\"fw-list__empty\">")
-                HTML.writeEscaped(text, to: &buffer)
-                buffer.writeStaticString("</p>")
+            if state.listItems.isEmpty { markup.listEmpty.write(to: &buffer) { $0 == .text ? text : nil } }
+        }
+    }
+
+    private func writeHiddenInput(name: String, value: String, to buffer: inout ByteBuffer) {
+        markup.hiddenInput.write(to: &buffer) { part in
+            switch part {
+            case .name: name
+            case .value: value
+            default: nil
             }
         }
     }
@@ -251,6 +202,8 @@ public enum RenderPlanError: Error, Hashable {
     case malformedSentinel(offset: Int)
     case strayCharacter
     case missingTemplate(String)
+    /// A slot template names something that is no ``Fragment/Part``.
+    case unknownPart(template: String, name: String)
 }
 
 /// How a switch's submitted or default value reads.

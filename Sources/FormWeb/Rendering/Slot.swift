@@ -9,10 +9,8 @@ enum Slot: Hashable, Sendable {
     case titlePrefix
     /// The hidden `_csrf` input's value.
     case csrfToken
-    /// The error summary box (from `partials/error-summary`), or nothing.
+    /// The error summary box (from `partials/error-summary`), with one link per error, or nothing.
     case errorSummary
-    /// The summary's list items, one link per error.
-    case errorItems
     /// ` value="…"` for a single-value input.
     case value(field: String)
     /// A textarea's content.

@@ -2,8 +2,8 @@ import Hummingbird
 import NIOCore
 
 /// Answers unknown addresses with a real HTML 404 page, retired forms with a 410 page, and
-/// other refusals with a page that says why. The `/api` group answers its own errors as JSON
-/// (``APIErrorMiddleware``), so none reaches here.
+/// other refusals, refused uploads (``UploadError``) among them, with a page that says why. The
+/// `/api` group answers its own errors as JSON (``APIErrorMiddleware``), so none reaches here.
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
     let gone: RenderPlan
@@ -15,6 +15,10 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
+        } catch let error as UploadError {
+            let page = PageViewModel.Refusal(heading: error.heading, message: error.message, backToForm: true)
+            return HTMLResponse.page(
+                ByteBuffer(string: try renderer.render(page, template: "error")), status: error.status, cacheControl: "no-store")
         } catch let error as HTTPError where error.status == .notFound {
             return HTMLResponse.page(notFound.render(RenderState(values: [:], csrfToken: "")), status: .notFound)
         } catch let error as HTTPError where error.status == .gone {
