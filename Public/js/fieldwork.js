@@ -21,4 +21,5 @@ export async function enhance(root) {
   for (const module of modules) module.enhance(root);
 }
 
-enhance(document);
+// The page says when it is enhanced (tests wait for it).
+enhance(document).then(() => document.documentElement.setAttribute("data-enhanced", ""));

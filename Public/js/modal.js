@@ -39,9 +39,10 @@ async function open(link) {
   const show = (sheet, refused) => {
     dialog.replaceChildren(sheet);
     sheet.querySelector(".fw-navbar__title")?.setAttribute("id", "fw-modal-title");
-    enhance(sheet);
     wire(sheet);
     if (!refused) firstKeyField(sheet)?.focus();
+    // The sheet says when it is enhanced, as the page does (tests wait for it).
+    enhance(sheet).then(() => sheet.setAttribute("data-enhanced", ""));
   };
 
   const close = async () => {

@@ -91,8 +91,14 @@ class Browser:
             pass
 
     def settle(self, timeout: float = 3.0):
-        """Waits until the sheet's entrance animation has finished, so rectangles are final."""
+        """Waits until the page's scripts have enhanced it and the sheet's entrance animation has
+        finished, so elements and rectangles are final."""
         deadline = time.monotonic() + timeout
+        # With JavaScript, the modules load asynchronously: wait until the page says it is enhanced.
+        while self.js and time.monotonic() < deadline and not self.driver.execute_script(
+                "return document.documentElement.hasAttribute('data-enhanced')"
+                " || !document.querySelector('script[type=module]')"):
+            time.sleep(0.02)
         while time.monotonic() < deadline:
             running = self.driver.execute_script(
                 "return document.getAnimations ? document.getAnimations()"
@@ -185,6 +191,7 @@ def choose(b, name: str, label: str):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     d = b.driver
+    b.settle()
     control = d.find_element(By.ID, f"field-{name}")
     if control.tag_name == "select":
         Select(control).select_by_visible_text(label)
@@ -197,9 +204,10 @@ def choose(b, name: str, label: str):
     control.click()
     b.settle()
     d.find_element(By.XPATH, f"//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='{label}']").click()
-    screens = d.find_elements(By.CSS_SELECTOR, "dialog.fw-drilldown")
-    if screens:  # several values: the screen stays until Back
-        screens[0].find_element(By.CSS_SELECTOR, ".fw-drilldown__back").click()
+    # One value returns at once; several stay on the list screen until Back.
+    if not wait_gone(b, "dialog.fw-drilldown", timeout=0.5):
+        d.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__back").click()
+        wait_gone(b, "dialog.fw-drilldown")
 
 
 def wait_gone(b, selector: str, timeout: float = 3.0) -> bool:

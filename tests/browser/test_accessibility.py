@@ -130,7 +130,8 @@ def discard_question(request, size):
 def modal_open(request, size):
     b = request.getfixturevalue("browser").viewport(*size).open("/forms/new-issue")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal[open] form"))
+    WebDriverWait(b.driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal[open] .fw-sheet[data-enhanced] form"))
     b.settle()
     return b
 

@@ -17,7 +17,7 @@ IDS = ["compact", "regular"]
 def open_modal(b, width, height):
     b.viewport(width, height).open(PARENT)
     b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal form"))
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] form"))
     b.settle()
     return b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal")
 
@@ -70,7 +70,8 @@ def test_a_refusal_stays_in_the_modal_and_a_create_leaves_it(size, browser):
     marker = f"Modal {size[0]}"
     modal.find_element(By.ID, "field-title").send_keys(marker)
     modal.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-error-summary"))
+    WebDriverWait(b.driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] .fw-error-summary"))
     assert b.driver.current_url.endswith(PARENT)
     assert b.js_eval("return document.activeElement.classList.contains('fw-error-summary')")
     assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == marker
