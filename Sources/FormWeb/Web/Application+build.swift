@@ -17,6 +17,13 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
             "FIELDWORK_TIME_ZONE=\(name) is not a time zone; use an IANA name such as Europe/Berlin or UTC.")
     }
     let renderer = try await PageRenderer(templates: configuration.resources.templates)
+    let assets = try StaticAssets(publicFolder: configuration.resources.publicFolder)
+    logger.debug(
+        "Minified \(assets.assets.count) stylesheets and scripts",
+        metadata: [
+            "from": "\(assets.assets.values.map(\.sourceSize).reduce(0, +))",
+            "to": "\(assets.assets.values.map(\.body.readableBytes).reduce(0, +))",
+        ])
     let secret = try ServerSecret.loadOrCreate(at: configuration.secretFile)
     let database = try await FieldworkDatabase.open(configuration, logger: logger)
     let store = database.forms
@@ -36,6 +43,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
+    // Stylesheets and scripts minified from memory; FileMiddleware serves the rest (images).
+    router.add(middleware: StaticAssetsMiddleware(assets: assets))
     router.add(
         middleware: FileMiddleware(
             configuration.resources.publicFolder.path,
