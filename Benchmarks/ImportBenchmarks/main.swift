@@ -20,35 +20,35 @@ import FormModel
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 let runs = max(CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20, 3)
 
 #if os(Linux)
-    /// Pins this process, and so the peers it starts (xmllint, python3), to the CPU it runs on:
-    /// on the shared 2-core machine a process otherwise lands now and then in a mode about 1.7x
-    /// slower for a whole run, which a peer in another process on the other CPU does not share.
-    /// Pinned together, seven runs in a row gave the same ratio to pyodata (5.4-5.5x) where
-    /// unpinned ones ranged from 3.7x to 6.0x.
-    func pinToCurrentCPU() -> Int32? {
-        // GNU extensions that Swift's Glibc module leaves out; looked up like malloc_trim below.
-        typealias GetCPU = @convention(c) () -> Int32
-        typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-        guard let getCPU = dlsym(nil, "sched_getcpu").map({ unsafeBitCast($0, to: GetCPU.self) }),
-            let setAffinity = dlsym(nil, "sched_setaffinity").map({ unsafeBitCast($0, to: SetAffinity.self) })
-        else { return nil }
-        let cpu = getCPU()
-        guard cpu >= 0, cpu < 1024 else { return nil }
-        var mask = [UInt8](repeating: 0, count: 128)  // cpu_set_t: 1024 bits
-        mask[Int(cpu) / 8] |= UInt8(1 << (Int(cpu) % 8))
-        return mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) } == 0 ? cpu : nil
+/// Pins this process, and so the peers it starts (xmllint, python3), to the CPU it runs on:
+/// on the shared 2-core machine a process otherwise lands now and then in a mode about 1.7x
+/// slower for a whole run, which a peer in another process on the other CPU does not share.
+/// Pinned together, seven runs in a row gave the same ratio to pyodata (5.4-5.5x) where
+/// unpinned ones ranged from 3.7x to 6.0x.
+func pinToCurrentCPU() -> Int32? {
+    // GNU extensions that Swift's Glibc module leaves out; looked up like malloc_trim below.
+    typealias GetCPU = @convention(c) () -> Int32
+    typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+    guard let getCPU = dlsym(nil, "sched_getcpu").map({ unsafeBitCast($0, to: GetCPU.self) }),
+        let setAffinity = dlsym(nil, "sched_setaffinity").map({ unsafeBitCast($0, to: SetAffinity.self) })
+    else { return nil }
+    let cpu = getCPU()
+    guard cpu >= 0, cpu < 1024 else { return nil }
+    var mask = [UInt8](repeating: 0, count: 128)  // cpu_set_t: 1024 bits
+    mask[Int(cpu) / 8] |= UInt8(1 << (Int(cpu) % 8))
+    return mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) } == 0 ? cpu : nil
+}
+if ProcessInfo.processInfo.environment["FIELDWORK_BENCH_NO_PIN"] == nil {
+    if let cpu = pinToCurrentCPU() {
+        print("pinned to CPU \(cpu) with the peers it starts (FIELDWORK_BENCH_NO_PIN=1 to leave it free)\n")
     }
-    if ProcessInfo.processInfo.environment["FIELDWORK_BENCH_NO_PIN"] == nil {
-        if let cpu = pinToCurrentCPU() {
-            print("pinned to CPU \(cpu) with the peers it starts (FIELDWORK_BENCH_NO_PIN=1 to leave it free)\n")
-        }
-    }
+}
 #endif
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
@@ -59,19 +59,22 @@ func findCorpus() -> URL? {
     if let explicit = ProcessInfo.processInfo.environment["FIELDWORK_CORPUS"], !explicit.isEmpty {
         candidates.append(URL(fileURLWithPath: explicit, isDirectory: true))
     }
-    candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/corpus"))
+    candidates.append(
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("../shared/corpus"))
     candidates.append(packageRoot.appendingPathComponent("../shared/corpus"))
     return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("odata-v4").path) }?
         .standardizedFileURL
 }
 
 guard let corpus = findCorpus() else {
-    print("ImportBenchmarks: skipped: no corpus at ../shared/corpus (put ../shared beside the checkout, or set FIELDWORK_CORPUS)")
+    print(
+        "ImportBenchmarks: skipped: no corpus at ../shared/corpus (put ../shared beside the checkout, or set FIELDWORK_CORPUS)"
+    )
     exit(0)
 }
 
 #if DEBUG
-    print("warning: a debug build; build with -c release for numbers worth reading\n")
+print("warning: a debug build; build with -c release for numbers worth reading\n")
 #endif
 
 let largeName = "odata-v4/oux__purchaseorder_manage_2.metadata.xml"
@@ -135,15 +138,20 @@ func spawnAndWait(_ argv: [String]) -> Int32 {
 /// The first executable of a name on PATH.
 func which(_ program: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    return path.split(separator: ":").map { "\($0)/\(program)" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 }
 
 /// Decimal units, as file sizes are usually given ("2.7 MB").
 func megabytes(_ bytes: Int) -> String {
-    abs(bytes) < 1_000_000 ? String(format: "%.0f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    abs(bytes) < 1_000_000
+        ? String(format: "%.0f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
 }
 
-func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+func pad(_ text: String, _ width: Int) -> String {
+    text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+}
 
 func row(_ name: String, _ ms: Double, _ note: String = "") {
     print("  " + pad(name, 52) + String(format: "%9.2f ms", ms) + (note.isEmpty ? "" : "   " + note))
@@ -155,7 +163,9 @@ let largeBytes = try readBytes(largeURL)
 print("(a) \(largeName) (\(megabytes(largeBytes.count))), median of \(runs) runs, interleaved")
 let largeAccepted = importOnce(largeName, largeBytes)
 if let result = largeAccepted {
-    print("  \(result.forms.count) forms, \(result.forms.reduce(0) { $0 + $1.allFields.count }) fields, \(result.warnings.count) warnings")
+    print(
+        "  \(result.forms.count) forms, \(result.forms.reduce(0) { $0 + $1.allFields.count }) fields, \(result.warnings.count) warnings"
+    )
 } else {
     print("  the importer refuses it: \(refusal(largeName, largeBytes))")
 }
@@ -185,7 +195,10 @@ if let lintMedian {
 }
 row("spawn of /bin/true (part of the xmllint row)", spawnMedian)
 if !ours.isEmpty, let lintMedian, lintMedian > spawnMedian {
-    print(String(format: "  against xmllint's own work (its time less the spawn): %.2fx", median(ours) / (lintMedian - spawnMedian)))
+    print(
+        String(
+            format: "  against xmllint's own work (its time less the spawn): %.2fx",
+            median(ours) / (lintMedian - spawnMedian)))
 }
 
 // MARK: - (b) the V2 file against pyodata
@@ -207,7 +220,9 @@ final class PyodataPeer {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [packageRoot.appendingPathComponent("Benchmarks/pyodata_build.py").path, file.path, "--serve"]
+        process.arguments = [
+            packageRoot.appendingPathComponent("Benchmarks/pyodata_build.py").path, file.path, "--serve",
+        ]
         let toPeer = Pipe()
         let fromPeer = Pipe()
         let errors = Pipe()
@@ -224,7 +239,10 @@ final class PyodataPeer {
             try? input.close()
             process.waitUntilExit()
             let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let reason = errorText.contains("No module named") ? "pyodata is not installed (pip install pyodata)" : errorText.split(separator: "\n").last.map(String.init) ?? "no output"
+            let reason =
+                errorText.contains("No module named")
+                ? "pyodata is not installed (pip install pyodata)"
+                : errorText.split(separator: "\n").last.map(String.init) ?? "no output"
             print("  pyodata: skipped, \(reason)")
             return nil
         }
@@ -265,10 +283,14 @@ let v2Bytes = try readBytes(v2URL)
 // a burst of load from other tenants of the machine, which lasts a second or so, falls on both.
 let v2Rounds = runs * 2
 let v2Batch = 6
-print("\n(b) \(v2Name) (\(megabytes(v2Bytes.count))), \(v2Rounds) rounds of \(v2Batch) imports and 1 pyodata build, in-process, bytes in memory")
+print(
+    "\n(b) \(v2Name) (\(megabytes(v2Bytes.count))), \(v2Rounds) rounds of \(v2Batch) imports and 1 pyodata build, in-process, bytes in memory"
+)
 let v2Accepted = importOnce(v2Name, v2Bytes)
 if let result = v2Accepted {
-    print("  \(result.forms.count) forms, \(result.forms.reduce(0) { $0 + $1.allFields.count }) fields, \(result.warnings.count) warnings")
+    print(
+        "  \(result.forms.count) forms, \(result.forms.reduce(0) { $0 + $1.allFields.count }) fields, \(result.warnings.count) warnings"
+    )
 } else {
     print("  the importer refuses it: \(refusal(v2Name, v2Bytes))")
 }
@@ -292,81 +314,94 @@ pyodata?.stop()
 // The ratio is the median of the rounds' ratios: each compares measurements taken side by side,
 // so a stretch of the run in which the machine is slower weighs on both sides of it.
 if !v2Ours.isEmpty {
-    let ratio = roundRatios.isEmpty ? "" : String(format: "%.1fx faster than pyodata (median of %d rounds; target ≥ 5x)", median(roundRatios), roundRatios.count)
+    let ratio =
+        roundRatios.isEmpty
+        ? ""
+        : String(
+            format: "%.1fx faster than pyodata (median of %d rounds; target ≥ 5x)", median(roundRatios),
+            roundRatios.count)
     row("Fieldwork: FormImporter.importDocuments", median(v2Ours), ratio)
 }
 if let pyodata, !v2Peer.isEmpty {
     row("pyodata: MetadataBuilder(xml).build()", median(v2Peer), pyodata.detail)
     let sorted = roundRatios.sorted()
-    print(String(format: "  rounds (pyodata's build / our batch's median): lowest %.1fx, highest %.1fx; ratio of the medians %.1fx", sorted.first!, sorted.last!, median(v2Peer) / median(v2Ours)))
+    print(
+        String(
+            format:
+                "  rounds (pyodata's build / our batch's median): lowest %.1fx, highest %.1fx; ratio of the medians %.1fx",
+            sorted.first!, sorted.last!, median(v2Peer) / median(v2Ours)))
 }
 
 // MARK: - (c) memory
 
 #if os(Linux)
-    /// A field of /proc/self/status in bytes (VmRSS: now, VmHWM: the peak since the last reset).
-    func status(_ key: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
-            return kilobytes * 1024
-        }
-        return 0
+/// A field of /proc/self/status in bytes (VmRSS: now, VmHWM: the peak since the last reset).
+func status(_ key: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+        let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        return kilobytes * 1024
     }
+    return 0
+}
 
-    /// Resets VmHWM to the current resident size (Linux 4.0 and later).
-    func resetPeak() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? handle.close() }
-        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-    }
+/// Resets VmHWM to the current resident size (Linux 4.0 and later).
+func resetPeak() -> Bool {
+    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+    defer { try? handle.close() }
+    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+}
 
-    /// glibc's malloc_trim(0): hands freed heap pages back to the system, so the resident size
-    /// shows what is still allocated rather than what malloc keeps for reuse.
-    let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim")  // RTLD_DEFAULT
-        .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
-    func trim() { _ = mallocTrim?(0) }
+/// glibc's malloc_trim(0): hands freed heap pages back to the system, so the resident size
+/// shows what is still allocated rather than what malloc keeps for reuse.
+let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim")  // RTLD_DEFAULT
+    .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+func trim() { _ = mallocTrim?(0) }
 
-    print("\n(c) memory (resident set, Linux /proc/self/status)")
-    let growing = [
-        "odata-v2/sdkjs__API_TEST_SRV.v2.edmx", "odata-v2/oux__gwsample_basic_v2.metadata.xml",
-        "odata-v2/teched2020__API_SALES_ORDER_SRV.edmx", v2Name, "odata-v4/oux__sales_order_manage_v4.metadata.xml",
-        largeName,
-    ]
-    print("  one import each, the result kept until the peak is read:")
-    print("  " + pad("document", 52) + "     size   peak growth   growth/size")
-    for name in growing {
-        guard let bytes = try? readBytes(corpus.appendingPathComponent(name)) else { continue }
-        trim()
-        guard resetPeak() else {
-            print("  skipped: cannot reset the peak (/proc/self/clear_refs)")
-            break
-        }
-        let before = status("VmRSS")
-        let result = importOnce(name, bytes)
-        let growth = status("VmHWM") - before
-        withExtendedLifetime(result) {}
-        print(
-            "  " + pad(name, 52) + megabytes(bytes.count).leftPadded(9) + megabytes(growth).leftPadded(14)
-                + String(format: "%13.1fx", Double(growth) / Double(bytes.count)) + (result == nil ? "   (refused)" : ""))
-    }
-
+print("\n(c) memory (resident set, Linux /proc/self/status)")
+let growing = [
+    "odata-v2/sdkjs__API_TEST_SRV.v2.edmx", "odata-v2/oux__gwsample_basic_v2.metadata.xml",
+    "odata-v2/teched2020__API_SALES_ORDER_SRV.edmx", v2Name, "odata-v4/oux__sales_order_manage_v4.metadata.xml",
+    largeName,
+]
+print("  one import each, the result kept until the peak is read:")
+print("  " + pad("document", 52) + "     size   peak growth   growth/size")
+for name in growing {
+    guard let bytes = try? readBytes(corpus.appendingPathComponent(name)) else { continue }
     trim()
-    _ = resetPeak()
+    guard resetPeak() else {
+        print("  skipped: cannot reset the peak (/proc/self/clear_refs)")
+        break
+    }
     let before = status("VmRSS")
-    for _ in 0..<50 {
-        _ = importOnce(largeName, largeBytes)
-    }
-    let peak = status("VmHWM")
-    let after = status("VmRSS")
-    trim()
-    let trimmed = status("VmRSS")
-    print("  50 imports of \(largeName), one after another:")
-    print("    before \(megabytes(before)), peak \(megabytes(peak)) (+\(megabytes(peak - before))), after \(megabytes(after)) (+\(megabytes(after - before))), after malloc_trim \(megabytes(trimmed)) (+\(megabytes(trimmed - before)))")
+    let result = importOnce(name, bytes)
+    let growth = status("VmHWM") - before
+    withExtendedLifetime(result) {}
+    print(
+        "  " + pad(name, 52) + megabytes(bytes.count).leftPadded(9) + megabytes(growth).leftPadded(14)
+            + String(format: "%13.1fx", Double(growth) / Double(bytes.count)) + (result == nil ? "   (refused)" : ""))
+}
+
+trim()
+_ = resetPeak()
+let before = status("VmRSS")
+for _ in 0..<50 {
+    _ = importOnce(largeName, largeBytes)
+}
+let peak = status("VmHWM")
+let after = status("VmRSS")
+trim()
+let trimmed = status("VmRSS")
+print("  50 imports of \(largeName), one after another:")
+print(
+    "    before \(megabytes(before)), peak \(megabytes(peak)) (+\(megabytes(peak - before))), after \(megabytes(after)) (+\(megabytes(after - before))), after malloc_trim \(megabytes(trimmed)) (+\(megabytes(trimmed - before)))"
+)
 #else
-    print("\n(c) memory: skipped, measured on Linux only (/proc/self/status)")
+print("\n(c) memory: skipped, measured on Linux only (/proc/self/status)")
 #endif
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }

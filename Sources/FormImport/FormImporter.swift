@@ -17,7 +17,9 @@ public enum FormImporter {
     /// warning carries the document's `name` as `file`.
     public static func importDocuments(_ documents: [ImportDocument]) throws(ImportFailure) -> ImportResult {
         guard !documents.isEmpty else {
-            throw ImportFailure([ImportError(code: .noDocuments, message: "No document was given; choose a form spec to import.")])
+            throw ImportFailure([
+                ImportError(code: .noDocuments, message: "No document was given; choose a form spec to import.")
+            ])
         }
         return try importParsed(documents.map(parse))
     }
@@ -34,7 +36,8 @@ public enum FormImporter {
     static func parse(_ document: ImportDocument) -> ParsedDocument {
         do {
             // EDMX is read element by element: it needs no libxml2 tree, only a lean one.
-            var xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: looksLikeEDMX(document.data))
+            var xml = try SafeXMLDocument.parse(
+                document.data, file: document.name, elementsOnly: looksLikeEDMX(document.data))
             switch sniff(xml, file: document.name) {
             case .success(let kind):
                 if kind != .native && !xml.isLean {
@@ -134,7 +137,9 @@ public enum FormImporter {
     private static func role(of xml: SafeXMLDocument?) -> DocumentRole {
         guard let xml else { return .other }
         return xml.withRoot { root -> DocumentRole in
-            guard root.hasLocalName("Edmx"), root.namespaceURI == edmxV2Namespace || root.namespaceURI == edmxV4Namespace else {
+            guard root.hasLocalName("Edmx"),
+                root.namespaceURI == edmxV2Namespace || root.namespaceURI == edmxV4Namespace
+            else {
                 return .other
             }
             return declaresTypes(root) ? .odataMetadata : .annotations
@@ -149,7 +154,9 @@ public enum FormImporter {
             dataServices.forEachChild { schema in
                 guard !declaresTypes, schema.hasLocalName("Schema") else { return }
                 schema.forEachChild { element in
-                    if element.hasLocalName("EntityType") || element.hasLocalName("EntityContainer") || element.hasLocalName("ComplexType") {
+                    if element.hasLocalName("EntityType") || element.hasLocalName("EntityContainer")
+                        || element.hasLocalName("ComplexType")
+                    {
                         declaresTypes = true
                     }
                 }
@@ -167,7 +174,8 @@ public enum FormImporter {
             guard i < bytes.count else { return false }
             if bytes[i] == UInt8(ascii: "?") || bytes[i] == UInt8(ascii: "!") { continue }
             var end = i
-            while end < bytes.count, bytes[end] != UInt8(ascii: " "), bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "\n"),
+            while end < bytes.count, bytes[end] != UInt8(ascii: " "), bytes[end] != UInt8(ascii: ">"),
+                bytes[end] != UInt8(ascii: "\n"),
                 bytes[end] != UInt8(ascii: "\t"), bytes[end] != UInt8(ascii: "\r"), bytes[end] != UInt8(ascii: "/")
             {
                 end += 1
@@ -192,12 +200,15 @@ public enum FormImporter {
         return .failure(
             ImportError(
                 code: .unknownFormat,
-                message: "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata).",
+                message:
+                    "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata).",
                 file: file, line: root.line))
     }
 
     /// Imports each native document; form ids must differ across documents.
-    private static func importNative(_ documents: [(ImportDocument, SafeXMLDocument)]) -> ([FormSchema], [ImportWarning], [ImportError]) {
+    private static func importNative(
+        _ documents: [(ImportDocument, SafeXMLDocument)]
+    ) -> ([FormSchema], [ImportWarning], [ImportError]) {
         var errors: [ImportError] = []
         var forms: [FormSchema] = []
         var warnings: [ImportWarning] = []
@@ -209,7 +220,8 @@ public enum FormImporter {
                     errors.append(
                         ImportError(
                             code: .duplicateFormID,
-                            message: "\(document.name) and \(other) both declare the form id \"\(schema.id)\"; give each form its own id.",
+                            message:
+                                "\(document.name) and \(other) both declare the form id \"\(schema.id)\"; give each form its own id.",
                             file: document.name, line: xml.root?.line ?? 0))
                 } else {
                     firstFile[schema.id] = document.name

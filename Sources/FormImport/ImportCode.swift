@@ -6,7 +6,9 @@ import FormModel
 /// The constants are every code the importers give, except that a native spec breaking a rule
 /// of ``FormModel/FormSchema/ruleViolations()`` is refused under the rule's own code
 /// (``FormModel/SchemaIssue/Code``, through ``init(_:)``).
-public struct ImportCode: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct ImportCode: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     public var rawValue: String
 
     public init(rawValue: String) {

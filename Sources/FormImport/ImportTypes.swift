@@ -71,7 +71,8 @@ public struct ImportWarning: Codable, Sendable, Hashable, CustomStringConvertibl
     public var count: Int
 
     public init(
-        code: ImportCode, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil, count: Int = 1
+        code: ImportCode, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil,
+        count: Int = 1
     ) {
         self.code = code
         self.message = message
@@ -134,7 +135,10 @@ public struct ImportResult: Sendable {
     /// The source documents, kept so admins can download them.
     public var sources: [ImportDocument]
 
-    public init(kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], skipped: [ImportSkip] = [], sources: [ImportDocument]) {
+    public init(
+        kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], skipped: [ImportSkip] = [],
+        sources: [ImportDocument]
+    ) {
         self.kind = kind
         self.forms = forms
         self.warnings = warnings

@@ -15,20 +15,27 @@ public enum NativeSpecImporter {
     /// - Parameters:
     ///   - bytes: The document as read from disk or upload.
     ///   - file: The name the user knows the document by, copied into every error and warning.
-    public static func importSpec(_ bytes: [UInt8], file: String? = nil) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
+    public static func importSpec(
+        _ bytes: [UInt8], file: String? = nil
+    ) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
         let document = try SafeXMLDocument.parse(bytes, file: file)
         return try importSpec(document, file: file)
     }
 
-    static func importSpec(_ document: SafeXMLDocument, file: String?) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
+    static func importSpec(
+        _ document: SafeXMLDocument, file: String?
+    ) throws(ImportFailure) -> (FormSchema, [ImportWarning]) {
         guard let root = document.root else {
-            throw ImportFailure([ImportError(code: .malformedXML, message: "The document has no root element.", file: file)])
+            throw ImportFailure([
+                ImportError(code: .malformedXML, message: "The document has no root element.", file: file)
+            ])
         }
         guard root.localName == "form" else {
             throw ImportFailure([
                 ImportError(
                     code: .wrongRoot,
-                    message: "The root element is <\(root.localName)>; a form spec starts with <form xmlns=\"\(namespace)\">.",
+                    message:
+                        "The root element is <\(root.localName)>; a form spec starts with <form xmlns=\"\(namespace)\">.",
                     file: file, line: root.line)
             ])
         }
@@ -45,7 +52,8 @@ public enum NativeSpecImporter {
         let validator: SpecSchemaValidator
         switch SpecSchemaValidator.native {
         case .success(let compiled): validator = compiled
-        case .failure(let error): throw ImportFailure([ImportError(code: error.code, message: error.message, file: file)])
+        case .failure(let error):
+            throw ImportFailure([ImportError(code: error.code, message: error.message, file: file)])
         }
         let schemaErrors = validator.validate(document)
         if !schemaErrors.isEmpty {
@@ -64,7 +72,9 @@ public enum NativeSpecImporter {
         }
         if !errors.isEmpty {
             // Document order reads best when one mistake causes several messages.
-            throw ImportFailure(errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element))
+            throw ImportFailure(
+                errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
+                    \.element))
         }
 
         var warnings = document.warnings.map {
@@ -82,14 +92,17 @@ public enum NativeSpecImporter {
             warnings.append(
                 ImportWarning(
                     code: .unfillableField,
-                    message: "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default.",
+                    message:
+                        "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default.",
                     file: file, line: field.location?.line ?? 0))
         }
         let used = Set(schema.allFields.compactMap(\.list))
         for list in schema.lists where !used.contains(list.id) {
             warnings.append(
                 ImportWarning(
-                    code: .unusedList, message: "The list \"\(list.id)\" is not used by any <value-list>; remove it or name it in list=\"\(list.id)\".",
+                    code: .unusedList,
+                    message:
+                        "The list \"\(list.id)\" is not used by any <value-list>; remove it or name it in list=\"\(list.id)\".",
                     file: file, line: list.location?.line ?? 0))
         }
         return warnings
@@ -137,7 +150,8 @@ struct NativeSpecReader {
                 // A run of ungrouped fields between labelled groups stays a group of its own.
                 if !run.isEmpty { groups.append(FieldGroup(label: nil, fields: run)) }
                 run = []
-                groups.append(FieldGroup(label: child.attribute("label"), fields: child.children.compactMap { field($0) }))
+                groups.append(
+                    FieldGroup(label: child.attribute("label"), fields: child.children.compactMap { field($0) }))
             } else if let field = field(child) {
                 run.append(field)
             }
@@ -178,13 +192,17 @@ struct NativeSpecReader {
         if let text = element.attribute("max-size") {
             k.maxSize = ByteSize.parse(text)
             if k.maxSize == nil {
-                fail(element, .badSize, "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").")
+                fail(
+                    element, .badSize,
+                    "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").")
             }
         }
         if let text = element.attribute("accept") {
             let types = text.split(whereSeparator: \.isWhitespace).map(String.init)
             if types.isEmpty {
-                fail(element, .badAccept, "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.")
+                fail(
+                    element, .badAccept,
+                    "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.")
             }
             k.accept = types
         }
@@ -208,7 +226,9 @@ struct NativeSpecReader {
     }
 
     private func list(_ element: SafeXMLElement) -> OptionList {
-        OptionList(id: element.attribute("id") ?? "", groups: optionGroups(element), location: SourceLocation(line: element.line))
+        OptionList(
+            id: element.attribute("id") ?? "", groups: optionGroups(element),
+            location: SourceLocation(line: element.line))
     }
 
     /// Options of a field or list; a run of ungrouped options becomes a group without a label.
@@ -232,7 +252,9 @@ struct NativeSpecReader {
     }
 
     private func option(_ element: SafeXMLElement) -> Option {
-        Option(value: element.attribute("value") ?? "", label: element.textContent.trimmingCharacters(in: .whitespacesAndNewlines))
+        Option(
+            value: element.attribute("value") ?? "",
+            label: element.textContent.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// A whole-number attribute. The XSD has checked the digits; this catches numbers too big for `Int`.
@@ -240,7 +262,9 @@ struct NativeSpecReader {
         guard let text = element.attribute(attribute) else { return nil }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             let name = element.attribute("name") ?? element.localName
-            fail(element, .badInteger, "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").")
+            fail(
+                element, .badInteger,
+                "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").")
             return nil
         }
         return value

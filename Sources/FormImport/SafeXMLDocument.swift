@@ -72,12 +72,15 @@ final class SafeXMLDocument {
     ///   through `withRoot`) for element-only formats such as EDMX: element names, attributes and
     ///   the elements' own text, blank text between elements dropped as `XML_PARSE_NOBLANKS` does.
     ///   Far fewer allocations to make and free than a libxml2 tree.
-    static func parse(_ bytes: [UInt8], file: String?, elementsOnly: Bool = false) throws(ImportFailure) -> SafeXMLDocument {
+    static func parse(
+        _ bytes: [UInt8], file: String?, elementsOnly: Bool = false
+    ) throws(ImportFailure) -> SafeXMLDocument {
         guard bytes.count <= XMLLimits.maximumDocumentBytes else {
             throw ImportFailure([
                 ImportError(
                     code: .tooLarge,
-                    message: "The document is \(ByteSize.describe(bytes.count)); documents over \(ByteSize.describe(XMLLimits.maximumDocumentBytes)) are refused.",
+                    message:
+                        "The document is \(ByteSize.describe(bytes.count)); documents over \(ByteSize.describe(XMLLimits.maximumDocumentBytes)) are refused.",
                     file: file)
             ])
         }
@@ -89,7 +92,9 @@ final class SafeXMLDocument {
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
 
         guard let ctxt = xmlNewParserCtxt() else {
-            throw ImportFailure([ImportError(code: .internal, message: "libxml2 could not create a parser; try again.", file: file)])
+            throw ImportFailure([
+                ImportError(code: .internal, message: "libxml2 could not create a parser; try again.", file: file)
+            ])
         }
         defer { xmlFreeParserCtxt(ctxt) }
 
@@ -124,7 +129,8 @@ final class SafeXMLDocument {
             throw ImportFailure([
                 ImportError(
                     code: .tooDeep,
-                    message: "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
+                    message:
+                        "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
                     file: file, line: line)
             ])
         }
@@ -137,7 +143,8 @@ final class SafeXMLDocument {
             }
             // Names are the parser's interned strings: the tree keeps the dictionary alive.
             xmlDictReference(dict)
-            return SafeXMLDocument(doc: nil, tree: LeanTree(lean, dict: dict), warnings: state.diagnostics.filter { !$0.isError })
+            return SafeXMLDocument(
+                doc: nil, tree: LeanTree(lean, dict: dict), warnings: state.diagnostics.filter { !$0.isError })
         }
         guard let parsed, wellFormed, errors.isEmpty else {
             if let parsed { xmlFreeDoc(parsed) }
@@ -154,13 +161,18 @@ final class SafeXMLDocument {
     private static func doctypeError(file: String?, line: Int) -> ImportError {
         ImportError(
             code: .doctype,
-            message: "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
+            message:
+                "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).",
             file: file, line: line)
     }
 
     private static func malformed(_ errors: [XMLDiagnostic], file: String?) -> [ImportError] {
         if errors.isEmpty {
-            return [ImportError(code: .malformedXML, message: "The document is not well-formed XML; fix it and import again.", file: file)]
+            return [
+                ImportError(
+                    code: .malformedXML, message: "The document is not well-formed XML; fix it and import again.",
+                    file: file)
+            ]
         }
         // libxml2 keeps reporting after the first fatal error, but the rest are echoes of it
         // ("tag mismatch" for every enclosing element): the first one is the one to fix.
@@ -169,7 +181,8 @@ final class SafeXMLDocument {
             if error.code == Int(XML_ERR_INTERNAL_ERROR.rawValue), error.message.hasPrefix("Excessive depth") {
                 return ImportError(
                     code: .tooDeep,
-                    message: "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
+                    message:
+                        "Elements are nested more than \(XMLLimits.maximumDepth) deep; a form spec needs far fewer levels.",
                     file: file, line: error.line, column: error.column)
             }
             return ImportError(
@@ -216,7 +229,9 @@ struct SafeXMLElement {
         name.withCString { wanted in
             var attr = node.pointee.properties
             while let a = attr {
-                if a.pointee.ns == nil, let n = a.pointee.name, strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), wanted) == 0 {
+                if a.pointee.ns == nil, let n = a.pointee.name,
+                    strcmp(UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self), wanted) == 0
+                {
                     return LibXML2.attributeValue(a)
                 }
                 attr = a.pointee.next
@@ -393,8 +408,10 @@ fileprivate final class LeanBuilder {
         open.release()
     }
 
-    func start(name: UnsafePointer<xmlChar>, uri: UnsafePointer<xmlChar>?, line: Int, space: Int32,
-               attributeCount: Int, attributes values: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    func start(
+        name: UnsafePointer<xmlChar>, uri: UnsafePointer<xmlChar>?, line: Int, space: Int32,
+        attributeCount: Int, attributes values: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         let index = Int32(elements.count)
         if !open.isEmpty {
             let parent = open.count - 1
@@ -420,7 +437,8 @@ fileprivate final class LeanBuilder {
                     // `&#38;`) as `&#38;`, for its tree builder to read again; nothing else is left.
                     var i = 0
                     while i < value.count {
-                        if value[i] == UInt8(ascii: "&"), i + 4 < value.count, value[i + 1] == UInt8(ascii: "#"), value[i + 2] == UInt8(ascii: "3"),
+                        if value[i] == UInt8(ascii: "&"), i + 4 < value.count, value[i + 1] == UInt8(ascii: "#"),
+                            value[i + 2] == UInt8(ascii: "3"),
                             value[i + 3] == UInt8(ascii: "8"), value[i + 4] == UInt8(ascii: ";")
                         {
                             bytes.append(UInt8(ascii: "&"))
@@ -435,12 +453,15 @@ fileprivate final class LeanBuilder {
                 }
                 let length = bytes.count - offset
                 bytes.append(0)
-                attributes.append(LeanTree.Attribute(name: attributeName, uri: base[2], valueStart: Int32(offset), valueLength: Int32(length)))
+                attributes.append(
+                    LeanTree.Attribute(
+                        name: attributeName, uri: base[2], valueStart: Int32(offset), valueLength: Int32(length)))
             }
         }
         elements.append(
             LeanTree.Element(
-                name: name, uri: uri, firstAttribute: first, attributeCount: Int32(attributes.count) - first, line: line))
+                name: name, uri: uri, firstAttribute: first, attributeCount: Int32(attributes.count) - first, line: line
+            ))
         open.append(Open(index: index, space: space))
     }
 
@@ -571,7 +592,9 @@ struct XMLNode {
 
     /// Whether the element's local name is `name`, compared as C strings.
     func hasLocalName(_ name: StaticString) -> Bool {
-        strcmp(UnsafeRawPointer(element.name).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        strcmp(
+            UnsafeRawPointer(element.name).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
     /// The local name as libxml2 interns it: equal names of one document usually share one
@@ -673,7 +696,9 @@ final class SpecSchemaValidator: @unchecked Sendable {
         guard let url = Bundle.module.url(forResource: "fieldwork-form-1", withExtension: "xsd"),
             let data = try? Data(contentsOf: url)
         else {
-            return .failure(ImportError(code: .internal, message: "The bundled fieldwork-form-1.xsd is missing; reinstall Fieldwork."))
+            return .failure(
+                ImportError(
+                    code: .internal, message: "The bundled fieldwork-form-1.xsd is missing; reinstall Fieldwork."))
         }
         return compile(Array(data)).mapError {
             ImportError(code: .internal, message: "The bundled fieldwork-form-1.xsd does not compile: \($0)")
@@ -689,11 +714,14 @@ final class SpecSchemaValidator: @unchecked Sendable {
         LibXML2.ensureInitialised()
         let parsed: (xmlSchemaPtr?, [XMLDiagnostic]) = xsd.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                guard let parserCtxt = xmlSchemaNewMemParserCtxt(chars.baseAddress, Int32(chars.count)) else { return (nil, []) }
+                guard let parserCtxt = xmlSchemaNewMemParserCtxt(chars.baseAddress, Int32(chars.count)) else {
+                    return (nil, [])
+                }
                 defer { xmlSchemaFreeParserCtxt(parserCtxt) }
                 let sink = DiagnosticSink()
                 return withExtendedLifetime(sink) {
-                    xmlSchemaSetParserStructuredErrors(parserCtxt, LibXML2.collect, Unmanaged.passUnretained(sink).toOpaque())
+                    xmlSchemaSetParserStructuredErrors(
+                        parserCtxt, LibXML2.collect, Unmanaged.passUnretained(sink).toOpaque())
                     return (xmlSchemaParse(parserCtxt), sink.diagnostics)
                 }
             }
@@ -708,7 +736,11 @@ final class SpecSchemaValidator: @unchecked Sendable {
     func validate(_ document: SafeXMLDocument) -> [XMLDiagnostic] {
         document.withDocPointer { doc in
             guard let validCtxt = xmlSchemaNewValidCtxt(schema) else {
-                return [XMLDiagnostic(isError: true, code: -1, message: "libxml2 could not create a validation context", line: 0, column: 0)]
+                return [
+                    XMLDiagnostic(
+                        isError: true, code: -1, message: "libxml2 could not create a validation context", line: 0,
+                        column: 0)
+                ]
             }
             defer { xmlSchemaFreeValidCtxt(validCtxt) }
             let sink = DiagnosticSink()
@@ -717,7 +749,11 @@ final class SpecSchemaValidator: @unchecked Sendable {
                 let status = xmlSchemaValidateDoc(validCtxt, doc)
                 let errors = sink.diagnostics.filter(\.isError)
                 if status != 0 && errors.isEmpty {
-                    return [XMLDiagnostic(isError: true, code: Int(status), message: "The document does not match the form schema", line: 0, column: 0)]
+                    return [
+                        XMLDiagnostic(
+                            isError: true, code: Int(status), message: "The document does not match the form schema",
+                            line: 0, column: 0)
+                    ]
                 }
                 return errors
             }
@@ -842,7 +878,8 @@ private final class ParseState {
                 }
                 lean.start(
                     name: localName, uri: uri, line: ParseState.startTagLine(ctxt, previous: &state.lastStartLine),
-                    space: ctxt.pointee.space.map { $0.pointee } ?? -1, attributeCount: Int(attributeCount), attributes: attributes)
+                    space: ctxt.pointee.space.map { $0.pointee } ?? -1, attributeCount: Int(attributeCount),
+                    attributes: attributes)
             }
         }
         sax.pointee.endElementNs = { ctx, _, _, _ in
@@ -853,13 +890,15 @@ private final class ParseState {
         }
         sax.pointee.characters = { ctx, chars, length in
             ParseState.withLean(ctx) { ctxt, _, lean in
-                guard let chars, let input = ctxt.pointee.input, let cur = input.pointee.cur, let base = input.pointee.base,
+                guard let chars, let input = ctxt.pointee.input, let cur = input.pointee.cur,
+                    let base = input.pointee.base,
                     let end = input.pointee.end
                 else { return }
                 // Character data comes from the input (or from a buffer of it); a reference's text
                 // comes from elsewhere, the parser just past its `;`.
                 let inInput = chars >= base && chars < end
-                lean.text(chars, Int(length), next: cur, isReference: !inInput && cur > base && cur[-1] == UInt8(ascii: ";"))
+                lean.text(
+                    chars, Int(length), next: cur, isReference: !inInput && cur > base && cur[-1] == UInt8(ascii: ";"))
             }
         }
         sax.pointee.ignorableWhitespace = sax.pointee.characters
@@ -905,7 +944,8 @@ private final class ParseState {
         startElement = sax.pointee.startElementNs
         endElement = sax.pointee.endElementNs
         installGuards(sax)
-        sax.pointee.startElementNs = { ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes in
+        sax.pointee.startElementNs = {
+            ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes in
             guard let (ctxt, state) = ParseState.from(ctx) else { return }
             state.depth += 1
             if state.depth > XMLLimits.maximumDepth {
@@ -977,7 +1017,8 @@ private enum LibXML2 {
         var diagnostic = XMLDiagnostic(
             isError: e.level.rawValue >= XML_ERR_ERROR.rawValue,
             code: Int(e.code),
-            message: (e.message.map { String(cString: $0) } ?? "unknown error").trimmingCharacters(in: .whitespacesAndNewlines),
+            message: (e.message.map { String(cString: $0) } ?? "unknown error").trimmingCharacters(
+                in: .whitespacesAndNewlines),
             line: Int(e.line),
             column: Int(e.int2))
         // Validation errors point at the node concerned: an element, or an attribute of one.

@@ -1,5 +1,5 @@
-import Foundation
 import FormModel
+import Foundation
 
 /// Turns libxml2's XSD validation messages into sentences that name the element and say what to do.
 ///
@@ -27,7 +27,8 @@ enum SchemaMessage {
                 continue
             }
             let (code, message) = rewrite(parsed, diagnostic)
-            errors.append(ImportError(code: code, message: message, file: file, line: diagnostic.line, column: diagnostic.column))
+            errors.append(
+                ImportError(code: code, message: message, file: file, line: diagnostic.line, column: diagnostic.column))
         }
         return errors
     }
@@ -83,7 +84,8 @@ enum SchemaMessage {
 
     /// The element names in "Expected is ( {ns}a, {ns}b )".
     static func expectedElements(in body: String) -> [String] {
-        guard let open = body.range(of: "( "), let close = body.range(of: " )", range: open.upperBound..<body.endIndex) else {
+        guard let open = body.range(of: "( "), let close = body.range(of: " )", range: open.upperBound..<body.endIndex)
+        else {
             return []
         }
         return body[open.upperBound..<close.lowerBound].split(separator: ",").map {
@@ -98,22 +100,36 @@ enum SchemaMessage {
 
         if let attribute = parsed.attribute {
             if body.hasSuffix("is not allowed.") {
-                return (.unknownAttribute, "Unknown attribute \(attribute) on \(tag); remove it or use an attribute the form spec lists for \(tag).")
+                return (
+                    .unknownAttribute,
+                    "Unknown attribute \(attribute) on \(tag); remove it or use an attribute the form spec lists for \(tag)."
+                )
             }
             let value = quoted(after: "The value", in: body) ?? firstQuoted(in: Substring(body)) ?? ""
             if body.hasPrefix("[facet 'enumeration']") {
                 let choices = body.range(of: "{").flatMap { open in
                     body[open.upperBound...].firstIndex(of: "}").map { String(body[open.upperBound..<$0]) }
                 }
-                let list = (choices ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "'", with: "") }
-                return (.badValue, "\(attribute) on \(tag) must be \(Words.list(list, conjunction: "or")), not \"\(value)\".")
+                let list = (choices ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "'", with: "")
+                }
+                return (
+                    .badValue,
+                    "\(attribute) on \(tag) must be \(Words.list(list, conjunction: "or")), not \"\(value)\"."
+                )
             }
             if body.hasPrefix("[facet 'pattern']") {
                 switch attribute {
                 case "id" where element == "form":
-                    return (.badID, "The form id \"\(value)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
+                    return (
+                        .badID,
+                        "The form id \"\(value)\" must be lowercase letters, digits and hyphens, starting with a letter or digit."
+                    )
                 case "name":
-                    return (.badName, "The field name \"\(value)\" on \(tag) must start with a letter or _ and hold only letters, digits and _.")
+                    return (
+                        .badName,
+                        "The field name \"\(value)\" on \(tag) must start with a letter or _ and hold only letters, digits and _."
+                    )
                 default:
                     return (.badValue, "\(attribute) on \(tag) has the wrong form: \"\(value)\".")
                 }
@@ -134,29 +150,41 @@ enum SchemaMessage {
             let parent = diagnostic.parentElement.map { "<\($0)>" } ?? "its parent"
             if parsed.element != nil, parsed.elementNamespace != NativeSpecImporter.namespace {
                 let found = parsed.elementNamespace.map { "namespace \($0)" } ?? "no namespace"
-                return (.unknownElement, "Unknown element \(tag) in \(found); form spec elements are in \(NativeSpecImporter.namespace), check its xmlns.")
+                return (
+                    .unknownElement,
+                    "Unknown element \(tag) in \(found); form spec elements are in \(NativeSpecImporter.namespace), check its xmlns."
+                )
             }
             if !vocabulary.contains(element) {
                 return (.unknownElement, "Unknown element \(tag); remove it or use an element the form spec defines.")
             }
             if sections.contains(element) && diagnostic.parentElement == "form" {
-                return (.sectionOrder, "The \(tag) section is out of place: sections go key, properties, accessory, lists, each at most once.")
+                return (
+                    .sectionOrder,
+                    "The \(tag) section is out of place: sections go key, properties, accessory, lists, each at most once."
+                )
             }
             if element == "group", let parent = diagnostic.parentElement, parent == "buttons" || parent == "chips" {
-                return (.groupNotAllowed, "Option groups are for value lists only; remove the <group> from <\(parent)>.")
+                return (
+                    .groupNotAllowed, "Option groups are for value lists only; remove the <group> from <\(parent)>."
+                )
             }
             if element == "switch", diagnostic.parentElement == "switch" {
                 return (.nestedSwitch, "A switch cannot hold another switch; move the inner <switch> out.")
             }
             let expected = expectedElements(in: body)
-            let hint = expected.isEmpty || expected.count > 3 ? "" : "; expected \(Words.list(expected.map { "<\($0)>" }, conjunction: "or"))"
+            let hint =
+                expected.isEmpty || expected.count > 3
+                ? "" : "; expected \(Words.list(expected.map { "<\($0)>" }, conjunction: "or"))"
             return (.misplacedElement, "\(tag) is not allowed inside \(parent)\(hint).")
         }
         if body.hasPrefix("Missing child element(s).") {
             let expected = expectedElements(in: body).map { "<\($0)>" }
             return (.missingElement, "\(tag) is incomplete; add \(Words.list(expected, conjunction: "or")) inside it.")
         }
-        if body.hasPrefix("Character content other than whitespace is not allowed") || body.hasPrefix("Character content is not allowed") {
+        if body.hasPrefix("Character content other than whitespace is not allowed")
+            || body.hasPrefix("Character content is not allowed")
+        {
             return (.unexpectedText, "\(tag) cannot hold text; move the text into an attribute such as label.")
         }
         if body.hasPrefix("Element content is not allowed") {

@@ -18,7 +18,9 @@ public struct ClockReading: Sendable, Hashable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: now)
-        today = LocalDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) ?? LocalDate(year: 1970, month: 1, day: 1)!
+        today =
+            LocalDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1) ?? LocalDate(
+                year: 1970, month: 1, day: 1)!
         time = LocalTime(hour: c.hour ?? 0, minute: c.minute ?? 0)
     }
 

@@ -35,11 +35,19 @@ public enum OptionCSV {
         for (index, row) in rows.enumerated() {
             let cells = row.cells.map { $0.trimmingCharacters(in: .whitespaces) }
             if cells.allSatisfy(\.isEmpty) { continue }
-            if index == 0, cells.map({ $0.lowercased() }) == ["value", "label"] || cells.map({ $0.lowercased() }) == ["value", "label", "group"] {
+            if index == 0,
+                cells.map({ $0.lowercased() }) == ["value", "label"]
+                    || cells.map({ $0.lowercased() }) == ["value", "label", "group"]
+            {
                 continue
             }
             guard cells.count == 2 || cells.count == 3 else {
-                errors.append(LineError(line: row.line, message: "Write value,label or value,label,group; this line has \(Words.count(cells.count, "column"))."))
+                errors.append(
+                    LineError(
+                        line: row.line,
+                        message:
+                            "Write value,label or value,label,group; this line has \(Words.count(cells.count, "column"))."
+                    ))
                 continue
             }
             let value = cells[0]
@@ -53,17 +61,24 @@ public enum OptionCSV {
                 continue
             }
             if label.isEmpty {
-                errors.append(LineError(line: row.line, message: "Enter a label for \"\(value)\" in the second column."))
+                errors.append(
+                    LineError(line: row.line, message: "Enter a label for \"\(value)\" in the second column."))
                 continue
             }
             if let first = seen[value] {
-                errors.append(LineError(line: row.line, message: "The value \"\(value)\" is already on line \(first); each value may appear once."))
+                errors.append(
+                    LineError(
+                        line: row.line,
+                        message: "The value \"\(value)\" is already on line \(first); each value may appear once."))
                 continue
             }
             seen[value] = row.line
             count += 1
             if count == maxOptions + 1 {
-                errors.append(LineError(line: row.line, message: "A list takes at most \(maxOptions) options; split the list or shorten it."))
+                errors.append(
+                    LineError(
+                        line: row.line,
+                        message: "A list takes at most \(maxOptions) options; split the list or shorten it."))
             }
             let option = Option(value: value, label: label)
             if cells.count == 3, !cells[2].isEmpty {
@@ -77,7 +92,12 @@ public enum OptionCSV {
             }
         }
         if !errors.isEmpty { return .failure(Failure(errors: errors)) }
-        if count == 0 { return .failure(Failure(errors: [LineError(line: 1, message: "The file has no options; write one value,label line per option.")])) }
+        if count == 0 {
+            return .failure(
+                Failure(errors: [
+                    LineError(line: 1, message: "The file has no options; write one value,label line per option.")
+                ]))
+        }
         var groups: [OptionGroup] = []
         if !plain.isEmpty { groups.append(OptionGroup(options: plain)) }
         groups += grouped.map { OptionGroup(label: $0.label, options: $0.options) }
@@ -107,11 +127,20 @@ public enum OptionCSV {
         }
         while let scalar = pending ?? scalars.next() {
             pending = nil
-            if first { first = false; if scalar == "\u{FEFF}" { continue } }
+            if first {
+                first = false
+                if scalar == "\u{FEFF}" { continue }
+            }
             if quoted {
                 if scalar == "\"" {
                     let next = scalars.next()
-                    if next == "\"" { cell.unicodeScalars.append("\"") } else { quoted = false; afterQuote = true; pending = next }
+                    if next == "\"" {
+                        cell.unicodeScalars.append("\"")
+                    } else {
+                        quoted = false
+                        afterQuote = true
+                        pending = next
+                    }
                 } else {
                     if scalar == "\n" { line += 1 }
                     cell.unicodeScalars.append(scalar)
@@ -139,13 +168,19 @@ public enum OptionCSV {
                 quoteLine = line
             default:
                 if afterQuote && scalar != " " && scalar != "\t" {
-                    return .failure(LineError(line: line, message: "Text follows a closing quote; put the whole value in quotes and write a quote inside it as \"\"."))
+                    return .failure(
+                        LineError(
+                            line: line,
+                            message:
+                                "Text follows a closing quote; put the whole value in quotes and write a quote inside it as \"\"."
+                        ))
                 }
                 if !afterQuote { cell.unicodeScalars.append(scalar) }
             }
         }
         if quoted {
-            return .failure(LineError(line: quoteLine, message: "A quote opened here is never closed; end the value with \"."))
+            return .failure(
+                LineError(line: quoteLine, message: "A quote opened here is never closed; end the value with \"."))
         }
         if !cell.isEmpty || !cells.isEmpty { endRow() }
         return .success(rows)

@@ -55,7 +55,11 @@ public struct OptionSearch: Sendable {
                 entry.labelWords.contains { $0.hasPrefix(word) } || entry.value.contains(word)
             }
             guard matches else { continue }
-            if !whole.isEmpty && entry.label.hasPrefix(whole) { first.append(entry.match) } else { rest.append(entry.match) }
+            if !whole.isEmpty && entry.label.hasPrefix(whole) {
+                first.append(entry.match)
+            } else {
+                rest.append(entry.match)
+            }
         }
         let all = first + rest
         let page = max(1, page)

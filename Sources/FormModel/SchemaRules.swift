@@ -30,7 +30,9 @@ extension FormSchema {
         }
 
         if !FormSchema.isValidID(id) {
-            add(.badID, "The form id \"\(id)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
+            add(
+                .badID,
+                "The form id \"\(id)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
         }
         if title.trimmingCharacters(in: .whitespaces).isEmpty {
             add(.emptyTitle, "Give the form a title.")
@@ -39,8 +41,13 @@ extension FormSchema {
         for section in sections {
             if kinds.contains(section.kind) {
                 add(.duplicateSection, "The <\(section.kind.rawValue)> section appears twice; keep one.")
-            } else if let last = kinds.last, SectionKind.allCases.firstIndex(of: last)! > SectionKind.allCases.firstIndex(of: section.kind)! {
-                add(.sectionOrder, "The <\(section.kind.rawValue)> section must come before <\(last.rawValue)>: sections go key, properties, accessory.")
+            } else if let last = kinds.last,
+                SectionKind.allCases.firstIndex(of: last)! > SectionKind.allCases.firstIndex(of: section.kind)!
+            {
+                add(
+                    .sectionOrder,
+                    "The <\(section.kind.rawValue)> section must come before <\(last.rawValue)>: sections go key, properties, accessory."
+                )
             }
             kinds.append(section.kind)
         }
@@ -54,13 +61,19 @@ extension FormSchema {
         var listIDs = Set<String>()
         for list in lists {
             if !FormSchema.isValidName(list.id) && !FormSchema.isValidID(list.id) {
-                add(.badListID, "The list id \"\(list.id)\" must be letters, digits, hyphens or underscores.", list.id, list.location)
+                add(
+                    .badListID, "The list id \"\(list.id)\" must be letters, digits, hyphens or underscores.", list.id,
+                    list.location)
             }
             if !listIDs.insert(list.id).inserted {
-                add(.duplicateList, "The list id \"\(list.id)\" is used twice; list ids must be unique.", list.id, list.location)
+                add(
+                    .duplicateList, "The list id \"\(list.id)\" is used twice; list ids must be unique.", list.id,
+                    list.location)
             }
             if list.options.isEmpty && !list.external {
-                add(.emptyList, "The list \"\(list.id)\" has no options; add at least one <option>.", list.id, list.location)
+                add(
+                    .emptyList, "The list \"\(list.id)\" has no options; add at least one <option>.", list.id,
+                    list.location)
             }
             checkOptionValues(list.options, owner: "list \"\(list.id)\"", subject: list.id, at: list.location, add: add)
         }
@@ -68,19 +81,29 @@ extension FormSchema {
         var names = Set<String>()
         for field in allFields {
             if !FormSchema.isValidName(field.name) {
-                add(.badName, "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.", field.name, field.location)
+                add(
+                    .badName,
+                    "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.",
+                    field.name, field.location)
             }
             if !names.insert(field.name).inserted {
-                add(.duplicateName, "The field name \"\(field.name)\" is used twice; field names must be unique in a form.", field.name, field.location)
+                add(
+                    .duplicateName,
+                    "The field name \"\(field.name)\" is used twice; field names must be unique in a form.", field.name,
+                    field.location)
             }
             checkField(field, add: add)
         }
         for field in topLevelFields where field.kind != .switch && !(field.children ?? []).isEmpty {
-            add(.childrenOutsideSwitch, "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".", field.name, field.location)
+            add(
+                .childrenOutsideSwitch, "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".",
+                field.name, field.location)
         }
         for field in topLevelFields where field.kind == .switch {
             for child in field.children ?? [] where child.kind == .switch {
-                add(.nestedSwitch, "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").", child.name, child.location)
+                add(
+                    .nestedSwitch, "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").",
+                    child.name, child.location)
             }
         }
         return issues
@@ -93,7 +116,9 @@ extension FormSchema {
         var seen = Set<String>()
         for option in options {
             if option.value.isEmpty {
-                add(.emptyOptionValue, "An option of \(owner) has an empty value; give every option a value.", subject, at)
+                add(
+                    .emptyOptionValue, "An option of \(owner) has an empty value; give every option a value.", subject,
+                    at)
             } else if !seen.insert(option.value).inserted {
                 add(.duplicateOption, "The option value \"\(option.value)\" appears twice in \(owner).", subject, at)
             }
@@ -114,27 +139,42 @@ extension FormSchema {
                 if field.kind != .valueList {
                     add(.listNotAllowed, "Only a <value-list> can name a list; give \(what) inline options.", n, at)
                 } else if list(id: listID) == nil {
-                    add(.unknownList, "The list \"\(listID)\" named by \(what) does not exist; declare it under <lists>.", n, at)
+                    add(
+                        .unknownList,
+                        "The list \"\(listID)\" named by \(what) does not exist; declare it under <lists>.", n, at)
                 }
                 if inlineCount > 0 {
-                    add(.listAndOptions, "\(what) names a list and also has inline options; use one or the other.", n, at)
+                    add(
+                        .listAndOptions, "\(what) names a list and also has inline options; use one or the other.", n,
+                        at)
                 }
             } else if inlineCount == 0, !field.takesValueFromParent {
-                add(.noOptions, "\(what) has no options; add <option> elements, name a list, or (a value list) make it editable=\"false\" with prefill=\"query\" or a default.", n, at)
+                add(
+                    .noOptions,
+                    "\(what) has no options; add <option> elements, name a list, or (a value list) make it editable=\"false\" with prefill=\"query\" or a default.",
+                    n, at)
             }
             if field.kind != .valueList && inline.contains(where: { $0.label != nil }) {
                 add(.groupNotAllowed, "Option groups are for value lists only; remove the <group> from \(what).", n, at)
             }
             if field.kind == .buttons {
                 if inlineCount > FormSchema.maxButtons {
-                    add(.tooManyButtons, "\(what) has \(inlineCount) buttons; segmented buttons take at most \(FormSchema.maxButtons) options (use chips or a value list).", n, at)
+                    add(
+                        .tooManyButtons,
+                        "\(what) has \(inlineCount) buttons; segmented buttons take at most \(FormSchema.maxButtons) options (use chips or a value list).",
+                        n, at)
                 }
                 if k.multiple {
-                    add(.buttonsMultiple, "Segmented buttons select exactly one value; remove multiple from \(what).", n, at)
+                    add(
+                        .buttonsMultiple, "Segmented buttons select exactly one value; remove multiple from \(what).",
+                        n, at)
                 }
             }
             if field.kind == .chips && inlineCount > FormSchema.maxChips {
-                add(.tooManyChips, "\(what) has \(inlineCount) chips; chips take at most \(FormSchema.maxChips) options (use a value list).", n, at)
+                add(
+                    .tooManyChips,
+                    "\(what) has \(inlineCount) chips; chips take at most \(FormSchema.maxChips) options (use a value list).",
+                    n, at)
             }
             checkOptionValues(inline.flatMap(\.options), owner: what, subject: n, at: at, add: add)
             let offered = Set(options(for: field).map(\.value))
@@ -151,10 +191,14 @@ extension FormSchema {
             }
             checkRange(k.minSelected, k.maxSelected, "min-selected", "max-selected", n, at, add)
             if let maxSel = k.maxSelected, !offered.isEmpty, maxSel > offered.count {
-                add(.maxSelectedAboveOptions, "max-selected of \(what) is \(maxSel) but it offers only \(offered.count) options.", n, at)
+                add(
+                    .maxSelectedAboveOptions,
+                    "max-selected of \(what) is \(maxSel) but it offers only \(offered.count) options.", n, at)
             }
             if let minSel = k.minSelected, !offered.isEmpty, minSel > offered.count {
-                add(.minAboveMax, "min-selected of \(what) is \(minSel) but it offers only \(offered.count) options.", n, at)
+                add(
+                    .minAboveMax, "min-selected of \(what) is \(minSel) but it offers only \(offered.count) options.",
+                    n, at)
             }
         }
 
@@ -198,19 +242,26 @@ extension FormSchema {
                 }
             }
         case .date:
-            checkOrdered(k, field, add, "a date like 2026-11-21", keyword: "today", badBound: .badDate) { LocalDate($0) }
+            checkOrdered(k, field, add, "a date like 2026-11-21", keyword: "today", badBound: .badDate) {
+                LocalDate($0)
+            }
         case .time:
             checkOrdered(k, field, add, "a time like 14:30", keyword: "now", badBound: .badTime) { LocalTime($0) }
         case .datetime:
-            checkOrdered(k, field, add, "a date and time like 2026-11-21T14:30", keyword: "now", badBound: .badDatetime) { LocalDateTime($0) }
+            checkOrdered(k, field, add, "a date and time like 2026-11-21T14:30", keyword: "now", badBound: .badDatetime)
+            { LocalDateTime($0) }
         case .duration:
-            checkOrdered(k, field, add, "an ISO 8601 duration like PT15M", keyword: nil, badBound: .badDuration) { ISODuration($0) }
+            checkOrdered(k, field, add, "an ISO 8601 duration like PT15M", keyword: nil, badBound: .badDuration) {
+                ISODuration($0)
+            }
         case .attachments:
             checkRange(k.minCount, k.maxCount, "min-count", "max-count", n, at, add)
             if let c = k.maxCount, c < 1 { add(.badCount, "max-count of \(what) must be 1 or more.", n, at) }
             if let c = k.minCount, c < 0 { add(.badCount, "min-count of \(what) must be 0 or more.", n, at) }
             for pattern in k.accept ?? [] where !FormSchema.isMIMEPattern(pattern) {
-                add(.badAccept, "\"\(pattern)\" in accept of \(what) is not a MIME type such as image/png or image/*.", n, at)
+                add(
+                    .badAccept, "\"\(pattern)\" in accept of \(what) is not a MIME type such as image/png or image/*.",
+                    n, at)
             }
         case .switch:
             if let d = field.defaultValue, d != "true", d != "false", d != "on", d != "off" {
@@ -224,7 +275,9 @@ extension FormSchema {
         {
             add(.attributeNotAllowed, "min and max do not apply to a \(field.kind.rawValue) field (\(what)).", n, at)
         }
-        if let d = field.defaultValue, let maxL = k.maxLength, d.count > maxL, field.kind == .text || field.kind == .note {
+        if let d = field.defaultValue, let maxL = k.maxLength, d.count > maxL,
+            field.kind == .text || field.kind == .note
+        {
             add(.defaultOutOfRange, "The default of \(what) is longer than its max-length.", n, at)
         }
     }
@@ -239,11 +292,15 @@ extension FormSchema {
     }
 
     private func decimal(
-        _ text: String?, _ attribute: String, _ field: Field, _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
+        _ text: String?, _ attribute: String, _ field: Field,
+        _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
     ) -> Decimal? {
         guard let text else { return nil }
         guard let value = DecimalText.parse(text) else {
-            add(.badNumber, "\(attribute) of \"\(field.name)\" must be a number with a . point, like 12.5 (got \"\(text)\").", field.name, field.location)
+            add(
+                .badNumber,
+                "\(attribute) of \"\(field.name)\" must be a number with a . point, like 12.5 (got \"\(text)\").",
+                field.name, field.location)
             return nil
         }
         return value
@@ -270,10 +327,14 @@ extension FormSchema {
             add(.minAboveMax, "min of \"\(n)\" (\(k.min!)) is above its max (\(k.max!)).", n, field.location)
         }
         if let d = field.defaultValue, field.prefill == nil {
-            let isKeyword = keyword.map { d == $0 || (field.kind == .date && d == "today") || (field.kind != .date && d == "now") } ?? false
+            let isKeyword =
+                keyword.map { d == $0 || (field.kind == .date && d == "today") || (field.kind != .date && d == "now") }
+                ?? false
             if !isKeyword && parse(d) == nil {
                 let words = keyword.map { " or \($0)" } ?? ""
-                add(.badDefault, "The default of \"\(n)\" must be \(expected)\(words) (got \"\(d)\").", n, field.location)
+                add(
+                    .badDefault, "The default of \"\(n)\" must be \(expected)\(words) (got \"\(d)\").", n,
+                    field.location)
             }
         }
     }
@@ -283,7 +344,9 @@ extension FormSchema {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0] != "*" else { return false }
         let token: (Substring) -> Bool = { s in
-            s.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigitScalar || "!#$&^_.+-".unicodeScalars.contains($0) }
+            s.unicodeScalars.allSatisfy {
+                $0.isASCIILetter || $0.isASCIIDigitScalar || "!#$&^_.+-".unicodeScalars.contains($0)
+            }
         }
         return token(parts[0]) && (parts[1] == "*" || token(parts[1]))
     }

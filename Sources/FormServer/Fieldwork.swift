@@ -1,8 +1,9 @@
 import ArgumentParser
 import FormImport
-import enum FormModel.Words
 import FormWeb
 import Foundation
+
+import enum FormModel.Words
 
 /// The `fieldwork` command: serve forms, import specs, check specs.
 @main
@@ -19,7 +20,9 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: "Data folder (env FIELDWORK_DATA, default ./data).")
     var dataFolder: String?
 
-    @Option(name: .customLong("database-url"), help: "postgres://user:pass@host:port/db (env FIELDWORK_DATABASE_URL); unset = SQLite in the data folder.")
+    @Option(
+        name: .customLong("database-url"),
+        help: "postgres://user:pass@host:port/db (env FIELDWORK_DATABASE_URL); unset = SQLite in the data folder.")
     var databaseURL: String?
 }
 
@@ -100,7 +103,9 @@ struct Check: AsyncParsableCommand {
                 if summary { continue }
                 printReport(result)
                 for form in result.forms {
-                    print("\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(form.allFields.count) fields)")
+                    print(
+                        "\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(form.allFields.count) fields)"
+                    )
                 }
             case .failure(let failure):
                 refused += 1

@@ -49,7 +49,8 @@ struct Import: AsyncParsableCommand {
         }
         await database.shutdown()
         if refused > 0 {
-            printError(refusedLine(refused, of: outcomes.count) + "; nothing of \(refused == 1 ? "it" : "them") was stored.")
+            printError(
+                refusedLine(refused, of: outcomes.count) + "; nothing of \(refused == 1 ? "it" : "them") was stored.")
             throw ExitCode(1)
         }
     }

@@ -56,7 +56,9 @@ enum ImportSummaryText {
                 for field in group.fields {
                     lines.append(fieldLine(field, path: field.name, section: section, group: group, form: form))
                     for child in field.children ?? [] {
-                        lines.append(fieldLine(child, path: "\(field.name)/\(child.name)", section: section, group: group, form: form))
+                        lines.append(
+                            fieldLine(
+                                child, path: "\(field.name)/\(child.name)", section: section, group: group, form: form))
                     }
                 }
             }
@@ -66,7 +68,9 @@ enum ImportSummaryText {
 
     /// `field section | group | name | kind | label | required | editable [| options]`; a switch's
     /// fields are named `switch/field`.
-    private static func fieldLine(_ field: Field, path: String, section: FormSection, group: FieldGroup, form: FormSchema) -> String {
+    private static func fieldLine(
+        _ field: Field, path: String, section: FormSection, group: FieldGroup, form: FormSchema
+    ) -> String {
         var kind = field.kind.rawValue
         if let textType = field.constraints.textType, textType != .text { kind += "(\(textType.rawValue))" }
         if field.constraints.multiple { kind += ", multiple" }
@@ -78,7 +82,8 @@ enum ImportSummaryText {
             if let listID = field.list {
                 let list = form.list(id: listID)
                 let options = Words.count(list?.options.count ?? 0, "option")
-                columns.append("list \(listID): \(options)" + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
+                columns.append(
+                    "list \(listID): \(options)" + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
             } else {
                 columns.append(Words.count(form.options(for: field).count, "option"))
             }

@@ -27,7 +27,8 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         if let logLevel {
             guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-                throw ValidationError("Unknown log level \(logLevel); use trace, debug, info, notice, warning, error or critical.")
+                throw ValidationError(
+                    "Unknown log level \(logLevel); use trace, debug, info, notice, warning, error or critical.")
             }
             configuration.logLevel = level
         }
@@ -43,7 +44,8 @@ extension StoreOptions {
         if let dataFolder { configuration.dataFolder = URL(fileURLWithPath: dataFolder) }
         if let databaseURL {
             guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
-                throw ValidationError("--database-url must be a postgres:// URL, like postgres://user:pass@localhost:5432/fieldwork.")
+                throw ValidationError(
+                    "--database-url must be a postgres:// URL, like postgres://user:pass@localhost:5432/fieldwork.")
             }
             configuration.databaseURL = databaseURL
         }

@@ -56,7 +56,11 @@ public struct FieldworkConfiguration: Sendable {
             configuration.adminPassword = password
         }
         if let name = environment["FIELDWORK_TIME_ZONE"], !name.isEmpty {
-            if let zone = TimeZone(identifier: name) { configuration.timeZone = zone } else { configuration.unknownTimeZone = name }
+            if let zone = TimeZone(identifier: name) {
+                configuration.timeZone = zone
+            } else {
+                configuration.unknownTimeZone = name
+            }
         }
         if let token = environment["FIELDWORK_ADMIN_TOKEN"], !token.isEmpty {
             configuration.adminToken = token

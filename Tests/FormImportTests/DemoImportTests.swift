@@ -7,7 +7,9 @@ import Testing
 @Suite("Demo spec import")
 struct DemoImportTests {
     private func demo() throws -> (FormSchema, ImportResult) {
-        let result = try FormImporter.importDocuments([ImportDocument(name: "new-issue.xml", data: Fixtures.demoBytes())])
+        let result = try FormImporter.importDocuments([
+            ImportDocument(name: "new-issue.xml", data: Fixtures.demoBytes())
+        ])
         #expect(result.kind == .native)
         #expect(result.forms.count == 1)
         return (try #require(result.forms.first), result)
@@ -96,9 +98,13 @@ struct DemoImportTests {
         let priority = try #require(schema.field(named: "priority"))
         #expect(priority.kind == .buttons)
         #expect(priority.defaultValue == "medium")
-        #expect(priority.options == [OptionGroup(options: [
-            Option(value: "low", label: "Low"), Option(value: "medium", label: "Medium"), Option(value: "high", label: "High"),
-        ])])
+        #expect(
+            priority.options == [
+                OptionGroup(options: [
+                    Option(value: "low", label: "Low"), Option(value: "medium", label: "Medium"),
+                    Option(value: "high", label: "High"),
+                ])
+            ])
 
         let categories = try #require(schema.field(named: "categories"))
         #expect(categories.constraints.multiple)
@@ -154,7 +160,8 @@ struct DemoImportTests {
 @Suite("Attribute mapping")
 struct AttributeMappingTests {
     private func schema() throws -> FormSchema {
-        let (schema, warnings) = try NativeSpecImporter.importSpec(Fixtures.bytes("every-attribute"), file: "every-attribute.xml")
+        let (schema, warnings) = try NativeSpecImporter.importSpec(
+            Fixtures.bytes("every-attribute"), file: "every-attribute.xml")
         #expect(warnings == [])
         return schema
     }
@@ -237,7 +244,8 @@ struct ConcurrentImportTests {
             for i in 0..<32 {
                 group.addTask {
                     do throws(ImportFailure) {
-                        return try NativeSpecImporter.importSpec(i.isMultiple(of: 2) ? demo : broken, file: "\(i).xml").0.allFields.map(\.name)
+                        return try NativeSpecImporter.importSpec(i.isMultiple(of: 2) ? demo : broken, file: "\(i).xml")
+                            .0.allFields.map(\.name)
                     } catch {
                         return error.errors.map(\.code.rawValue)
                     }

@@ -7,7 +7,9 @@ import Testing
 /// Loads the XML fixtures and runs them through the importer.
 enum Fixtures {
     static func bytes(_ name: String) throws -> [UInt8] {
-        let url = try #require(Bundle.module.url(forResource: name, withExtension: "xml", subdirectory: "Fixtures"), "no fixture \(name).xml")
+        let url = try #require(
+            Bundle.module.url(forResource: name, withExtension: "xml", subdirectory: "Fixtures"),
+            "no fixture \(name).xml")
         return Array(try Data(contentsOf: url))
     }
 
@@ -23,11 +25,15 @@ enum Fixtures {
     }
 
     /// The errors importing a fixture gives; records an issue if the import succeeds.
-    static func errors(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [ImportError] {
+    static func errors(
+        _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> [ImportError] {
         try errors(of: [document(name)], sourceLocation: sourceLocation)
     }
 
-    static func errors(of documents: [ImportDocument], sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [ImportError] {
+    static func errors(
+        of documents: [ImportDocument], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> [ImportError] {
         do {
             let result = try FormImporter.importDocuments(documents)
             Issue.record("expected the import to fail, got \(result.forms.map(\.id))", sourceLocation: sourceLocation)

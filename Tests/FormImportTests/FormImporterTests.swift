@@ -23,13 +23,16 @@ struct FormImporterTests {
                   <EntityContainer Name="C"><EntitySet Name="Ts" EntityType="DEMO_SRV.T"/></EntityContainer>
             """)
         let annotations = OData.annotations(
-            #"<Annotations Target="SAP.T/ID"><Annotation Term="Common.Label" String="Identifier"/></Annotations>"#, service: "DEMO_SRV")
+            #"<Annotations Target="SAP.T/ID"><Annotation Term="Common.Label" String="Identifier"/></Annotations>"#,
+            service: "DEMO_SRV")
         let result = try FormImporter.importDocuments([annotations, metadata])
         #expect(result.kind == .odataV2)
         #expect(result.forms.first?.field(named: "ID")?.label == "Identifier")
     }
 
-    @Test("a batch groups each OData metadata document with the annotation documents after it; annotations alone are no refusal")
+    @Test(
+        "a batch groups each OData metadata document with the annotation documents after it; annotations alone are no refusal"
+    )
     func batch() throws {
         let outcomes = FormImporter.importBatch([
             try OData.fixture("layers-backend"), try Fixtures.document("minimal"), try OData.fixture("layers-metadata"),
@@ -37,13 +40,17 @@ struct FormImporterTests {
         ])
         #expect(
             outcomes.map(\.documents) == [
-                ["layers-backend.xml"], ["minimal.xml"], ["layers-metadata.xml", "layers-backend.xml", "layers-local.xml"],
+                ["layers-backend.xml"], ["minimal.xml"],
+                ["layers-metadata.xml", "layers-backend.xml", "layers-local.xml"],
             ])
         // Annotations with no metadata before them import alone: no form, and the report says why.
         let orphan = try outcomes[0].result.get()
         #expect(orphan.forms.isEmpty)
         #expect(orphan.warnings.map(\.code).contains("no-forms"))
-        #expect(orphan.warnings.contains { $0.message.contains("holds only annotations; import it right after its service's metadata document") })
+        #expect(
+            orphan.warnings.contains {
+                $0.message.contains("holds only annotations; import it right after its service's metadata document")
+            })
         let odata = try outcomes[2].result.get()
         #expect(odata.forms.first?.field(named: "Name")?.label == "Name (local)")
     }
@@ -58,7 +65,9 @@ struct FormImporterTests {
 
     @Test("an EDMX document that is not well-formed is refused")
     func malformedEDMX() throws {
-        let broken = ImportDocument(name: "broken.xml", data: Array("<edmx:Edmx xmlns:edmx=\"http://docs.oasis-open.org/odata/ns/edmx\"><x>".utf8))
+        let broken = ImportDocument(
+            name: "broken.xml",
+            data: Array("<edmx:Edmx xmlns:edmx=\"http://docs.oasis-open.org/odata/ns/edmx\"><x>".utf8))
         #expect(Fixtures.errors(of: [broken]).map(\.code) == ["malformed-xml"])
     }
 
@@ -88,7 +97,9 @@ struct FormImporterTests {
         let errors = Fixtures.errors(of: [minimal, copy])
         #expect(errors.map(\.code) == ["duplicate-form-id"])
         #expect(errors.first?.file == "copy.xml")
-        #expect(errors.first?.message == "copy.xml and minimal.xml both declare the form id \"minimal\"; give each form its own id.")
+        #expect(
+            errors.first?.message
+                == "copy.xml and minimal.xml both declare the form id \"minimal\"; give each form its own id.")
     }
 
     @Test("errors of every document are reported, each with its file")
@@ -119,7 +130,8 @@ struct FormImporterTests {
     @Test("the native importer refuses a root other than form")
     func wrongRoot() throws {
         let failure = try #require(throws: ImportFailure.self) {
-            _ = try NativeSpecImporter.importSpec(Array("<list xmlns=\"urn:fieldwork:form:1\"/>".utf8), file: "list.xml")
+            _ = try NativeSpecImporter.importSpec(
+                Array("<list xmlns=\"urn:fieldwork:form:1\"/>".utf8), file: "list.xml")
         }
         #expect(failure.errors.map(\.code) == ["wrong-root"])
         #expect(failure.errors.first?.line == 1)

@@ -17,7 +17,9 @@ struct HostileInputTests {
 
     private func nested(depth: Int) -> [UInt8] {
         let head = #"<form xmlns="urn:fieldwork:form:1" id="deep" title="Deep"><properties>"#
-        return Array((head + String(repeating: "<group>", count: depth) + String(repeating: "</group>", count: depth) + "</properties></form>").utf8)
+        return Array(
+            (head + String(repeating: "<group>", count: depth) + String(repeating: "</group>", count: depth)
+                + "</properties></form>").utf8)
     }
 
     @Test("an external entity reading /etc/passwd is refused without reading it")
@@ -49,7 +51,10 @@ struct HostileInputTests {
     func billionLaughs() throws {
         let (errors, elapsed) = refuse(try Fixtures.document("billion-laughs"))
         #expect(errors.map(\.code) == ["doctype"])
-        #expect(errors.first?.message == "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities).")
+        #expect(
+            errors.first?.message
+                == "The document has a DOCTYPE; form specs must not declare one (remove <!DOCTYPE ...> and any entities)."
+        )
         #expect(elapsed < .seconds(1))
     }
 
@@ -97,7 +102,9 @@ struct HostileInputTests {
         let exact = head + filler + tail
         #expect(exact.count == XMLLimits.maximumDocumentBytes)
         #expect(try SafeXMLDocument.parse(exact, file: nil).root?.localName == "form")
-        let failure = try #require(throws: ImportFailure.self) { _ = try SafeXMLDocument.parse(exact + [0x20], file: nil) }
+        let failure = try #require(throws: ImportFailure.self) {
+            _ = try SafeXMLDocument.parse(exact + [0x20], file: nil)
+        }
         #expect(failure.errors.map(\.code) == ["too-large"])
     }
 
@@ -108,14 +115,19 @@ struct HostileInputTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let included = dir.appendingPathComponent("included.xsd")
-        try Data(#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#.utf8)
-            .write(to: included)
-        let xsd = #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="\#(included.absoluteString)"/></xs:schema>"#
+        try Data(
+            #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#
+                .utf8
+        )
+        .write(to: included)
+        let xsd =
+            #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="\#(included.absoluteString)"/></xs:schema>"#
         if case .success = SpecSchemaValidator.compile(Array(xsd.utf8)) {
             Issue.record("libxml2 loaded \(included.path)")
         }
         // Without the include the same XSD compiles, so the failure above is the loader's doing.
-        let plain = #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#
+        let plain =
+            #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#
         if case .failure(let error) = SpecSchemaValidator.compile(Array(plain.utf8)) {
             Issue.record("a plain XSD did not compile: \(error)")
         }
@@ -123,9 +135,13 @@ struct HostileInputTests {
 
     @Test("elements in another namespace are unknown")
     func foreignElement() {
-        let xml = #"<form xmlns="urn:fieldwork:form:1" id="b" title="B"><key><t:text xmlns:t="urn:t" name="t"/></key></form>"#
+        let xml =
+            #"<form xmlns="urn:fieldwork:form:1" id="b" title="B"><key><t:text xmlns:t="urn:t" name="t"/></key></form>"#
         let errors = Fixtures.errors(of: [ImportDocument(name: "foreign.xml", data: Array(xml.utf8))])
         #expect(errors.map(\.code) == ["unknown-element"])
-        #expect(errors.first?.message == "Unknown element <text> in namespace urn:t; form spec elements are in urn:fieldwork:form:1, check its xmlns.")
+        #expect(
+            errors.first?.message
+                == "Unknown element <text> in namespace urn:t; form spec elements are in urn:fieldwork:form:1, check its xmlns."
+        )
     }
 }

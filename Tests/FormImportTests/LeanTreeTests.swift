@@ -25,7 +25,9 @@ struct LeanTreeTests {
         #expect(values == [#"x & y"#, #"&<>"'A"#, "", nil, nil])
         let namespaced = xml.withRoot { root -> [String] in
             var found: [String] = []
-            root.forEachAttribute { if let ns = $0.namespaceKey { found.append(ns.uri + " " + $0.localName + "=" + $0.value) } }
+            root.forEachAttribute {
+                if let ns = $0.namespaceKey { found.append(ns.uri + " " + $0.localName + "=" + $0.value) }
+            }
             return found
         }
         #expect(namespaced == ["urn:p d=1"])
@@ -33,7 +35,8 @@ struct LeanTreeTests {
 
     @Test("an element's own text is kept, blank text between elements is not")
     func ownText() throws {
-        let xml = try parse("""
+        let xml = try parse(
+            """
             <r xmlns="urn:x">
               <String>  </String>
               <String>a &amp; b&#33;</String>
@@ -60,7 +63,9 @@ struct LeanTreeTests {
 
     @Test("a DOCTYPE and malformed XML are refused as before")
     func refusals() throws {
-        let doctype = try #require(throws: ImportFailure.self) { _ = try parse("<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>") }
+        let doctype = try #require(throws: ImportFailure.self) {
+            _ = try parse("<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>")
+        }
         #expect(doctype.errors.first?.code == "doctype")
         let malformed = try #require(throws: ImportFailure.self) { _ = try parse("<r><a></r>") }
         #expect(malformed.errors.first?.code == "malformed-xml")

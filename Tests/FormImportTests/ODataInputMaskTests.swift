@@ -50,29 +50,39 @@ struct ODataInputMaskTests {
         </Annotations>
         """)
 
-    @Test("the default rules give the native format: typed with or without the dashes, stored without them within MaxLength 9")
+    @Test(
+        "the default rules give the native format: typed with or without the dashes, stored without them within MaxLength 9"
+    )
     func defaultRules() throws {
         let result = try OData.importing([Self.service])
         let duns = try #require(try OData.form(result, "demo-customers").field(named: "DUNS"))
         #expect(duns.constraints.format == "##-###-####" && duns.constraints.pattern == nil)
         let schema = try OData.form(result, "demo-customers")
         for typed in ["12-345-6789", "123456789"] {
-            let outcome = FormValidator.validate(schema, Submission(fields: ["ID": ["7c9e6679-7425-40de-944b-e07fc1f90ae7"], "DUNS": [typed]]))
+            let outcome = FormValidator.validate(
+                schema, Submission(fields: ["ID": ["7c9e6679-7425-40de-944b-e07fc1f90ae7"], "DUNS": [typed]]))
             #expect(outcome.issues.isEmpty, "\(typed)")
             #expect(outcome.values["DUNS"] == .text("123456789"))
         }
-        #expect(OData.warnings(result, "unused-annotation").allSatisfy { $0.term != "com.sap.vocabularies.UI.v1.InputMask" })
+        #expect(
+            OData.warnings(result, "unused-annotation").allSatisfy { $0.term != "com.sap.vocabularies.UI.v1.InputMask" }
+        )
     }
 
     @Test("custom rules, or literals that are not separators, give a full-match pattern")
     func customRules() throws {
         let schema = try OData.form(try OData.importing([Self.service]), "demo-customers")
         let swift = try #require(schema.field(named: "SwiftCode"))
-        #expect(swift.constraints.pattern == "(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z0-9])(?:[A-Z0-9])(?:[A-Z0-9])(?:[A-Z0-9])(?:[A-Z0-9])")
+        #expect(
+            swift.constraints.pattern
+                == "(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z])(?:[A-Z0-9])(?:[A-Z0-9])(?:[A-Z0-9])(?:[A-Z0-9])(?:[A-Z0-9])"
+        )
         let plate = try #require(schema.field(named: "Plate"))
         #expect(plate.constraints.pattern == "(?:[a-zA-Z])(?:[a-zA-Z]):(?:[0-9])(?:[0-9])(?:[0-9])(?:[0-9])")
         func issues(_ name: String, _ value: String) -> [FieldIssue] {
-            FormValidator.validate(schema, Submission(fields: ["ID": ["7c9e6679-7425-40de-944b-e07fc1f90ae7"], name: [value]])).issues
+            FormValidator.validate(
+                schema, Submission(fields: ["ID": ["7c9e6679-7425-40de-944b-e07fc1f90ae7"], name: [value]])
+            ).issues
         }
         #expect(issues("SwiftCode", "DEUTDEFF500").isEmpty)
         #expect(issues("SwiftCode", "deutdeff500").map(\.code) == ["pattern"])
@@ -85,6 +95,9 @@ struct ODataInputMaskTests {
         let result = try OData.importing([Self.service])
         let broken = try #require(try OData.form(result, "demo-customers").field(named: "Broken"))
         #expect(broken.constraints.pattern == nil && broken.constraints.format == nil)
-        #expect(result.warnings.contains { $0.message.contains("a rule of its UI.InputMask is not one symbol with a regular expression") })
+        #expect(
+            result.warnings.contains {
+                $0.message.contains("a rule of its UI.InputMask is not one symbol with a regular expression")
+            })
     }
 }

@@ -12,9 +12,11 @@ struct ODataReaderTests {
               <Annotations Target="self.T/P"><Annotation Term="Common.Label" String="From the alias"/></Annotations>
         """
 
-    @Test("terms resolve through Include aliases, SAP__ style aliases and full namespaces alike", arguments: [
-        "Common.Label", "SAP__common.Label", "com.sap.vocabularies.Common.v1.Label",
-    ])
+    @Test(
+        "terms resolve through Include aliases, SAP__ style aliases and full namespaces alike",
+        arguments: [
+            "Common.Label", "SAP__common.Label", "com.sap.vocabularies.Common.v1.Label",
+        ])
     func termAliases(_ term: String) throws {
         let references =
             OData.v4References + """
@@ -23,15 +25,21 @@ struct ODataReaderTests {
                     <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="SAP__common"/>
                   </edmx:Reference>
                 """
-        let annotations = #"<Annotations Target="self.T/P"><Annotation Term="\#(term)" String="Resolved"/></Annotations>"#
-        let result = try OData.importing([OData.v4(OData.entity(#"<Property Name="P" Type="Edm.String"/>"#) + annotations, references: references)])
+        let annotations =
+            #"<Annotations Target="self.T/P"><Annotation Term="\#(term)" String="Resolved"/></Annotations>"#
+        let result = try OData.importing([
+            OData.v4(OData.entity(#"<Property Name="P" Type="Edm.String"/>"#) + annotations, references: references)
+        ])
         #expect(try OData.field(try #require(result.forms.first), "P").label == "Resolved")
         #expect(OData.warnings(result, "undeclared-alias").isEmpty)
     }
 
-    @Test("targets resolve through the schema's alias and its full namespace", arguments: ["self.T/P", "demo.T/P", "  demo.T/P "])
+    @Test(
+        "targets resolve through the schema's alias and its full namespace",
+        arguments: ["self.T/P", "demo.T/P", "  demo.T/P "])
     func targetAliases(_ target: String) throws {
-        let annotations = #"<Annotations Target="\#(target)"><Annotation Term="Common.Label" String="Found"/></Annotations>"#
+        let annotations =
+            #"<Annotations Target="\#(target)"><Annotation Term="Common.Label" String="Found"/></Annotations>"#
         let field = try OData.v4Field(#"<Property Name="P" Type="Edm.String"/>"#, annotations: annotations)
         #expect(field.label == "Found")
     }
@@ -54,7 +62,8 @@ struct ODataReaderTests {
               </Annotations>
             """
         let properties = #"<Property Name="P" Type="Edm.Int32"/><Property Name="Q" Type="Edm.Int32"/>"#
-        let form = try #require(try OData.importing([OData.v4(OData.entity(properties, typeAnnotations: annotations))]).forms.first)
+        let form = try #require(
+            try OData.importing([OData.v4(OData.entity(properties, typeAnnotations: annotations))]).forms.first)
         #expect(OData.place(of: "P", in: form)?.1 == "Group")
         #expect(form.field(named: "Q") == nil)
     }
@@ -90,7 +99,8 @@ struct ODataReaderTests {
                 </Annotation>
               </Annotations>
             """
-        let properties = #"<Property Name="P" Type="Edm.Int32"/><Property Name="Q" Type="Edm.Int32"/><Property Name="R" Type="Edm.Int32"/>"#
+        let properties =
+            #"<Property Name="P" Type="Edm.Int32"/><Property Name="Q" Type="Edm.Int32"/><Property Name="R" Type="Edm.Int32"/>"#
         let result = try OData.importing([OData.v4(OData.entity(properties, typeAnnotations: annotations))])
         let form = try #require(result.forms.first)
         #expect(form.section(.properties)?.groups.map(\.label) == ["B", "A"])
@@ -161,8 +171,12 @@ struct ODataReaderTests {
         let result = try OData.importing("layers-metadata", "layers-backend", "layers-local")
         let warning = try #require(OData.warnings(result, "unknown-target").first)
         #expect(warning.file == "layers-local.xml")
-        #expect(warning.message == "1 annotation target matches nothing in the metadata (\"PRODUCT_SRV.NoSuchType/Name\"); their annotations are ignored.")
-        let stray = OData.annotations(#"<Annotations Target="SAP.Nothing"><Annotation Term="Common.Label" String="x"/></Annotations>"#)
+        #expect(
+            warning.message
+                == "1 annotation target matches nothing in the metadata (\"PRODUCT_SRV.NoSuchType/Name\"); their annotations are ignored."
+        )
+        let stray = OData.annotations(
+            #"<Annotations Target="SAP.Nothing"><Annotation Term="Common.Label" String="x"/></Annotations>"#)
         let strayResult = try OData.importing([OData.v4(OData.entity("")), stray])
         #expect(strayResult.forms.count == 1)
         #expect(OData.warnings(strayResult, "unknown-target").first?.file == "annotations.xml")
@@ -172,7 +186,7 @@ struct ODataReaderTests {
     func targets() throws {
         let schema =
             OData.entity(#"<Property Name="P" Type="Edm.String"/>"#)
-            + """
+                + """
                   <Action Name="act" IsBound="true"><Parameter Name="_it" Type="self.T"/></Action>
                   <Annotations Target="self.act(self.T)"><Annotation Term="Core.OperationAvailable" Bool="true"/></Annotations>
                   <Annotations Target="self.act(Collection(demo.T))/_it"><Annotation Term="Core.Description" String="x"/></Annotations>
@@ -185,7 +199,10 @@ struct ODataReaderTests {
         let result = try OData.importing([OData.v4(schema)])
         #expect(try OData.field(try #require(result.forms.first), "P").required)
         #expect(OData.warnings(result, "unknown-target").isEmpty)
-        #expect(Set(OData.warnings(result, "unused-annotation").compactMap(\.term)) == ["Core.OperationAvailable", "Core.Description"])
+        #expect(
+            Set(OData.warnings(result, "unused-annotation").compactMap(\.term)) == [
+                "Core.OperationAvailable", "Core.Description",
+            ])
     }
 
     @Test("element notation reads as attribute notation: String, Bool, EnumMember, Path, records, collections")
@@ -248,14 +265,20 @@ struct ODataReaderTests {
         #expect(Set(unused.compactMap(\.term)).count == unused.count)
         let lineItem = try #require(unused.first { $0.term == "UI.LineItem" })
         #expect(lineItem.count == 1 && lineItem.message == "UI.LineItem: 1 annotation not used for any form.")
-        #expect(Vocabulary.displayName(ofTerm: "Org.OData.Aggregation.V1.ApplySupported") == "Org.OData.Aggregation.V1.ApplySupported")
-        #expect(Vocabulary.displayName(ofTerm: "com.sap.vocabularies.Communication.v1.Contact") == "Communication.Contact")
+        #expect(
+            Vocabulary.displayName(ofTerm: "Org.OData.Aggregation.V1.ApplySupported")
+                == "Org.OData.Aggregation.V1.ApplySupported")
+        #expect(
+            Vocabulary.displayName(ofTerm: "com.sap.vocabularies.Communication.v1.Contact") == "Communication.Contact")
     }
 
     @Test("an unqualified enumeration member is reported; the member is still read")
     func unqualifiedEnumMember() throws {
-        let annotations = #"<Annotations Target="self.T/P"><Annotation Term="Common.FieldControl" EnumMember="Mandatory"/></Annotations>"#
-        let result = try OData.importing([OData.v4(OData.entity(#"<Property Name="P" Type="Edm.String"/>"#) + annotations)])
+        let annotations =
+            #"<Annotations Target="self.T/P"><Annotation Term="Common.FieldControl" EnumMember="Mandatory"/></Annotations>"#
+        let result = try OData.importing([
+            OData.v4(OData.entity(#"<Property Name="P" Type="Edm.String"/>"#) + annotations)
+        ])
         #expect(OData.warnings(result, "unqualified-enum-value").count == 1)
         #expect(try OData.field(try #require(result.forms.first), "P").required)
     }
@@ -335,7 +358,8 @@ struct ODataReaderTests {
             \(padding)/><Property Name="Short"
             Type="Edm.String"/></EntityType></Schema></edmx:DataServices></edmx:Edmx>
             """
-        let form = try #require(try OData.importing([ImportDocument(name: "lines.xml", data: Array(text.utf8))]).forms.first)
+        let form = try #require(
+            try OData.importing([ImportDocument(name: "lines.xml", data: Array(text.utf8))]).forms.first)
         #expect(try OData.field(form, "Long").location?.line == 6)
         #expect(try OData.field(form, "Short").location?.line == 8)
         #expect(ByteScan.hasByte(0x3C00_0000_0000_0000, UInt8(ascii: "<")))
@@ -344,7 +368,9 @@ struct ODataReaderTests {
 
     @Test("a document without entity sets imports with a no-forms warning")
     func noForms() throws {
-        let result = try OData.importing([OData.v4(#"<EntityType Name="T"><Property Name="P" Type="Edm.String"/></EntityType>"#)])
+        let result = try OData.importing([
+            OData.v4(#"<EntityType Name="T"><Property Name="P" Type="Edm.String"/></EntityType>"#)
+        ])
         #expect(result.forms.isEmpty)
         #expect(OData.warnings(result, "no-forms").count == 1)
     }

@@ -9,12 +9,15 @@ import Testing
 enum OData {
     static func fixture(_ name: String) throws -> ImportDocument {
         let url = try #require(
-            Bundle.module.url(forResource: name, withExtension: "xml", subdirectory: "Fixtures/odata"), "no fixture odata/\(name).xml")
+            Bundle.module.url(forResource: name, withExtension: "xml", subdirectory: "Fixtures/odata"),
+            "no fixture odata/\(name).xml")
         return ImportDocument(name: "\(name).xml", data: Array(try Data(contentsOf: url)))
     }
 
     /// Imports documents, recording an issue if the import fails.
-    static func importing(_ documents: [ImportDocument], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> ImportResult {
+    static func importing(
+        _ documents: [ImportDocument], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> ImportResult {
         do {
             return try FormImporter.importDocuments(documents)
         } catch {
@@ -23,7 +26,9 @@ enum OData {
         }
     }
 
-    static func importing(_ fixtures: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> ImportResult {
+    static func importing(
+        _ fixtures: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> ImportResult {
         try importing(fixtures.map(fixture), sourceLocation: sourceLocation)
     }
 
@@ -77,7 +82,9 @@ enum OData {
     }
 
     /// An annotation-only V4 document that includes the service namespace under `alias`.
-    static func annotations(_ body: String, service: String = "demo", alias: String = "SAP", name: String = "annotations.xml") -> ImportDocument {
+    static func annotations(
+        _ body: String, service: String = "demo", alias: String = "SAP", name: String = "annotations.xml"
+    ) -> ImportDocument {
         v4(
             body, namespace: "local", alias: "local", name: name,
             references: v4References + """
@@ -89,19 +96,29 @@ enum OData {
     }
 
     /// The form of an import with an id, recording an issue if there is none.
-    static func form(_ result: ImportResult, _ id: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> FormSchema {
-        try #require(result.forms.first { $0.id == id }, "no form \(id) in \(result.forms.map(\.id))", sourceLocation: sourceLocation)
+    static func form(
+        _ result: ImportResult, _ id: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> FormSchema {
+        try #require(
+            result.forms.first { $0.id == id }, "no form \(id) in \(result.forms.map(\.id))",
+            sourceLocation: sourceLocation)
     }
 
     /// The field of a form with a name, recording an issue if there is none.
-    static func field(_ form: FormSchema, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Field {
-        try #require(form.field(named: name), "no field \(name) in \(form.allFields.map(\.name))", sourceLocation: sourceLocation)
+    static func field(
+        _ form: FormSchema, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> Field {
+        try #require(
+            form.field(named: name), "no field \(name) in \(form.allFields.map(\.name))", sourceLocation: sourceLocation
+        )
     }
 
     /// Which section and group label a field is in.
     static func place(of name: String, in form: FormSchema) -> (SectionKind, String?)? {
         for section in form.sections {
-            for group in section.groups where group.fields.contains(where: { $0.name == name }) { return (section.kind, group.label) }
+            for group in section.groups where group.fields.contains(where: { $0.name == name }) {
+                return (section.kind, group.label)
+            }
         }
         return nil
     }
@@ -109,16 +126,16 @@ enum OData {
     /// A minimal entity set around entity type members: `T`, keyed by `ID` (a string the user enters).
     static func entity(_ members: String, typeAnnotations: String = "", name: String = "T") -> String {
         """
-              <EntityContainer Name="Container">
-                <EntitySet Name="\(name)s" EntityType="self.\(name)"/>
-              </EntityContainer>
-              <EntityType Name="\(name)">
-                <Key><PropertyRef Name="ID"/></Key>
-                <Property Name="ID" Type="Edm.String" Nullable="false" MaxLength="10"/>
-            \(members)
-              </EntityType>
-            \(typeAnnotations)
-            """
+          <EntityContainer Name="Container">
+            <EntitySet Name="\(name)s" EntityType="self.\(name)"/>
+          </EntityContainer>
+          <EntityType Name="\(name)">
+            <Key><PropertyRef Name="ID"/></Key>
+            <Property Name="ID" Type="Edm.String" Nullable="false" MaxLength="10"/>
+        \(members)
+          </EntityType>
+        \(typeAnnotations)
+        """
     }
 
     /// The one field a one-set V4 service gives for a property declared with annotations.
@@ -127,11 +144,13 @@ enum OData {
     ) throws -> Field {
         let result = try importing([v4(entity(property) + annotations)], sourceLocation: sourceLocation)
         let form = try #require(result.forms.first, "no form", sourceLocation: sourceLocation)
-        return try #require(form.allFields.first { $0.name != "ID" }, "no field besides ID", sourceLocation: sourceLocation)
+        return try #require(
+            form.allFields.first { $0.name != "ID" }, "no field besides ID", sourceLocation: sourceLocation)
     }
 
     /// The field of a one-set V2 service for a property.
-    static func v2Field(_ property: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Field? {
+    static func v2Field(_ property: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Field?
+    {
         let schema = """
                   <EntityType Name="T">
                     <Key><PropertyRef Name="ID"/></Key>

@@ -32,7 +32,9 @@ struct ODataV2MappingTests {
                 == "The entity sets BusinessPartnerSet and BUSINESSPARTNERSET both give the form id \"gwsample-basic-businesspartnerset\"; BUSINESSPARTNERSET's form is \"gwsample-basic-businesspartnerset-2\"."
         )
         #expect(FormIDs.slug("GWSAMPLE_BASIC-BusinessPartnerSet") == "gwsample-basic-businesspartnerset")
-        #expect(FormIDs.slug("com.sap.gateway.srvd.dmo.sd_travel_mduu.v0001-Travel") == "com-sap-gateway-srvd-dmo-sd-travel-mduu-v0001-travel")
+        #expect(
+            FormIDs.slug("com.sap.gateway.srvd.dmo.sd_travel_mduu.v0001-Travel")
+                == "com-sap-gateway-srvd-dmo-sd-travel-mduu-v0001-travel")
         #expect(FormIDs.slug("__") == "form")
     }
 
@@ -51,10 +53,13 @@ struct ODataV2MappingTests {
         #expect(try OData.field(form, "CompanyName").hint == "Name of the company")
         #expect(try OData.field(form, "Region").label == "Sales Region")
         #expect(try OData.field(form, "Region").hint == "Region of the sales office")
-        #expect(try OData.field(try OData.form(result, "gwsample-basic-contactset"), "FIRST_NAME").label == "First Name")
+        #expect(
+            try OData.field(try OData.form(result, "gwsample-basic-contactset"), "FIRST_NAME").label == "First Name")
     }
 
-    @Test("not a field: sap:visible=\"false\", sap:creatable and sap:updatable both false, navigation properties, StoreGeneratedPattern")
+    @Test(
+        "not a field: sap:visible=\"false\", sap:creatable and sap:updatable both false, navigation properties, StoreGeneratedPattern"
+    )
     func notFields() throws {
         let result = try OData.importing("rules-v2")
         let form = try OData.form(result, Self.id)
@@ -99,11 +104,13 @@ struct ODataV2MappingTests {
         #expect(try OData.field(form, "WebAddress").constraints.textType == .url)
         let legalForm = try OData.field(form, "LegalForm")
         #expect(legalForm.constraints.upperCase)
-        let outcome = FormValidator.check(legalForm, in: form, Submission(fields: ["LegalForm": ["gmbh"]]), ValidationContext())
+        let outcome = FormValidator.check(
+            legalForm, in: form, Submission(fields: ["LegalForm": ["gmbh"]]), ValidationContext())
         #expect(outcome == .value(.text("GMBH")))
     }
 
-    @Test("Edm.DateTime with display-format Date is a date, else a datetime; DateTimeOffset a datetime; Edm.Time a time")
+    @Test(
+        "Edm.DateTime with display-format Date is a date, else a datetime; DateTimeOffset a datetime; Edm.Time a time")
     func temporalKinds() throws {
         let form = try OData.form(try OData.importing("rules-v2"), Self.id)
         #expect(try OData.field(form, "FoundedOn").kind == .date)
@@ -134,7 +141,8 @@ struct ODataV2MappingTests {
         #expect(try OData.field(form, "CurrencyCode").presentation.searchable)
         let rating = try OData.field(form, "Rating")
         #expect(rating.constraints.pattern == "-?[0-9]+")
-        let refused = FormValidator.check(rating, in: form, Submission(fields: ["Rating": ["five"]]), ValidationContext())
+        let refused = FormValidator.check(
+            rating, in: form, Submission(fields: ["Rating": ["five"]]), ValidationContext())
         #expect(refused != .value(.choice("five")))
     }
 
@@ -174,17 +182,22 @@ struct ODataV2MappingTests {
     func undeclaredAlias() throws {
         let result = try OData.importing("rules-v2")
         let warning = try #require(OData.warnings(result, "undeclared-alias").first)
-        #expect(warning.message == "The alias Core is used without an edmx:Reference or Schema declaring it; read as Org.OData.Core.V1.")
+        #expect(
+            warning.message
+                == "The alias Core is used without an edmx:Reference or Schema declaring it; read as Org.OData.Core.V1."
+        )
         #expect(OData.warnings(result, "unused-annotation").contains { $0.term == "Core.SchemaVersion" })
     }
 
-    @Test("a V2 property maps the same way inline", arguments: [
-        (#"<Property Name="P" Type="Edm.String" MaxLength="5" sap:display-format="UpperCase"/>"#, FieldKind.text),
-        (#"<Property Name="P" Type="Edm.Byte"/>"#, .number),
-        (#"<Property Name="P" Type="Edm.DateTime" sap:display-format="Date"/>"#, .date),
-        (#"<Property Name="P" Type="Edm.Time"/>"#, .time),
-        (#"<Property Name="P" Type="Edm.String" sap:value-list="fixed-values"/>"#, .valueList),
-    ])
+    @Test(
+        "a V2 property maps the same way inline",
+        arguments: [
+            (#"<Property Name="P" Type="Edm.String" MaxLength="5" sap:display-format="UpperCase"/>"#, FieldKind.text),
+            (#"<Property Name="P" Type="Edm.Byte"/>"#, .number),
+            (#"<Property Name="P" Type="Edm.DateTime" sap:display-format="Date"/>"#, .date),
+            (#"<Property Name="P" Type="Edm.Time"/>"#, .time),
+            (#"<Property Name="P" Type="Edm.String" sap:value-list="fixed-values"/>"#, .valueList),
+        ])
     func inline(_ property: String, _ kind: FieldKind) throws {
         #expect(try OData.v2Field(property)?.kind == kind)
     }

@@ -33,7 +33,9 @@ struct ODataV4MappingTests {
         #expect(try OData.form(result, "com-example-rules-v0001-plain").title == "New Plain Type")
     }
 
-    @Test("facets give groups in facet order with the facet labels; collection facets are walked, navigation and hidden facets left out")
+    @Test(
+        "facets give groups in facet order with the facet labels; collection facets are walked, navigation and hidden facets left out"
+    )
     func facets() throws {
         let form = try OData.form(try OData.importing("rules-v4"), Self.id)
         let groups = try #require(form.section(.properties)).groups
@@ -149,7 +151,9 @@ struct ODataV4MappingTests {
         for (name, min, max, scale) in expected {
             let k = try OData.field(form, name).constraints
             #expect(try OData.field(form, name).kind == .number, "\(name)")
-            #expect(k.min == min && k.max == max && k.scale == scale, "\(name): \(k.min ?? "-") \(k.max ?? "-") \(k.scale ?? -1)")
+            #expect(
+                k.min == min && k.max == max && k.scale == scale,
+                "\(name): \(k.min ?? "-") \(k.max ?? "-") \(k.scale ?? -1)")
         }
     }
 
@@ -166,7 +170,8 @@ struct ODataV4MappingTests {
         let form = try OData.form(try OData.importing("rules-v4"), "com-example-rules-v0001-readings")
         #expect(try OData.field(form, "Sensor").constraints.pattern == "[A-Z]{2}-[0-9]{4}")
         let token = try OData.field(form, "Token")
-        #expect(token.kind == .text && token.constraints.pattern == KnownPattern.uuid && token.constraints.maxLength == 36)
+        #expect(
+            token.kind == .text && token.constraints.pattern == KnownPattern.uuid && token.constraints.maxLength == 36)
     }
 
     @Test("types to controls: date, datetime, time, duration, switch")
@@ -193,14 +198,18 @@ struct ODataV4MappingTests {
         #expect(colour.kind == .chips && form.options(for: colour).map(\.value) == ["Red", "Green", "Blue", "Black"])
     }
 
-    @Test("Common.ValueList, ValueListWithFixedValues and ValueListReferences give a value list with an external list of the field's name")
+    @Test(
+        "Common.ValueList, ValueListWithFixedValues and ValueListReferences give a value list with an external list of the field's name"
+    )
     func valueLists() throws {
         let form = try OData.form(try OData.importing("rules-v4"), Self.id)
         let customer = try OData.field(form, "Customer")
         #expect(customer.kind == .valueList && customer.list == "Customer" && customer.presentation.searchable)
         let orderType = try OData.field(form, "OrderType")
         #expect(orderType.kind == .valueList && orderType.list == "OrderType" && !orderType.presentation.searchable)
-        #expect(form.list(id: "Customer") == OptionList(id: "Customer", groups: [], external: true, location: customer.location))
+        #expect(
+            form.list(id: "Customer")
+                == OptionList(id: "Customer", groups: [], external: true, location: customer.location))
         #expect(form.lists.allSatisfy { $0.external })
     }
 
@@ -208,9 +217,11 @@ struct ODataV4MappingTests {
     func openValueListValidates() throws {
         let form = try OData.form(try OData.importing("rules-v4"), Self.id)
         let customer = try OData.field(form, "Customer")
-        let ok = FormValidator.check(customer, in: form, Submission(fields: ["Customer": ["ACME"]]), ValidationContext())
+        let ok = FormValidator.check(
+            customer, in: form, Submission(fields: ["Customer": ["ACME"]]), ValidationContext())
         #expect(ok == .value(.choice("ACME")))
-        let tooLong = FormValidator.check(customer, in: form, Submission(fields: ["Customer": ["ABCDEFGHIJKL"]]), ValidationContext())
+        let tooLong = FormValidator.check(
+            customer, in: form, Submission(fields: ["Customer": ["ABCDEFGHIJKL"]]), ValidationContext())
         #expect(tooLong != .value(.choice("ABCDEFGHIJKL")))
     }
 
@@ -224,7 +235,9 @@ struct ODataV4MappingTests {
         #expect(try OData.field(form, "OrderType").constraints.upperCase)
     }
 
-    @Test("Measures: a fixed unit is the suffix; a unit path keeps the unit property beside the amount and names it in the hint")
+    @Test(
+        "Measures: a fixed unit is the suffix; a unit path keeps the unit property beside the amount and names it in the hint"
+    )
     func measures() throws {
         let form = try OData.form(try OData.importing("rules-v4"), Self.id)
         #expect(try OData.field(form, "Weight").presentation.suffix == "kg")
@@ -232,11 +245,14 @@ struct ODataV4MappingTests {
         #expect(try OData.field(form, "Currency").kind == .text)
     }
 
-    @Test("Core.MediaType and HasStream give attachments in the accessory area, AcceptableMediaTypes the accepted types")
+    @Test(
+        "Core.MediaType and HasStream give attachments in the accessory area, AcceptableMediaTypes the accepted types")
     func media() throws {
         let form = try OData.form(try OData.importing("rules-v4"), "com-example-rules-v0001-documents")
         let scan = try OData.field(form, "Scan")
-        #expect(scan.kind == .attachments && scan.constraints.accept == ["application/pdf"] && scan.constraints.maxCount == 1)
+        #expect(
+            scan.kind == .attachments && scan.constraints.accept == ["application/pdf"]
+                && scan.constraints.maxCount == 1)
         let file = try OData.field(form, "file")
         #expect(file.kind == .attachments && file.required && file.constraints.accept == ["image/png", "image/jpeg"])
         #expect(OData.place(of: "file", in: form)?.0 == .accessory)
@@ -249,7 +265,9 @@ struct ODataV4MappingTests {
         #expect(form.field(named: "Attachments") == nil && form.field(named: "Thumbnail") == nil)
         let warning = try #require(OData.warnings(result, "unsupported-type").first)
         #expect(warning.count == 2)
-        #expect(warning.message.contains("Attachments (a collection of String)") && warning.message.contains("Thumbnail (Edm.Binary)"))
+        #expect(
+            warning.message.contains("Attachments (a collection of String)")
+                && warning.message.contains("Thumbnail (Edm.Binary)"))
     }
 
     @Test("DefaultValue becomes the field's default when it fits")
@@ -295,7 +313,8 @@ struct ODataV4MappingTests {
                 <Property Name="A" Type="Edm.Int32"/><Property Name="B" Type="Edm.Int32"/><Property Name="C" Type="Edm.Int32"/>
                 <Property Name="D" Type="Edm.Int32"/>
             """
-        let form = try #require(try OData.importing([OData.v4(OData.entity(properties, typeAnnotations: annotations))]).forms.first)
+        let form = try #require(
+            try OData.importing([OData.v4(OData.entity(properties, typeAnnotations: annotations))]).forms.first)
         let groups = try #require(form.section(.properties)).groups
         #expect(groups.map(\.label) == [nil, "Second Group", "Third group"])
         #expect(groups.map { $0.fields.map(\.name) } == [["A"], ["B"], ["C"]])
@@ -316,7 +335,9 @@ struct ODataV4MappingTests {
         }
     }
 
-    @Test("the header's field groups come first, as Fiori elements shows them editable in create mode; data points are no group")
+    @Test(
+        "the header's field groups come first, as Fiori elements shows them editable in create mode; data points are no group"
+    )
     func headerFacets() throws {
         let annotations = """
               <Annotations Target="self.T">

@@ -60,24 +60,46 @@ struct SpecRuleTests {
         let error = try #require(try Fixtures.errors("malformed").first)
         #expect(error.line == 5)
         #expect(error.column > 1)
-        #expect(error.message == "Malformed XML: Opening and ending tag mismatch: text line 4 and key. Fix the XML and import again.")
+        #expect(
+            error.message
+                == "Malformed XML: Opening and ending tag mismatch: text line 4 and key. Fix the XML and import again.")
     }
 
-    @Test("error messages say what is wrong and what to do", arguments: [
-        ("unknown-element", "Unknown element <textarea>; remove it or use an element the form spec defines."),
-        ("unknown-attribute", "Unknown attribute colour on <text>; remove it or use an attribute the form spec lists for <text>."),
-        ("missing-name", "<text> needs the attribute name; add name=\"...\"."),
-        ("missing-title", "<form> needs the attribute title; add title=\"...\"."),
-        ("bad-enum", "editable on <text> must be true, false or create-only, not \"maybe\"."),
-        ("bad-id", "The form id \"New Issue\" must be lowercase letters, digits and hyphens, starting with a letter or digit."),
-        ("wrong-namespace", "<form> is in the namespace urn:fieldwork:form:2; a form spec must use xmlns=\"urn:fieldwork:form:1\"."),
-        ("duplicate-name", "The field name \"nick\" is used twice; field names must be unique in a form."),
-        ("too-many-buttons", "\"size\" has 4 buttons; segmented buttons take at most 3 options (use chips or a value list)."),
-        ("bad-max-size", "max-size of \"files\" must be a number of bytes, or of KB or MB, like 10MB (got \"ten megabytes\")."),
-        ("bad-integer", "max-length on <text> must be a whole number of 0 or more, not \"lots\"."),
-        ("sections-out-of-order", "The <key> section is out of place: sections go key, properties, accessory, lists, each at most once."),
-        ("option-group-in-buttons", "Option groups are for value lists only; remove the <group> from <buttons>."),
-    ])
+    @Test(
+        "error messages say what is wrong and what to do",
+        arguments: [
+            ("unknown-element", "Unknown element <textarea>; remove it or use an element the form spec defines."),
+            (
+                "unknown-attribute",
+                "Unknown attribute colour on <text>; remove it or use an attribute the form spec lists for <text>."
+            ),
+            ("missing-name", "<text> needs the attribute name; add name=\"...\"."),
+            ("missing-title", "<form> needs the attribute title; add title=\"...\"."),
+            ("bad-enum", "editable on <text> must be true, false or create-only, not \"maybe\"."),
+            (
+                "bad-id",
+                "The form id \"New Issue\" must be lowercase letters, digits and hyphens, starting with a letter or digit."
+            ),
+            (
+                "wrong-namespace",
+                "<form> is in the namespace urn:fieldwork:form:2; a form spec must use xmlns=\"urn:fieldwork:form:1\"."
+            ),
+            ("duplicate-name", "The field name \"nick\" is used twice; field names must be unique in a form."),
+            (
+                "too-many-buttons",
+                "\"size\" has 4 buttons; segmented buttons take at most 3 options (use chips or a value list)."
+            ),
+            (
+                "bad-max-size",
+                "max-size of \"files\" must be a number of bytes, or of KB or MB, like 10MB (got \"ten megabytes\")."
+            ),
+            ("bad-integer", "max-length on <text> must be a whole number of 0 or more, not \"lots\"."),
+            (
+                "sections-out-of-order",
+                "The <key> section is out of place: sections go key, properties, accessory, lists, each at most once."
+            ),
+            ("option-group-in-buttons", "Option groups are for value lists only; remove the <group> from <buttons>."),
+        ])
     func messages(_ fixture: String, _ message: String) throws {
         #expect(try Fixtures.errors(fixture).map(\.message) == [message])
     }
@@ -87,7 +109,8 @@ struct SpecRuleTests {
         let error = try #require(try Fixtures.errors("unknown-list").first)
         #expect(
             error.description
-                == "unknown-list.xml:7: error: The list \"people\" named by \"owner\" does not exist; declare it under <lists>. [unknown-list]")
+                == "unknown-list.xml:7: error: The list \"people\" named by \"owner\" does not exist; declare it under <lists>. [unknown-list]"
+        )
     }
 
     @Test("every schema error is reported at once, in document order")

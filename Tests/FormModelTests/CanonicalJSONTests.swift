@@ -35,7 +35,8 @@ struct CanonicalJSONTests {
         let once = try schema.canonicalJSON()
         let again = try FormSchema.fromCanonicalJSON(once).canonicalJSON()
         #expect(once == again)
-        #expect(try schema.canonicalJSON(pretty: true) == FormSchema.fromCanonicalJSON(once).canonicalJSON(pretty: true))
+        #expect(
+            try schema.canonicalJSON(pretty: true) == FormSchema.fromCanonicalJSON(once).canonicalJSON(pretty: true))
     }
 
     @Test("fields are flat objects with sorted keys and no location")
@@ -43,11 +44,15 @@ struct CanonicalJSONTests {
         let schema = FormSchema(
             id: "f", title: "F",
             sections: [
-                FormSection(kind: .key, groups: [
-                    FieldGroup(fields: [
-                        Field(name: "title", kind: .text, required: true, constraints: Constraints(maxLength: 120), location: SourceLocation(line: 7))
+                FormSection(
+                    kind: .key,
+                    groups: [
+                        FieldGroup(fields: [
+                            Field(
+                                name: "title", kind: .text, required: true, constraints: Constraints(maxLength: 120),
+                                location: SourceLocation(line: 7))
+                        ])
                     ])
-                ])
             ])
         let text = try #require(String(data: schema.canonicalJSON(), encoding: .utf8))
         #expect(
@@ -64,7 +69,9 @@ struct CanonicalJSONTests {
 
     @Test("absent optional members take their defaults")
     func defaults() throws {
-        let json = Data(#"{"id":"f","title":"F","sections":[{"section":"key","groups":[{"fields":[{"name":"a","kind":"number"}]}]}]}"#.utf8)
+        let json = Data(
+            #"{"id":"f","title":"F","sections":[{"section":"key","groups":[{"fields":[{"name":"a","kind":"number"}]}]}]}"#
+                .utf8)
         let schema = try FormSchema.fromCanonicalJSON(json)
         #expect(schema.submit == "Create")
         #expect(schema.regular == .formSheet)
@@ -79,7 +86,9 @@ struct CanonicalJSONTests {
     func upperCase() throws {
         var schema = FormSchema(
             id: "f", title: "F",
-            sections: [FormSection(kind: .key, groups: [FieldGroup(fields: [Field(name: "a", kind: .text, required: true)])])])
+            sections: [
+                FormSection(kind: .key, groups: [FieldGroup(fields: [Field(name: "a", kind: .text, required: true)])])
+            ])
         #expect(!String(decoding: try schema.canonicalJSON(), as: UTF8.self).contains("upperCase"))
         schema.sections[0].groups[0].fields[0].constraints.upperCase = true
         let json = try schema.canonicalJSON()

@@ -13,8 +13,12 @@ struct ChoiceRuleTests {
     @Test("a value the field does not offer is refused")
     func notOffered() {
         let result = DemoForm.validate(["project": ["secret-project"]])
-        #expect(result.issues == [FieldIssue(field: "project", code: "not-an-option", message: "Select a project from the list")])
-        #expect(DemoForm.messages("categories", ["categories": ["bug", "hack"]]) == ["Select categories from the list"])
+        #expect(
+            result.issues == [
+                FieldIssue(field: "project", code: "not-an-option", message: "Select a project from the list")
+            ])
+        #expect(
+            DemoForm.messages("categories", ["categories": ["bug", "hack"]]) == ["Select categories from the list"])
     }
 
     @Test("a single choice refuses several values; the same value twice is one")
@@ -31,11 +35,16 @@ struct ChoiceRuleTests {
 
     @Test("max-selected and min-selected count the chosen values")
     func counts() {
-        #expect(DemoForm.messages("categories", ["categories": ["bug", "ui", "docs", "security"]]) == ["Select at most 3 categories"])
-        #expect(DemoForm.validate(["categories": ["bug", "ui", "docs", "security"]]).issues.map(\.code) == ["max-selected"])
+        #expect(
+            DemoForm.messages("categories", ["categories": ["bug", "ui", "docs", "security"]]) == [
+                "Select at most 3 categories"
+            ])
+        #expect(
+            DemoForm.validate(["categories": ["bug", "ui", "docs", "security"]]).issues.map(\.code) == ["max-selected"])
         let schema = SchemaSamples.with(
             Field(
-                name: "categories", kind: .chips, label: "Categories", constraints: Constraints(multiple: true, minSelected: 2, maxSelected: 1),
+                name: "categories", kind: .chips, label: "Categories",
+                constraints: Constraints(multiple: true, minSelected: 2, maxSelected: 1),
                 options: [OptionGroup(options: [Option(value: "a", label: "A"), Option(value: "b", label: "B")])]))
         let few = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "categories": ["a"]]))
         #expect(few.issues.map(\.message) == ["Select at least 2 categories"])
@@ -46,14 +55,17 @@ struct ChoiceRuleTests {
     @Test("a required multiple choice asks for at least one")
     func requiredMultiple() {
         let schema = SchemaSamples.with(
-            Field(name: "assignees", kind: .valueList, label: "Assignees", required: true, constraints: Constraints(multiple: true), list: "projects"))
+            Field(
+                name: "assignees", kind: .valueList, label: "Assignees", required: true,
+                constraints: Constraints(multiple: true), list: "projects"))
         let result = FormValidator.validate(schema, Submission(fields: ["title": ["T"]]))
         #expect(result.issues.map(\.message) == ["Select at least one assignee"])
     }
 
     @Test("a list without options accepts any value")
     func emptyList() {
-        let schema = SchemaSamples.with(Field(name: "plant", kind: .valueList, label: "Plant", required: true, list: "plants"))
+        let schema = SchemaSamples.with(
+            Field(name: "plant", kind: .valueList, label: "Plant", required: true, list: "plants"))
         var withList = schema
         withList.lists.append(OptionList(id: "plants", groups: []))
         for form in [schema, withList] {
@@ -67,7 +79,9 @@ struct ChoiceRuleTests {
     @Test("an open list (options to be uploaded) is valid without options and checks text limits")
     func openList() {
         var schema = SchemaSamples.with(
-            Field(name: "plant", kind: .valueList, label: "Plant", constraints: Constraints(maxLength: 4), list: "plants"))
+            Field(
+                name: "plant", kind: .valueList, label: "Plant", constraints: Constraints(maxLength: 4), list: "plants")
+        )
         schema.lists.append(OptionList(id: "plants", groups: [], external: true))
         #expect(schema.ruleViolations().isEmpty)
         let ok = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "plant": [" P100 "]]))

@@ -32,7 +32,8 @@ struct ContentSnifferTests {
 
     @Test("Office documents are zips with content types and their part folder")
     func office() {
-        #expect(Self.sniff(Self.zip(["[Content_Types].xml", "_rels/.rels", "word/document.xml"])) == ContentSniffer.docx)
+        #expect(
+            Self.sniff(Self.zip(["[Content_Types].xml", "_rels/.rels", "word/document.xml"])) == ContentSniffer.docx)
         #expect(Self.sniff(Self.zip(["[Content_Types].xml", "xl/workbook.xml"])) == ContentSniffer.xlsx)
         #expect(Self.sniff(Self.zip(["[Content_Types].xml", "ppt/presentation.xml"])) == ContentSniffer.pptx)
         #expect(Self.sniff(Self.zip(["word/document.xml"])) == "application/zip")
@@ -48,16 +49,18 @@ struct ContentSnifferTests {
         #expect(Self.sniff("One line, with a comma") == "text/plain")
     }
 
-    @Test("markup is never text/csv or an image", arguments: [
-        ("<!DOCTYPE html><html><body>a,b\n</body></html>", "text/html"),
-        ("  <html>\n", "text/html"),
-        ("<p>hi</p>", "text/html"),
-        ("a,b\n<script>alert(1)</script>,x\n", "text/html"),
-        ("<svg xmlns=\"http://www.w3.org/2000/svg\"><script/></svg>", "image/svg+xml"),
-        ("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "image/svg+xml"),
-        ("<?xml version=\"1.0\"?>\n<root/>", "application/xml"),
-        ("\u{FEFF}\n<HTML>", "text/html"),
-    ])
+    @Test(
+        "markup is never text/csv or an image",
+        arguments: [
+            ("<!DOCTYPE html><html><body>a,b\n</body></html>", "text/html"),
+            ("  <html>\n", "text/html"),
+            ("<p>hi</p>", "text/html"),
+            ("a,b\n<script>alert(1)</script>,x\n", "text/html"),
+            ("<svg xmlns=\"http://www.w3.org/2000/svg\"><script/></svg>", "image/svg+xml"),
+            ("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "image/svg+xml"),
+            ("<?xml version=\"1.0\"?>\n<root/>", "application/xml"),
+            ("\u{FEFF}\n<HTML>", "text/html"),
+        ])
     func markup(_ text: String, _ type: String) {
         #expect(Self.sniff(text) == type)
     }

@@ -33,7 +33,10 @@ struct DemoFormMessagesTests {
         ("weight", ["weight": ["12 lb"]], "Enter weight as a number, like 12.5"),
         ("weight", ["weight": ["1.25 kg"]], "Weight must have 1 decimal place or fewer"),
         ("weight", ["weight": ["-1kg"]], "Weight must be 0 or more"),
-        ("email", ["email": ["name.example.com"]], "Enter an email address in the correct format, like name@example.com"),
+        (
+            "email", ["email": ["name.example.com"]],
+            "Enter an email address in the correct format, like name@example.com"
+        ),
         ("asset", ["asset": ["ab-1234"]], "Asset code must be two letters, a hyphen and four digits"),
         ("reminder", ["remind": ["on"]], "Enter a reminder"),
         ("reminder", ["remind": ["on"], "reminder": ["tomorrow"]], "Reminder must be a real date and time"),
@@ -49,9 +52,18 @@ struct DemoFormMessagesTests {
     }
 
     static let fileCases: [([SubmittedFile], [String])] = [
-        ([SubmittedFile(id: "1", name: "a.svg", size: 10, contentType: "image/svg+xml")], ["The selected file must be a PNG, JPEG, PDF or CSV"]),
-        ([SubmittedFile(id: "1", name: "a.pdf", size: 20 << 20, contentType: "application/pdf")], ["The selected file must be smaller than 10 MB"]),
-        (Array(repeating: SubmittedFile(id: "1", name: "a.pdf", size: 1, contentType: "application/pdf"), count: 6), ["Select up to 5 files"]),
+        (
+            [SubmittedFile(id: "1", name: "a.svg", size: 10, contentType: "image/svg+xml")],
+            ["The selected file must be a PNG, JPEG, PDF or CSV"]
+        ),
+        (
+            [SubmittedFile(id: "1", name: "a.pdf", size: 20 << 20, contentType: "application/pdf")],
+            ["The selected file must be smaller than 10 MB"]
+        ),
+        (
+            Array(repeating: SubmittedFile(id: "1", name: "a.pdf", size: 1, contentType: "application/pdf"), count: 6),
+            ["Select up to 5 files"]
+        ),
     ]
 
     @Test("each broken attachment rule gives its exact message", arguments: fileCases.indices)

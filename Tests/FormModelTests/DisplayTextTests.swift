@@ -34,7 +34,8 @@ struct DisplayTextTests {
         #expect(text("priority", .choice("high")) == "High")
         #expect(text("categories", .choices(["bug", "ui"])) == "Bug and UI")
         #expect(text("categories", .choices(["bug", "ui", "docs"])) == "Bug, UI and Documentation")
-        #expect(text("categories", .choices(["bug", "feature", "ui", "performance", "docs"])) == "Bug, Feature and 3 more")
+        #expect(
+            text("categories", .choices(["bug", "feature", "ui", "performance", "docs"])) == "Bug, Feature and 3 more")
         #expect(text("project", .choice("unknown")) == "unknown")
     }
 
@@ -52,9 +53,15 @@ struct DisplayTextTests {
     func items() {
         let schema = Self.schema
         let categories = schema.field(named: "categories")!
-        #expect(FieldValue.choices(["bug", "feature", "ui", "docs"]).displayItems(for: categories, in: schema) == ["Bug", "Feature", "UI", "Documentation"])
+        #expect(
+            FieldValue.choices(["bug", "feature", "ui", "docs"]).displayItems(for: categories, in: schema) == [
+                "Bug", "Feature", "UI", "Documentation",
+            ])
         let file = SubmittedFile(id: "1", name: "a.png", size: 1, contentType: "image/png")
-        #expect(FieldValue.files([file, file]).displayItems(for: schema.field(named: "attachments")!, in: schema) == ["a.png", "a.png"])
+        #expect(
+            FieldValue.files([file, file]).displayItems(for: schema.field(named: "attachments")!, in: schema) == [
+                "a.png", "a.png",
+            ])
         #expect(FieldValue.number(3).displayItems(for: schema.field(named: "cost")!, in: schema) == ["USD 3.00"])
     }
 

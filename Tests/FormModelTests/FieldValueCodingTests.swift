@@ -14,14 +14,17 @@ struct FieldValueCodingTests {
     @Test("values encode as plain JSON")
     func encoding() throws {
         let values: [String: FieldValue] = [
-            "a": .text("Crash"), "b": .number(Decimal(string: "12.50")!), "c": .bool(true), "d": .date(LocalDate("2026-11-21")!),
-            "e": .time(LocalTime("14:30")!), "f": .datetime(LocalDateTime("2026-11-21T14:30")!), "g": .duration(ISODuration(hours: 1, minutes: 30)),
+            "a": .text("Crash"), "b": .number(Decimal(string: "12.50")!), "c": .bool(true),
+            "d": .date(LocalDate("2026-11-21")!),
+            "e": .time(LocalTime("14:30")!), "f": .datetime(LocalDateTime("2026-11-21T14:30")!),
+            "g": .duration(ISODuration(hours: 1, minutes: 30)),
             "h": .choice("ios-app"), "i": .choices(["bug", "ui"]),
             "j": .files([SubmittedFile(id: "f1", name: "a.png", size: 3, contentType: "image/png")]),
         ]
         #expect(
             try Self.json(values)
-                == #"{"a":"Crash","b":12.5,"c":true,"d":"2026-11-21","e":"14:30","f":"2026-11-21T14:30","g":"PT1H30M","h":"ios-app","i":["bug","ui"],"j":[{"contentType":"image\/png","id":"f1","name":"a.png","size":3}]}"#)
+                == #"{"a":"Crash","b":12.5,"c":true,"d":"2026-11-21","e":"14:30","f":"2026-11-21T14:30","g":"PT1H30M","h":"ios-app","i":["bug","ui"],"j":[{"contentType":"image\/png","id":"f1","name":"a.png","size":3}]}"#
+        )
     }
 
     @Test("numbers keep their digits through JSON")
@@ -36,7 +39,8 @@ struct FieldValueCodingTests {
     func roundTrip() throws {
         let schema = DemoForm.schema
         let result = DemoForm.validate([
-            "due": ["2026-11-21"], "start": ["09:15"], "estimate": ["PT45M"], "cost": ["USD 12.50"], "categories": ["ui"],
+            "due": ["2026-11-21"], "start": ["09:15"], "estimate": ["PT45M"], "cost": ["USD 12.50"],
+            "categories": ["ui"],
             "priority": ["high"], "remind": ["on"], "reminder": ["2026-11-21T08:00"], "phone": ["555 123 4567"],
         ])
         #expect(result.isValid)

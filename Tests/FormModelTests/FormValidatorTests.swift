@@ -28,7 +28,9 @@ struct FormValidatorTests {
             DemoForm.schema,
             Submission(
                 fields: ["cost": ["-0.01"], "asset": ["A1234"], "categories": ["bug", "ui", "docs", "security"]],
-                files: ["attachments": [SubmittedFile(id: "1", name: "big.png", size: 11 << 20, contentType: "image/png")]]))
+                files: [
+                    "attachments": [SubmittedFile(id: "1", name: "big.png", size: 11 << 20, contentType: "image/png")]
+                ]))
         let messages = result.issues.map(\.message)
         #expect(messages.contains("Enter a title"))
         #expect(messages.contains("Cost must be 0 or more"))
@@ -42,7 +44,10 @@ struct FormValidatorTests {
 
     @Test("every field has one issue at most, the first broken rule")
     func oneIssuePerField() {
-        #expect(DemoForm.messages("title", ["title": [String(repeating: "x", count: 121)]]) == ["Title must be 120 characters or fewer"])
+        #expect(
+            DemoForm.messages("title", ["title": [String(repeating: "x", count: 121)]]) == [
+                "Title must be 120 characters or fewer"
+            ])
     }
 
     @Test("unknown names are ignored")
@@ -65,13 +70,21 @@ struct FormValidatorTests {
     @Test("a switch that is on validates and stores its children")
     func switchOnChecksChildren() {
         #expect(DemoForm.messages("reminder", ["remind": ["on"]]) == ["Enter a reminder"])
-        #expect(DemoForm.messages("reminder", ["remind": ["on"], "reminder": ["2026-02-30T10:00"]]) == ["Reminder must be a real date and time"])
+        #expect(
+            DemoForm.messages("reminder", ["remind": ["on"], "reminder": ["2026-02-30T10:00"]]) == [
+                "Reminder must be a real date and time"
+            ])
         let result = DemoForm.validate(["remind": ["true"], "reminder": ["2026-11-21T14:30"]])
         #expect(result.values["remind"] == .bool(true))
         #expect(result.values["reminder"] == .datetime(LocalDateTime("2026-11-21T14:30")!))
     }
 
-    @Test("a switch is on for on, true and 1, and off otherwise", arguments: [("on", true), ("true", true), ("1", true), ("TRUE", true), ("off", false), ("false", false), ("0", false), ("", false)])
+    @Test(
+        "a switch is on for on, true and 1, and off otherwise",
+        arguments: [
+            ("on", true), ("true", true), ("1", true), ("TRUE", true), ("off", false), ("false", false), ("0", false),
+            ("", false),
+        ])
     func switchValues(_ sent: String, _ on: Bool) {
         #expect(DemoForm.value("remind", ["remind": [sent]]) == .bool(on))
     }
@@ -106,15 +119,21 @@ struct FormValidatorTests {
     @Test("a non-editable field without a server value keeps its default in create mode")
     func nonEditableDefault() {
         let schema = SchemaSamples.with(
-            Field(name: "state", kind: .buttons, label: "State", editable: .no, defaultValue: "open",
-                  options: [OptionGroup(options: [Option(value: "open", label: "Open"), Option(value: "closed", label: "Closed")])]))
+            Field(
+                name: "state", kind: .buttons, label: "State", editable: .no, defaultValue: "open",
+                options: [
+                    OptionGroup(options: [
+                        Option(value: "open", label: "Open"), Option(value: "closed", label: "Closed"),
+                    ])
+                ]))
         let result = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "state": ["closed"]]))
         #expect(result.values["state"] == .choice("open"))
     }
 
     @Test("a required non-editable field the server gave no value is reported as required")
     func requiredNonEditableWithoutValue() {
-        let schema = SchemaSamples.with(Field(name: "ref", kind: .text, label: "Reference", required: true, editable: .no))
+        let schema = SchemaSamples.with(
+            Field(name: "ref", kind: .text, label: "Reference", required: true, editable: .no))
         let result = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "ref": ["R-1"]]))
         #expect(result.issues == [FieldIssue(field: "ref", code: "required", message: "Enter a reference")])
     }
@@ -125,7 +144,9 @@ struct FormValidatorTests {
         let schema = SchemaSamples.with(Field(name: "scan", kind: .attachments, editable: .createOnly))
         let result = FormValidator.validate(
             schema,
-            Submission(fields: ["title": ["T"]], files: ["scan": [SubmittedFile(id: "b", name: "b.pdf", size: 1, contentType: "application/pdf")]]),
+            Submission(
+                fields: ["title": ["T"]],
+                files: ["scan": [SubmittedFile(id: "b", name: "b.pdf", size: 1, contentType: "application/pdf")]]),
             context: ValidationContext(mode: .edit, serverFiles: ["scan": [kept]]))
         #expect(result.values["scan"] == .files([kept]))
     }
@@ -145,10 +166,12 @@ struct ServerDecidedTests {
 
     @Test("a non-editable date defaulting to today takes the context's today")
     func todayDefault() {
-        let schema = SchemaSamples.with(Field(name: "opened", kind: .date, label: "Opened", editable: .no, defaultValue: "today"))
+        let schema = SchemaSamples.with(
+            Field(name: "opened", kind: .date, label: "Opened", editable: .no, defaultValue: "today"))
         let today = LocalDate(year: 2026, month: 11, day: 21)
         let result = FormValidator.validate(
-            schema, Submission(fields: ["title": ["T"], "opened": ["1999-01-01"]]), context: ValidationContext(clock: today.map { ClockReading(today: $0) }))
+            schema, Submission(fields: ["title": ["T"], "opened": ["1999-01-01"]]),
+            context: ValidationContext(clock: today.map { ClockReading(today: $0) }))
         #expect(result.values["opened"] == today.map(FieldValue.date))
     }
 
@@ -161,10 +184,12 @@ struct ServerDecidedTests {
         #expect(result.issues.map(\.message) == ["Code must be 3 characters or fewer"])
     }
 
-    @Test("which fields the server decides, by mode", arguments: [
-        (Editability.yes, FormMode.create, false), (.yes, .edit, false), (.no, .create, true), (.no, .edit, true),
-        (.createOnly, .create, false), (.createOnly, .edit, true),
-    ])
+    @Test(
+        "which fields the server decides, by mode",
+        arguments: [
+            (Editability.yes, FormMode.create, false), (.yes, .edit, false), (.no, .create, true), (.no, .edit, true),
+            (.createOnly, .create, false), (.createOnly, .edit, true),
+        ])
     func decidedByMode(_ editable: Editability, _ mode: FormMode, _ decided: Bool) {
         #expect(mode.isReadOnly(Field(name: "f", kind: .text, editable: editable)) == decided)
     }

@@ -11,15 +11,20 @@ struct NumberRuleTests {
         #expect(DemoForm.value("cost", ["cost": [text]]) == .number(Decimal(string: text)!))
     }
 
-    @Test("the field's prefix or suffix may be typed", arguments: [
-        ("cost", "USD 12.50", "12.50"), ("cost", "usd12.50", "12.50"), ("weight", "12 kg", "12"), ("weight", "12kg", "12"),
-        ("weight", "12.5 KG", "12.5"),
-    ])
+    @Test(
+        "the field's prefix or suffix may be typed",
+        arguments: [
+            ("cost", "USD 12.50", "12.50"), ("cost", "usd12.50", "12.50"), ("weight", "12 kg", "12"),
+            ("weight", "12kg", "12"),
+            ("weight", "12.5 KG", "12.5"),
+        ])
     func affixes(_ name: String, _ typed: String, _ number: String) {
         #expect(DemoForm.value(name, [name: [typed]]) == .number(Decimal(string: number)!))
     }
 
-    @Test("thousands separators, commas and words are refused with an example", arguments: ["1,200.00", "12,50", "twelve", "1e3", ".5", "EUR 12"])
+    @Test(
+        "thousands separators, commas and words are refused with an example",
+        arguments: ["1,200.00", "12,50", "twelve", "1e3", ".5", "EUR 12"])
     func notNumbers(_ text: String) {
         #expect(DemoForm.messages("cost", ["cost": [text]]) == ["Enter cost as a number, like 12.50"])
     }
@@ -35,7 +40,8 @@ struct NumberRuleTests {
     func scale() {
         #expect(DemoForm.messages("cost", ["cost": ["12.505"]]) == ["Cost must have 2 decimal places or fewer"])
         #expect(DemoForm.messages("weight", ["weight": ["12.25"]]) == ["Weight must have 1 decimal place or fewer"])
-        let schema = SchemaSamples.with(Field(name: "weight", kind: .number, label: "Weight", constraints: Constraints(scale: 0)))
+        let schema = SchemaSamples.with(
+            Field(name: "weight", kind: .number, label: "Weight", constraints: Constraints(scale: 0)))
         let result = FormValidator.validate(schema, Submission(fields: ["title": ["T"], "weight": ["2.5"]]))
         #expect(result.issues == [FieldIssue(field: "weight", code: "scale", message: "Weight must be a whole number")])
     }
@@ -64,6 +70,8 @@ struct NumberRuleTests {
     @Test("a required number asks for a value")
     func required() {
         let schema = SchemaSamples.with(Field(name: "cost", kind: .number, label: "Cost", required: true))
-        #expect(FormValidator.validate(schema, Submission(fields: ["title": ["T"], "cost": [" "]])).issues.map(\.message) == ["Enter a cost"])
+        #expect(
+            FormValidator.validate(schema, Submission(fields: ["title": ["T"], "cost": [" "]])).issues.map(\.message)
+                == ["Enter a cost"])
     }
 }

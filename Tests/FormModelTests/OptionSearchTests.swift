@@ -4,14 +4,18 @@ import Testing
 @Suite("Searching a long value list")
 struct OptionSearchTests {
     static let groups = [
-        OptionGroup(label: "Europe", options: [
-            Option(value: "DE-BER", label: "Berlin"), Option(value: "AT-VIE", label: "Wien (Vienna)"),
-            Option(value: "FR-PAR", label: "Paris"), Option(value: "DE-MUC", label: "München"),
-        ]),
-        OptionGroup(label: "Americas", options: [
-            Option(value: "US-SFO", label: "San Francisco"), Option(value: "BR-SAO", label: "São Paulo"),
-            Option(value: "US-SAN", label: "San Diego"),
-        ]),
+        OptionGroup(
+            label: "Europe",
+            options: [
+                Option(value: "DE-BER", label: "Berlin"), Option(value: "AT-VIE", label: "Wien (Vienna)"),
+                Option(value: "FR-PAR", label: "Paris"), Option(value: "DE-MUC", label: "München"),
+            ]),
+        OptionGroup(
+            label: "Americas",
+            options: [
+                Option(value: "US-SFO", label: "San Francisco"), Option(value: "BR-SAO", label: "São Paulo"),
+                Option(value: "US-SAN", label: "San Diego"),
+            ]),
     ]
 
     @Test("each word must start a word of the label or occur in the value, ignoring case and accents")

@@ -8,7 +8,9 @@ struct RequiredMarkingTests {
         FormSchema(id: "f", title: "F", sections: [FormSection(kind: .key, groups: [FieldGroup(fields: fields)])])
     }
 
-    private func field(_ name: String, required: Bool = false, kind: FieldKind = .text, editable: Editability = .yes) -> Field {
+    private func field(
+        _ name: String, required: Bool = false, kind: FieldKind = .text, editable: Editability = .yes
+    ) -> Field {
         Field(name: name, kind: kind, required: required, editable: editable)
     }
 
@@ -22,7 +24,8 @@ struct RequiredMarkingTests {
 
     @Test("few optional fields say (optional); many do not")
     func optionalMarking() {
-        let mostlyRequired = schema([field("a", required: true), field("b", required: true), field("c")]).requiredMarking
+        let mostlyRequired = schema([field("a", required: true), field("b", required: true), field("c")])
+            .requiredMarking
         #expect(mostlyRequired.marksOptional)
         #expect(mostlyRequired.marker(for: field("c")) == .optional)
 

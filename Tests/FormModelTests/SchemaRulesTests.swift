@@ -67,7 +67,8 @@ struct SchemaRulesTests {
         // The second use is reported, where it stands.
         let issues = S.with(Field(name: "title", kind: .text, location: SourceLocation(line: 40))).ruleViolations()
         #expect(issues.map(\.code) == ["duplicate-name"])
-        #expect(issues.first?.message == "The field name \"title\" is used twice; field names must be unique in a form.")
+        #expect(
+            issues.first?.message == "The field name \"title\" is used twice; field names must be unique in a form.")
         #expect(issues.first?.location == SourceLocation(line: 40))
         // A switch child shares the form's names.
         #expect(S.codes(S.with(Field(name: "reminder", kind: .text))) == ["duplicate-name"])
@@ -78,7 +79,9 @@ struct SchemaRulesTests {
         #expect(S.codes(S.with(Field(name: "size", kind: .buttons, options: options(3)))) == [])
         let issues = S.with(Field(name: "size", kind: .buttons, options: options(4))).ruleViolations()
         #expect(issues.map(\.code) == ["too-many-buttons"])
-        #expect(issues.first?.message == "\"size\" has 4 buttons; segmented buttons take at most 3 options (use chips or a value list).")
+        #expect(
+            issues.first?.message
+                == "\"size\" has 4 buttons; segmented buttons take at most 3 options (use chips or a value list).")
     }
 
     @Test("chips take at most 8 options")
@@ -91,13 +94,17 @@ struct SchemaRulesTests {
     func unknownList() {
         let issues = S.with(Field(name: "owner", kind: .valueList, list: "people")).ruleViolations()
         #expect(issues.map(\.code) == ["unknown-list"])
-        #expect(issues.first?.message == "The list \"people\" named by \"owner\" does not exist; declare it under <lists>.")
+        #expect(
+            issues.first?.message == "The list \"people\" named by \"owner\" does not exist; declare it under <lists>.")
     }
 
     @Test("choice fields need options, from a list or inline but not both")
     func optionSources() {
         #expect(S.codes(S.with(Field(name: "pick", kind: .valueList))) == ["no-options"])
-        #expect(S.codes(S.with(Field(name: "pick", kind: .valueList, list: "projects", options: options(2)))) == ["list-and-options"])
+        #expect(
+            S.codes(S.with(Field(name: "pick", kind: .valueList, list: "projects", options: options(2)))) == [
+                "list-and-options"
+            ])
         #expect(S.codes(S.with(Field(name: "pick", kind: .chips, list: "projects"))) == ["list-not-allowed"])
     }
 
@@ -121,7 +128,10 @@ struct SchemaRulesTests {
     func optionValues() {
         let twice = [OptionGroup(options: [Option(value: "a", label: "A"), Option(value: "a", label: "Again")])]
         #expect(S.codes(S.with(Field(name: "pick", kind: .buttons, options: twice))) == ["duplicate-option"])
-        #expect(S.codes(S.with(Field(name: "pick", kind: .buttons, defaultValue: "zzz", options: options(2)))) == ["unknown-default"])
+        #expect(
+            S.codes(S.with(Field(name: "pick", kind: .buttons, defaultValue: "zzz", options: options(2)))) == [
+                "unknown-default"
+            ])
     }
 
     @Test("min above max is refused for numbers, dates, times and durations")
@@ -134,7 +144,8 @@ struct SchemaRulesTests {
             let field = Field(name: "f", kind: kind, constraints: Constraints(min: min, max: max))
             #expect(S.codes(S.with(field)) == ["min-above-max"], "\(kind)")
         }
-        let issue = S.with(Field(name: "f", kind: .number, constraints: Constraints(min: "10", max: "2"))).ruleViolations().first
+        let issue = S.with(Field(name: "f", kind: .number, constraints: Constraints(min: "10", max: "2")))
+            .ruleViolations().first
         #expect(issue?.message == "min of \"f\" (10) is above its max (2).")
     }
 
@@ -142,7 +153,9 @@ struct SchemaRulesTests {
     func countRanges() {
         let text = Field(name: "f", kind: .text, constraints: Constraints(minLength: 5, maxLength: 2))
         #expect(S.codes(S.with(text)) == ["min-above-max"])
-        let chips = Field(name: "f", kind: .chips, constraints: Constraints(multiple: true, minSelected: 3, maxSelected: 2), options: options(4))
+        let chips = Field(
+            name: "f", kind: .chips, constraints: Constraints(multiple: true, minSelected: 3, maxSelected: 2),
+            options: options(4))
         #expect(S.codes(S.with(chips)) == ["min-above-max"])
         let files = Field(name: "f", kind: .attachments, constraints: Constraints(minCount: 3, maxCount: 1))
         #expect(S.codes(S.with(files)) == ["min-above-max"])
@@ -150,10 +163,18 @@ struct SchemaRulesTests {
 
     @Test("bounds must have the kind's form")
     func badBounds() {
-        #expect(S.codes(S.with(Field(name: "f", kind: .number, constraints: Constraints(min: "ten")))) == ["bad-number"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .date, constraints: Constraints(max: "2023-02-29")))) == ["bad-date"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .duration, constraints: Constraints(min: "15 minutes")))) == ["bad-duration"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .text, constraints: Constraints(min: "1")))) == ["attribute-not-allowed"])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .number, constraints: Constraints(min: "ten")))) == ["bad-number"])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .date, constraints: Constraints(max: "2023-02-29")))) == ["bad-date"])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .duration, constraints: Constraints(min: "15 minutes")))) == [
+                "bad-duration"
+            ])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .text, constraints: Constraints(min: "1")))) == [
+                "attribute-not-allowed"
+            ])
     }
 
     @Test("a slider needs both min and max")
@@ -172,17 +193,25 @@ struct SchemaRulesTests {
     @Test("defaults must fit the kind and its range")
     func defaults() {
         #expect(S.codes(S.with(Field(name: "f", kind: .number, defaultValue: "1,5"))) == ["bad-default"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .number, defaultValue: "20", constraints: Constraints(max: "10")))) == ["default-out-of-range"])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .number, defaultValue: "20", constraints: Constraints(max: "10"))))
+                == ["default-out-of-range"])
         #expect(S.codes(S.with(Field(name: "f", kind: .date, defaultValue: "tomorrow"))) == ["bad-default"])
         #expect(S.codes(S.with(Field(name: "f", kind: .time, defaultValue: "now"))) == [])
         #expect(S.codes(S.with(Field(name: "f", kind: .switch, defaultValue: "yes"))) == ["bad-default"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .text, defaultValue: "abcdef", constraints: Constraints(maxLength: 3)))) == ["default-out-of-range"])
+        #expect(
+            S.codes(
+                S.with(Field(name: "f", kind: .text, defaultValue: "abcdef", constraints: Constraints(maxLength: 3))))
+                == ["default-out-of-range"])
     }
 
     @Test("patterns must compile and formats need a placeholder character")
     func patternAndFormat() {
-        #expect(S.codes(S.with(Field(name: "f", kind: .text, constraints: Constraints(pattern: "[A-Z")))) == ["bad-pattern"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .text, constraints: Constraints(format: "(---)")))) == ["bad-format"])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .text, constraints: Constraints(pattern: "[A-Z")))) == ["bad-pattern"]
+        )
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .text, constraints: Constraints(format: "(---)")))) == ["bad-format"])
     }
 
     @Test("accept lists MIME types or type/* patterns")
@@ -191,16 +220,23 @@ struct SchemaRulesTests {
         #expect(FormSchema.isMIMEPattern("application/vnd.ms-excel"))
         #expect(!FormSchema.isMIMEPattern("*/*"))
         #expect(!FormSchema.isMIMEPattern(".pdf"))
-        #expect(S.codes(S.with(Field(name: "f", kind: .attachments, constraints: Constraints(accept: ["pdf"])))) == ["bad-accept"])
+        #expect(
+            S.codes(S.with(Field(name: "f", kind: .attachments, constraints: Constraints(accept: ["pdf"])))) == [
+                "bad-accept"
+            ])
     }
 
     @Test("selection bounds need multiple and enough options")
     func selection() {
         let single = Field(name: "f", kind: .chips, constraints: Constraints(maxSelected: 1), options: options(3))
         #expect(S.codes(S.with(single)) == ["selected-without-multiple"])
-        let over = Field(name: "f", kind: .chips, constraints: Constraints(multiple: true, maxSelected: 5), options: options(3))
+        let over = Field(
+            name: "f", kind: .chips, constraints: Constraints(multiple: true, maxSelected: 5), options: options(3))
         #expect(S.codes(S.with(over)) == ["max-selected-above-options"])
-        #expect(S.codes(S.with(Field(name: "f", kind: .buttons, constraints: Constraints(multiple: true), options: options(2)))) == ["buttons-multiple"])
+        #expect(
+            S.codes(
+                S.with(Field(name: "f", kind: .buttons, constraints: Constraints(multiple: true), options: options(2))))
+                == ["buttons-multiple"])
     }
 
     @Test("only switches hold fields, and not other switches")
@@ -214,7 +250,8 @@ struct SchemaRulesTests {
     @Test("lists have valid unique ids and at least one option")
     func lists() {
         var schema = S.sound
-        schema.lists.append(OptionList(id: "projects", groups: [OptionGroup(options: [Option(value: "x", label: "X")])]))
+        schema.lists.append(
+            OptionList(id: "projects", groups: [OptionGroup(options: [Option(value: "x", label: "X")])]))
         #expect(S.codes(schema) == ["duplicate-list"])
         schema = S.sound
         schema.lists.append(OptionList(id: "empty one", groups: []))

@@ -8,7 +8,8 @@ struct TemporalRuleTests {
         Field(name: "start", kind: .time, label: "Start time", constraints: Constraints(min: "09:00", max: "17:30")))
 
     func messages(_ schema: FormSchema, _ fields: [String: [String]]) -> [String] {
-        FormValidator.validate(schema, Submission(fields: fields.merging(["title": ["T"]]) { a, _ in a })).issues.map(\.message)
+        FormValidator.validate(schema, Submission(fields: fields.merging(["title": ["T"]]) { a, _ in a })).issues.map(
+            \.message)
     }
 
     @Test("dates must be real")
@@ -29,7 +30,9 @@ struct TemporalRuleTests {
     @Test("a required date asks for it")
     func requiredDate() {
         let schema = SchemaSamples.with(Field(name: "due", kind: .date, label: "Due date", required: true))
-        #expect(FormValidator.validate(schema, Submission(fields: ["title": ["T"]])).issues.map(\.message).last == "Enter a due date")
+        #expect(
+            FormValidator.validate(schema, Submission(fields: ["title": ["T"]])).issues.map(\.message).last
+                == "Enter a due date")
     }
 
     @Test("times must be real and within bounds")
@@ -43,28 +46,47 @@ struct TemporalRuleTests {
     @Test("datetimes must be real and within bounds")
     func datetimes() {
         let schema = SchemaSamples.with(
-            Field(name: "at", kind: .datetime, label: "Reminder", constraints: Constraints(min: "2026-01-01T09:00", max: "2026-12-31T17:00")))
+            Field(
+                name: "at", kind: .datetime, label: "Reminder",
+                constraints: Constraints(min: "2026-01-01T09:00", max: "2026-12-31T17:00")))
         #expect(messages(schema, ["at": ["2026-11-21T14:30"]]) == [])
         #expect(messages(schema, ["at": ["2026-11-21 14:30"]]) == ["Reminder must be a real date and time"])
-        #expect(messages(schema, ["at": ["2026-01-01T08:00"]]) == ["Reminder must be on or after 1 January 2026 at 09:00"])
-        #expect(messages(schema, ["at": ["2026-12-31T17:01"]]) == ["Reminder must be on or before 31 December 2026 at 17:00"])
+        #expect(
+            messages(schema, ["at": ["2026-01-01T08:00"]]) == ["Reminder must be on or after 1 January 2026 at 09:00"])
+        #expect(
+            messages(schema, ["at": ["2026-12-31T17:01"]]) == [
+                "Reminder must be on or before 31 December 2026 at 17:00"
+            ])
     }
 
     @Test("durations come as ISO 8601 or as hours and minutes")
     func durations() {
         #expect(DemoForm.value("estimate", ["estimate": ["PT1H30M"]]) == .duration(ISODuration(hours: 1, minutes: 30)))
-        #expect(DemoForm.value("estimate", ["estimate.hours": ["1"], "estimate.minutes": ["30"]]) == .duration(ISODuration(hours: 1, minutes: 30)))
-        #expect(DemoForm.value("estimate", ["estimate.hours": ["2"], "estimate.minutes": [""]]) == .duration(ISODuration(hours: 2)))
-        #expect(DemoForm.value("estimate", ["estimate.minutes": ["90"]]) == .duration(ISODuration(hours: 1, minutes: 30)))
+        #expect(
+            DemoForm.value("estimate", ["estimate.hours": ["1"], "estimate.minutes": ["30"]])
+                == .duration(ISODuration(hours: 1, minutes: 30)))
+        #expect(
+            DemoForm.value("estimate", ["estimate.hours": ["2"], "estimate.minutes": [""]])
+                == .duration(ISODuration(hours: 2)))
+        #expect(
+            DemoForm.value("estimate", ["estimate.minutes": ["90"]]) == .duration(ISODuration(hours: 1, minutes: 30)))
         #expect(DemoForm.value("estimate", ["estimate.hours": [""], "estimate.minutes": [" "]]) == nil)
     }
 
     @Test("durations that cannot be read are refused")
     func badDurations() {
-        #expect(DemoForm.messages("estimate", ["estimate": ["90 minutes"]]) == ["Enter estimate in hours and minutes, like PT1H30M"])
-        #expect(DemoForm.messages("estimate", ["estimate.hours": ["1.5"]]) == ["Estimate must be whole hours and minutes"])
-        #expect(DemoForm.messages("estimate", ["estimate.hours": ["-1"]]) == ["Estimate must be whole hours and minutes"])
-        #expect(DemoForm.messages("estimate", ["estimate.hours": ["1"], "estimate.minutes": ["60"]]) == ["Estimate minutes must be 59 or fewer"])
+        #expect(
+            DemoForm.messages("estimate", ["estimate": ["90 minutes"]]) == [
+                "Enter estimate in hours and minutes, like PT1H30M"
+            ])
+        #expect(
+            DemoForm.messages("estimate", ["estimate.hours": ["1.5"]]) == ["Estimate must be whole hours and minutes"])
+        #expect(
+            DemoForm.messages("estimate", ["estimate.hours": ["-1"]]) == ["Estimate must be whole hours and minutes"])
+        #expect(
+            DemoForm.messages("estimate", ["estimate.hours": ["1"], "estimate.minutes": ["60"]]) == [
+                "Estimate minutes must be 59 or fewer"
+            ])
     }
 
     @Test("durations within bounds, described in words")
@@ -72,7 +94,10 @@ struct TemporalRuleTests {
         #expect(DemoForm.messages("estimate", ["estimate.minutes": ["10"]]) == ["Estimate must be at least 15 minutes"])
         #expect(DemoForm.messages("estimate", ["estimate": ["P31D"]]) == ["Estimate must be 30 days or less"])
         #expect(DemoForm.messages("estimate", ["estimate.hours": ["720"]]) == [])
-        #expect(DemoForm.messages("estimate", ["estimate.hours": ["720"], "estimate.minutes": ["1"]]) == ["Estimate must be 30 days or less"])
+        #expect(
+            DemoForm.messages("estimate", ["estimate.hours": ["720"], "estimate.minutes": ["1"]]) == [
+                "Estimate must be 30 days or less"
+            ])
     }
 }
 

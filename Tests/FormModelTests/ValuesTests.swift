@@ -13,7 +13,11 @@ struct ValuesTests {
         #expect(LocalDate("1900-02-29") == nil)
     }
 
-    @Test("dates must be YYYY-MM-DD and exist", arguments: ["2026-13-01", "2026-04-31", "2026-1-01", "26-01-01", "2026-01-01T00:00", "", "0000-01-01", "2026/01/01"])
+    @Test(
+        "dates must be YYYY-MM-DD and exist",
+        arguments: [
+            "2026-13-01", "2026-04-31", "2026-1-01", "26-01-01", "2026-01-01T00:00", "", "0000-01-01", "2026/01/01",
+        ])
     func badDates(_ text: String) {
         #expect(LocalDate(text) == nil)
     }
@@ -59,7 +63,9 @@ struct ValuesTests {
         #expect(ISODuration("P1W")?.totalSeconds == Decimal(7 * 86400))
     }
 
-    @Test("malformed durations are refused", arguments: ["", "P", "PT", "1H", "PT1H1H", "P1H", "PT-5M", "P1DT", "pt1h", "P1.5D", "PT1M2"])
+    @Test(
+        "malformed durations are refused",
+        arguments: ["", "P", "PT", "1H", "PT1H1H", "P1H", "PT-5M", "P1DT", "pt1h", "P1.5D", "PT1M2"])
     func badDurations(_ text: String) {
         #expect(ISODuration(text) == nil)
     }

@@ -4,14 +4,16 @@ import Testing
 
 @Suite("Words")
 struct WordsTests {
-    @Test("identifiers become capitalised words", arguments: [
-        ("CompanyName", "Company Name"),
-        ("COMPANY_NAME", "Company Name"),
-        ("companyName", "Company Name"),
-        ("due_date", "Due Date"),
-        ("title", "Title"),
-        ("address2Line", "Address2 Line"),
-    ])
+    @Test(
+        "identifiers become capitalised words",
+        arguments: [
+            ("CompanyName", "Company Name"),
+            ("COMPANY_NAME", "Company Name"),
+            ("companyName", "Company Name"),
+            ("due_date", "Due Date"),
+            ("title", "Title"),
+            ("address2Line", "Address2 Line"),
+        ])
     func fromIdentifier(_ identifier: String, _ words: String) {
         #expect(Words.fromIdentifier(identifier) == words)
     }

@@ -19,7 +19,11 @@ struct AccountTests {
             #expect(page.title == "Sign in – Fieldwork")
             #expect(page.body.contains(#"<input type="hidden" name="next" value="/forms/x">"#))
             let done = try await browser.post(
-                "/login", [("_csrf", page.csrf ?? ""), ("name", "admin"), ("password", Fixtures.adminPassword), ("next", "/forms/x")])
+                "/login",
+                [
+                    ("_csrf", page.csrf ?? ""), ("name", "admin"), ("password", Fixtures.adminPassword),
+                    ("next", "/forms/x"),
+                ])
             #expect(done.status == .seeOther)
             #expect(done.location == "/forms/x")
             #expect(await browser.cookies["fieldwork_session"] != nil)
@@ -31,7 +35,8 @@ struct AccountTests {
         try await TestApp.run(forms: []) { client in
             let browser = TestBrowser(client)
             let page = try await browser.get("/login")
-            let wrong = try await browser.post("/login", [("_csrf", page.csrf ?? ""), ("name", "admin"), ("password", "nope")])
+            let wrong = try await browser.post(
+                "/login", [("_csrf", page.csrf ?? ""), ("name", "admin"), ("password", "nope")])
             #expect(wrong.status == .unprocessableContent)
             #expect(wrong.title == "Error: Sign in – Fieldwork")
             #expect(wrong.body.contains(#"role="alert""#))
@@ -40,10 +45,14 @@ struct AccountTests {
             #expect(!wrong.body.contains("nope"))
             #expect(await browser.cookies["fieldwork_session"] == nil)
 
-            let empty = try await browser.post("/login", [("_csrf", page.csrf ?? ""), ("name", " "), ("password", "x")])
+            let empty = try await browser.post(
+                "/login", [("_csrf", page.csrf ?? ""), ("name", " "), ("password", "x")])
             #expect(empty.status == .unprocessableContent)
             #expect(empty.body.contains(##"<li><a href="#field-name">Enter your user name</a></li>"##))
-            #expect(empty.body.contains(#"id="field-name" name="name" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" aria-describedby="field-name-error" aria-invalid="true">"#))
+            #expect(
+                empty.body.contains(
+                    #"id="field-name" name="name" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" aria-describedby="field-name-error" aria-invalid="true">"#
+                ))
         }
     }
 
@@ -105,7 +114,9 @@ struct AccountTests {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let session = SessionBox()
-        try await TestApp.run(forms: [(Self.members, .users)], data: data, keepData: true, users: [("ada", "lovelace-1815", false)]) { client in
+        try await TestApp.run(
+            forms: [(Self.members, .users)], data: data, keepData: true, users: [("ada", "lovelace-1815", false)]
+        ) { client in
             let browser = TestBrowser(client)
             try await browser.signIn("ada", password: "lovelace-1815")
             await session.set(await browser.cookies["fieldwork_session"])

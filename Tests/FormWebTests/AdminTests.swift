@@ -51,13 +51,17 @@ enum AdminFixtures {
     }
 
     /// Imports through the admin page; returns the answer to the POST.
-    static func importSpec(_ browser: TestBrowser, files: [(String, String)] = [], pasted: String = "", kept: [String] = []) async throws
+    static func importSpec(
+        _ browser: TestBrowser, files: [(String, String)] = [], pasted: String = "", kept: [String] = []
+    ) async throws
         -> TestBrowser.Page
     {
         let page = try await browser.get("/admin")
         var parts: [AttachmentFixtures.Part] = [.field("_csrf", page.csrf ?? "")]
         for id in kept { parts.append(.field("kept", id)) }
-        for (name, text) in files { parts.append(.file("documents", filename: name, type: "application/xml", bytes: Array(text.utf8))) }
+        for (name, text) in files {
+            parts.append(.file("documents", filename: name, type: "application/xml", bytes: Array(text.utf8)))
+        }
         parts.append(.field("xml", pasted))
         return try await browser.postMultipart("/admin/import", parts)
     }
@@ -110,7 +114,9 @@ struct AdminTests {
             #expect(location.hasPrefix("/admin/imports/"))
             let report = try await browser.get(location)
             #expect(report.status == .ok)
-            #expect(report.body.contains(#"<a href="/admin/forms/trip">trip</a></td><td>New Trip</td><td>1 (new)</td><td>2</td>"#))
+            #expect(
+                report.body.contains(
+                    #"<a href="/admin/forms/trip">trip</a></td><td>New Trip</td><td>1 (new)</td><td>2</td>"#))
             #expect(report.body.contains("Native spec: trip.xml"))
             #expect(report.body.contains("by admin"))
 
@@ -118,7 +124,10 @@ struct AdminTests {
             let second = try await browser.get(try #require(again.location))
             #expect(second.body.contains(#"<td>New Journey</td><td>2</td>"#))
             let list = try await browser.get("/admin")
-            #expect(list.body.contains(#"<tr><td><a href="/admin/forms/trip">trip</a></td><td>New Journey</td><td>native</td><td>2</td><td>0</td><td>users</td><td>active</td></tr>"#))
+            #expect(
+                list.body.contains(
+                    #"<tr><td><a href="/admin/forms/trip">trip</a></td><td>New Journey</td><td>native</td><td>2</td><td>0</td><td>users</td><td>active</td></tr>"#
+                ))
             let versions = try await browser.get("/admin/forms/trip")
             #expect(versions.body.contains(#"<tr id="version-2">"#) && versions.body.contains(#"<tr id="version-1">"#))
             #expect(versions.body.contains("pasted.xml") && versions.body.contains("trip.xml"))
@@ -126,7 +135,9 @@ struct AdminTests {
         }
     }
 
-    @Test("a refused import shows each error with line, column and a marker under the column, keeps the paste, and stores nothing")
+    @Test(
+        "a refused import shows each error with line, column and a marker under the column, keeps the paste, and stores nothing"
+    )
     func importRefused() async throws {
         try await TestApp.run(forms: []) { client in
             let browser = try await AdminFixtures.admin(client)
@@ -136,7 +147,8 @@ struct AdminTests {
             #expect(refused.title?.hasPrefix("Error: ") == true)
             #expect(refused.body.contains("The import was refused; nothing was stored"))
             #expect(refused.body.contains(#"<h4 class="fw-import-errors__file">pasted.xml</h4>"#))
-            let error = try #require(refused.body.firstMatch(of: /<span class="fw-import-error__place">Line (\d+), column (\d+):<\/span>/))
+            let error = try #require(
+                refused.body.firstMatch(of: /<span class="fw-import-error__place">Line (\d+), column (\d+):<\/span>/))
             #expect(error.1 == "8")
             #expect(refused.body.contains("<code>  &lt;/properties&gt;\n<span class=\"fw-import-error__marker\">"))
             // The pasted text comes back, escaped.
@@ -152,16 +164,24 @@ struct AdminTests {
         }
     }
 
-    @Test("a refused import keeps its files for the next try: in order, a corrected file of the same name in its place, unticked ones dropped, for that admin only")
+    @Test(
+        "a refused import keeps its files for the next try: in order, a corrected file of the same name in its place, unticked ones dropped, for that admin only"
+    )
     func importKeepsFiles() async throws {
         try await TestApp.run(forms: [], users: AdminFixtures.users) { client in
             let browser = try await AdminFixtures.admin(client)
-            let files = [("a.xml", AdminFixtures.spec(id: "a")), ("b.xml", AdminFixtures.broken), ("c.xml", AdminFixtures.spec(id: "c"))]
+            let files = [
+                ("a.xml", AdminFixtures.spec(id: "a")), ("b.xml", AdminFixtures.broken),
+                ("c.xml", AdminFixtures.spec(id: "c")),
+            ]
             let refused = try await AdminFixtures.importSpec(browser, files: files)
             #expect(refused.status == .unprocessableContent)
             #expect(refused.body.contains("Files kept from this try"))
             #expect(refused.body.contains("More files, or corrected ones"))
-            let kept = refused.body.matches(of: #/name="kept" value="([0-9a-f-]{36})" checked><label class="fw-checkbox__label" for="kept-\d">([a-z.]+) /#)
+            let kept = refused.body.matches(
+                of:
+                    #/name="kept" value="([0-9a-f-]{36})" checked><label class="fw-checkbox__label" for="kept-\d">([a-z.]+) /#
+            )
             #expect(kept.map { String($0.2) } == ["a.xml", "b.xml", "c.xml"])
             let ids = kept.map { String($0.1) }
 
@@ -173,15 +193,22 @@ struct AdminTests {
 
             // b.xml corrected takes b's place, and c is unticked: a and b are imported.
             let fixed = ("b.xml", AdminFixtures.spec(id: "b").replacingOccurrences(of: "p1", with: "q1"))
-            let refusedAgain = try await AdminFixtures.importSpec(browser, files: [("b.xml", AdminFixtures.broken)], kept: ids)
+            let refusedAgain = try await AdminFixtures.importSpec(
+                browser, files: [("b.xml", AdminFixtures.broken)], kept: ids)
             #expect(refusedAgain.status == .unprocessableContent)
-            let keptAgain = refusedAgain.body.matches(of: #/name="kept" value="([0-9a-f-]{36})" checked><label class="fw-checkbox__label" for="kept-\d">([a-z.]+) /#)
+            let keptAgain = refusedAgain.body.matches(
+                of:
+                    #/name="kept" value="([0-9a-f-]{36})" checked><label class="fw-checkbox__label" for="kept-\d">([a-z.]+) /#
+            )
             #expect(keptAgain.map { String($0.2) } == ["a.xml", "b.xml", "c.xml"])
             #expect(keptAgain[0].1 == kept[0].1 && keptAgain[2].1 == kept[2].1 && keptAgain[1].1 != kept[1].1)
-            let done = try await AdminFixtures.importSpec(browser, files: [fixed], kept: [String(keptAgain[0].1), String(keptAgain[1].1)])
+            let done = try await AdminFixtures.importSpec(
+                browser, files: [fixed], kept: [String(keptAgain[0].1), String(keptAgain[1].1)])
             #expect(done.status == .seeOther)
             let report = try await browser.get(try #require(done.location))
-            #expect(report.body.contains(#"<a href="/admin/forms/a">a</a>"#) && report.body.contains(#"<a href="/admin/forms/b">b</a>"#))
+            #expect(
+                report.body.contains(#"<a href="/admin/forms/a">a</a>"#)
+                    && report.body.contains(#"<a href="/admin/forms/b">b</a>"#))
             #expect(!report.body.contains(#"<a href="/admin/forms/c">c</a>"#))
             #expect(try await browser.get("/forms/b/new").body.contains("q1"))
 
@@ -217,7 +244,8 @@ struct AdminTests {
             let objects = database.objects
             for (form, count) in [("a", 2), ("b", 1)] {
                 for _ in 0..<count {
-                    _ = try await objects.create(formID: form, version: 1, values: [:], keyText: "k", creator: .browser("x"))
+                    _ = try await objects.create(
+                        formID: form, version: 1, values: [:], keyText: "k", creator: .browser("x"))
                 }
             }
             #expect(try await objects.countsByForm() == ["a": 2, "b": 1])
@@ -241,15 +269,19 @@ struct AdminTests {
         try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .public)]) { client in
             let browser = try await AdminFixtures.admin(client)
             let page = try await browser.get("/admin/forms/trip")
-            let retired = try await browser.post("/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "retired")])
+            let retired = try await browser.post(
+                "/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "retired")])
             #expect(retired.status == .seeOther)
             let gone = try await TestBrowser(client).get("/forms/trip/new")
             #expect(gone.status == .gone)
             #expect(gone.body.contains("This form has been retired"))
             #expect(try await TestBrowser(client).post("/forms/trip", [("title", "x")]).status == .gone)
             #expect(!(try await TestBrowser(client).get("/").body.contains("/forms/trip")))
-            #expect((try await browser.get("/admin/forms/trip?done=retired")).body.contains(#"<span class="fw-tag fw-tag--retired">retired</span>"#))
-            let restored = try await browser.post("/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "active")])
+            #expect(
+                (try await browser.get("/admin/forms/trip?done=retired")).body.contains(
+                    #"<span class="fw-tag fw-tag--retired">retired</span>"#))
+            let restored = try await browser.post(
+                "/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "active")])
             #expect(restored.status == .seeOther)
             #expect(try await TestBrowser(client).get("/forms/trip/new").status == .ok)
         }
@@ -262,14 +294,20 @@ struct AdminTests {
             let browser = try await AdminFixtures.admin(client)
             let page = try await browser.get("/admin/forms/trip")
             #expect(page.body.contains(#"value="users" checked"#))
-            let saved = try await browser.post("/admin/forms/trip/access", [("_csrf", page.csrf ?? ""), ("access", "public")])
+            let saved = try await browser.post(
+                "/admin/forms/trip/access", [("_csrf", page.csrf ?? ""), ("access", "public")])
             #expect(saved.location == "/admin/forms/trip?done=access")
             #expect(try await TestBrowser(client).get("/forms/trip/new").status == .ok)
-            #expect(try await browser.post("/admin/forms/trip/access", [("_csrf", page.csrf ?? ""), ("access", "everyone")]).status == .badRequest)
+            #expect(
+                try await browser.post(
+                    "/admin/forms/trip/access", [("_csrf", page.csrf ?? ""), ("access", "everyone")]
+                ).status == .badRequest)
         }
     }
 
-    @Test("the preview frames the create view at both widths; only this site may frame it, and it works for retired forms")
+    @Test(
+        "the preview frames the create view at both widths; only this site may frame it, and it works for retired forms"
+    )
     func preview() async throws {
         try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .users)]) { client in
             let browser = try await AdminFixtures.admin(client)
@@ -326,16 +364,21 @@ struct AdminTests {
             let csv = "value,label,group\np2,Plant Two,North\np3,\"Plant Three, new\",North\n"
             let uploaded = try await browser.postMultipart(
                 "/admin/forms/trip/lists/plants",
-                [.field("_csrf", form.csrf ?? ""), .file("csv", filename: "plants.csv", type: "text/csv", bytes: Array(csv.utf8))])
+                [
+                    .field("_csrf", form.csrf ?? ""),
+                    .file("csv", filename: "plants.csv", type: "text/csv", bytes: Array(csv.utf8)),
+                ])
             #expect(uploaded.status == .seeOther)
             let view = try await browser.get("/forms/trip/new")
             #expect(view.body.contains(#"<optgroup label="North">"#))
             #expect(view.body.contains("Plant Three, new"))
             #expect(!view.body.contains("Plant One"))
             // The server's check takes the new options at once.
-            let refused = try await browser.post("/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Oslo"), ("plant", "p1")])
+            let refused = try await browser.post(
+                "/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Oslo"), ("plant", "p1")])
             #expect(refused.status == .unprocessableContent)
-            let created = try await browser.post("/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Oslo"), ("plant", "p3")])
+            let created = try await browser.post(
+                "/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Oslo"), ("plant", "p3")])
             #expect(created.status == .seeOther)
             let detail = try await browser.get(try #require(created.location))
             #expect(detail.body.contains("Plant Three, new"))
@@ -343,13 +386,20 @@ struct AdminTests {
             let bad = "p4,Four\n,No value\np4,Again\n"
             let refusedCSV = try await browser.postMultipart(
                 "/admin/forms/trip/lists/plants",
-                [.field("_csrf", form.csrf ?? ""), .file("csv", filename: "bad.csv", type: "text/csv", bytes: Array(bad.utf8))])
+                [
+                    .field("_csrf", form.csrf ?? ""),
+                    .file("csv", filename: "bad.csv", type: "text/csv", bytes: Array(bad.utf8)),
+                ])
             #expect(refusedCSV.status == .unprocessableContent)
             #expect(refusedCSV.body.contains("Line 2: Enter a value in the first column."))
-            #expect(refusedCSV.body.contains("Line 3: The value &quot;p4&quot; is already on line 1; each value may appear once."))
+            #expect(
+                refusedCSV.body.contains(
+                    "Line 3: The value &quot;p4&quot; is already on line 1; each value may appear once."))
             #expect(refusedCSV.body.contains(#"aria-describedby="list-plants-csv-hint list-plants-csv-error""#))
             #expect(try await browser.get("/forms/trip/new").body.contains("Plant Three, new"))
-            #expect(try await browser.postMultipart("/admin/forms/trip/lists/nope", [.field("_csrf", form.csrf ?? "")]).status == .notFound)
+            #expect(
+                try await browser.postMultipart("/admin/forms/trip/lists/nope", [.field("_csrf", form.csrf ?? "")])
+                    .status == .notFound)
         }
     }
 
@@ -359,13 +409,15 @@ struct AdminTests {
             let browser = try await AdminFixtures.admin(client)
             let page = try await browser.get("/admin/users")
             let token = page.csrf ?? ""
-            let added = try await browser.post("/admin/users", [("_csrf", token), ("name", "bea"), ("password", "bea-password")])
+            let added = try await browser.post(
+                "/admin/users", [("_csrf", token), ("name", "bea"), ("password", "bea-password")])
             #expect(added.location == "/admin/users?done=added")
             let bea = TestBrowser(client)
             try await bea.signIn("bea", password: "bea-password")
             #expect(try await bea.get("/admin").status == .forbidden)
 
-            let taken = try await browser.post("/admin/users", [("_csrf", token), ("name", "bea"), ("password", "short")])
+            let taken = try await browser.post(
+                "/admin/users", [("_csrf", token), ("name", "bea"), ("password", "short")])
             #expect(taken.status == .unprocessableContent)
             #expect(taken.body.contains(##"<a href="#field-name">The user name bea is taken; choose another</a>"##))
             #expect(taken.body.contains(##"<a href="#field-password">Enter a password of at least 8 characters</a>"##))
@@ -373,13 +425,17 @@ struct AdminTests {
 
             let users = try await browser.get("/admin/users")
             let id = try #require(users.body.firstMatch(of: /<tr id="user-([0-9a-f-]+)"><td>bea<\/td>/)).1
-            let reset = try await browser.post("/admin/users/\(id)/password", [("_csrf", token), ("password", "new-bea-password")])
+            let reset = try await browser.post(
+                "/admin/users/\(id)/password", [("_csrf", token), ("password", "new-bea-password")])
             #expect(reset.status == .seeOther)
             // The old sign-in ended with the reset.
             #expect(try await bea.get("/admin").status == .seeOther)
             let old = TestBrowser(client)
             let login = try await old.get("/login")
-            #expect(try await old.post("/login", [("_csrf", login.csrf ?? ""), ("name", "bea"), ("password", "bea-password")]).status == .unprocessableContent)
+            #expect(
+                try await old.post(
+                    "/login", [("_csrf", login.csrf ?? ""), ("name", "bea"), ("password", "bea-password")]
+                ).status == .unprocessableContent)
             try await old.signIn("bea", password: "new-bea-password")
 
             let removed = try await browser.post("/admin/users/\(id)/delete", [("_csrf", token)])
@@ -390,13 +446,17 @@ struct AdminTests {
         }
     }
 
-    @Test("POST /api/forms takes the admin token or an admin session; 201 with id and version, 422 with line and column")
+    @Test(
+        "POST /api/forms takes the admin token or an admin session; 201 with id and version, 422 with line and column")
     func formsAPI() async throws {
         try await TestApp.run(forms: [], users: AdminFixtures.users, adminToken: "s3cret-token") { client in
-            func post(_ body: String, token: String? = nil, type: String = "application/xml", browser: TestBrowser? = nil) async throws -> TestBrowser.Page {
+            func post(
+                _ body: String, token: String? = nil, type: String = "application/xml", browser: TestBrowser? = nil
+            ) async throws -> TestBrowser.Page {
                 var headers: HTTPFields = [.contentType: type]
                 if let token { headers[.authorization] = "Bearer \(token)" }
-                return try await (browser ?? TestBrowser(client)).send("/api/forms", method: .post, headers: headers, body: ByteBuffer(string: body))
+                return try await (browser ?? TestBrowser(client)).send(
+                    "/api/forms", method: .post, headers: headers, body: ByteBuffer(string: body))
             }
             let created = try await post(AdminFixtures.spec(), token: "s3cret-token")
             #expect(created.status == .created)
@@ -414,34 +474,50 @@ struct AdminTests {
             #expect(second.body.contains(#""version":2"#))
             let broken = try await post(AdminFixtures.broken, token: "s3cret-token")
             #expect(broken.status == .unprocessableContent)
-            let errors = (try JSONSerialization.jsonObject(with: Data(broken.body.utf8)) as? [String: Any])?["errors"] as? [[String: Any]]
+            let errors =
+                (try JSONSerialization.jsonObject(with: Data(broken.body.utf8)) as? [String: Any])?["errors"]
+                as? [[String: Any]]
             #expect(errors?.first?["line"] as? Int == 8)
             #expect((errors?.first?["column"] as? Int ?? 0) > 0)
             #expect(errors?.first?["message"] is String)
-            #expect(try await post(AdminFixtures.spec(), token: "s3cret-token", type: "text/plain").status == .unsupportedMediaType)
+            #expect(
+                try await post(AdminFixtures.spec(), token: "s3cret-token", type: "text/plain").status
+                    == .unsupportedMediaType)
         }
     }
 
-    @Test("POST /api/forms takes several files as multipart with the token: OData metadata and its annotations as one import; errors name the file")
+    @Test(
+        "POST /api/forms takes several files as multipart with the token: OData metadata and its annotations as one import; errors name the file"
+    )
     func formsAPIMultipart() async throws {
         try await TestApp.run(forms: [], users: AdminFixtures.users, adminToken: "s3cret-token") { client in
-            func post(_ files: [(String, String)], token: String?, browser: TestBrowser? = nil) async throws -> TestBrowser.Page {
+            func post(
+                _ files: [(String, String)], token: String?, browser: TestBrowser? = nil
+            ) async throws -> TestBrowser.Page {
                 var headers: HTTPFields = [.contentType: AttachmentFixtures.contentType]
                 if let token { headers[.authorization] = "Bearer \(token)" }
-                let parts = files.map { AttachmentFixtures.Part.file("documents", filename: $0.0, type: "application/xml", bytes: Array($0.1.utf8)) }
+                let parts = files.map {
+                    AttachmentFixtures.Part.file(
+                        "documents", filename: $0.0, type: "application/xml", bytes: Array($0.1.utf8))
+                }
                 return try await (browser ?? TestBrowser(client)).send(
-                    "/api/forms", method: .post, headers: headers, body: ByteBuffer(bytes: AttachmentFixtures.body(parts)))
+                    "/api/forms", method: .post, headers: headers,
+                    body: ByteBuffer(bytes: AttachmentFixtures.body(parts)))
             }
-            let created = try await post([("meta.xml", ODataFixture.metadata), ("anno.xml", ODataFixture.annotations)], token: "s3cret-token")
+            let created = try await post(
+                [("meta.xml", ODataFixture.metadata), ("anno.xml", ODataFixture.annotations)], token: "s3cret-token")
             #expect(created.status == .created)
             let json = try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any]
             #expect(json?["id"] as? String == "demo-trips")
             let schema = try await TestBrowser(client).get("/api/forms/demo-trips")
             #expect(schema.body.contains(#""label":"Where to""#))
 
-            let broken = try await post([("meta.xml", ODataFixture.metadata), ("anno.xml", "<edmx:Edmx")], token: "s3cret-token")
+            let broken = try await post(
+                [("meta.xml", ODataFixture.metadata), ("anno.xml", "<edmx:Edmx")], token: "s3cret-token")
             #expect(broken.status == .unprocessableContent)
-            let errors = (try JSONSerialization.jsonObject(with: Data(broken.body.utf8)) as? [String: Any])?["errors"] as? [[String: Any]]
+            let errors =
+                (try JSONSerialization.jsonObject(with: Data(broken.body.utf8)) as? [String: Any])?["errors"]
+                as? [[String: Any]]
             #expect(errors?.first?["file"] as? String == "anno.xml")
             #expect(errors?.first?["line"] as? Int == 1)
 
@@ -457,14 +533,18 @@ struct AdminTests {
     @Test("PUT /api/forms/{id}/lists/{list} replaces a list's options from CSV; line errors keep the old ones")
     func optionsAPI() async throws {
         try await TestApp.run(forms: [], users: AdminFixtures.users, adminToken: "s3cret-token") { client in
-            func put(_ path: String, _ csv: String, token: String? = "s3cret-token", type: String = "text/csv") async throws -> TestBrowser.Page {
+            func put(
+                _ path: String, _ csv: String, token: String? = "s3cret-token", type: String = "text/csv"
+            ) async throws -> TestBrowser.Page {
                 var headers: HTTPFields = [.contentType: type]
                 if let token { headers[.authorization] = "Bearer \(token)" }
-                return try await TestBrowser(client).send(path, method: .put, headers: headers, body: ByteBuffer(string: csv))
+                return try await TestBrowser(client).send(
+                    path, method: .put, headers: headers, body: ByteBuffer(string: csv))
             }
             let admin = try await AdminFixtures.admin(client)
             #expect(try await AdminFixtures.importSpec(admin, pasted: AdminFixtures.spec()).status == .seeOther)
-            let done = try await put("/api/forms/trip/lists/plants", "value,label,group\np7,Plant Seven,North\np8,Plant Eight,North\n")
+            let done = try await put(
+                "/api/forms/trip/lists/plants", "value,label,group\np7,Plant Seven,North\np8,Plant Eight,North\n")
             #expect(done.status == .ok)
             #expect(done.body == #"{"list":"plants","options":2}"#)
             let view = try await admin.get("/forms/trip/new")
@@ -476,13 +556,17 @@ struct AdminTests {
             #expect(try await admin.get("/forms/trip/new").body.contains("Plant Seven"))
             #expect(try await put("/api/forms/trip/lists/nope", "a,A").status == .notFound)
             #expect(try await put("/api/forms/nope/lists/plants", "a,A").status == .notFound)
-            #expect(try await put("/api/forms/trip/lists/plants", "a,A", type: "text/plain").status == .unsupportedMediaType)
+            #expect(
+                try await put("/api/forms/trip/lists/plants", "a,A", type: "text/plain").status == .unsupportedMediaType
+            )
             #expect(try await put("/api/forms/trip/lists/plants", "a,A", token: "wrong").status == .unauthorized)
             #expect(try await put("/api/forms/trip/lists/plants", "a,A", token: nil).status == .unauthorized)
         }
     }
 
-    @Test("the form list on / shows visitors only public forms, signed-in users all active ones, and links admins to the admin page")
+    @Test(
+        "the form list on / shows visitors only public forms, signed-in users all active ones, and links admins to the admin page"
+    )
     func indexLink() async throws {
         let forms = [
             (Fixtures.schema([], id: "open-form", title: "New Open"), FormAccess.public),
@@ -505,8 +589,10 @@ struct AdminTests {
 @Suite("Admin authorisation")
 struct AdminAuthorisationTests {
     static let gets = [
-        "/admin", "/admin/imports/00000000-0000-0000-0000-000000000000", "/admin/forms/trip", "/admin/forms/trip/preview",
-        "/admin/forms/trip/frame", "/admin/forms/trip/versions/1/schema.json", "/admin/forms/trip/versions/1/documents/0",
+        "/admin", "/admin/imports/00000000-0000-0000-0000-000000000000", "/admin/forms/trip",
+        "/admin/forms/trip/preview",
+        "/admin/forms/trip/frame", "/admin/forms/trip/versions/1/schema.json",
+        "/admin/forms/trip/versions/1/documents/0",
         "/admin/users",
     ]
     static let posts = [
@@ -536,7 +622,9 @@ struct AdminAuthorisationTests {
 
     @Test("every admin POST refuses visitors and users with 403, and an admin without the CSRF token; nothing changes")
     func posts() async throws {
-        try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .users)], users: AdminFixtures.users) { client in
+        try await TestApp.run(
+            forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .users)], users: AdminFixtures.users
+        ) { client in
             let ana = TestBrowser(client)
             try await ana.signIn("ana", password: "ana-password")
             let admin = try await AdminFixtures.admin(client)

@@ -10,7 +10,9 @@ import Testing
 struct AttachmentsReaderTests {
     typealias F = AttachmentFixtures
 
-    @Test("repeated plain `files` parts give several files under one name, beside repeated text fields", arguments: [1, 7, 4096])
+    @Test(
+        "repeated plain `files` parts give several files under one name, beside repeated text fields",
+        arguments: [1, 7, 4096])
     func repeatedFiles(chunkSize: Int) async throws {
         try await F.withStore { store, database in
             let body = ChunkedBody(
@@ -39,7 +41,9 @@ struct AttachmentsReaderTests {
             #expect(F.files(in: store.stagingFolder).isEmpty)
             let staged = try await store.stagedFiles(ids: files.map(\.id), owner: "browser-a")
             #expect(staged.map(\.submitted) == files)
-            #expect(staged.allSatisfy { $0.staged && $0.formID == "test-form" && $0.field == "files" && $0.objectID == nil })
+            #expect(
+                staged.allSatisfy { $0.staged && $0.formID == "test-form" && $0.field == "files" && $0.objectID == nil }
+            )
             #expect(body.deliveredBytes == body.bytes.count)
         }
     }
@@ -69,7 +73,8 @@ struct AttachmentsReaderTests {
             let submission = try await store.receive(
                 ChunkedBody(
                     F.body([
-                        .file("title", filename: "a.png", bytes: F.png), .file("other", filename: "b.png", bytes: F.png),
+                        .file("title", filename: "a.png", bytes: F.png),
+                        .file("other", filename: "b.png", bytes: F.png),
                     ]), chunkSize: 64),
                 contentType: F.contentType, contentLength: nil, schema: F.schema, owner: "a")
             #expect(submission.files.isEmpty)
@@ -90,11 +95,13 @@ struct AttachmentsReaderTests {
                 F.body((1...40).map { .file("files", filename: "\($0).txt", bytes: big) }),
                 chunkSize: 512)
             let error = await #expect(throws: UploadError.self) {
-                try await store.receive(body, contentType: F.contentType, contentLength: nil, schema: F.schema, owner: "a")
+                try await store.receive(
+                    body, contentType: F.contentType, contentLength: nil, schema: F.schema, owner: "a")
             }
             #expect(error == .tooLarge(limit: 7168))
             #expect(error?.status == .contentTooLarge)
-            #expect(error?.message == "The files you sent are larger than 7 KB altogether. Send fewer or smaller files.")
+            #expect(
+                error?.message == "The files you sent are larger than 7 KB altogether. Send fewer or smaller files.")
             // It stopped reading at the limit, not at the end of the 40 KB body.
             #expect(body.deliveredBytes <= 7168 + 512)
             #expect(body.bytes.count > 30_000)
@@ -157,7 +164,8 @@ struct AttachmentsReaderTests {
     func sniffedType() async throws {
         try await F.withStore { store, _ in
             let submission = try await store.receive(
-                ChunkedBody(F.body([.file("files", filename: "cat.png", type: "image/png", bytes: F.html)]), chunkSize: 9),
+                ChunkedBody(
+                    F.body([.file("files", filename: "cat.png", type: "image/png", bytes: F.html)]), chunkSize: 9),
                 contentType: F.contentType, contentLength: nil, schema: F.schema, owner: "a")
             let file = try #require(submission.files["files"]?.first)
             #expect(file.contentType == "text/html")
@@ -181,11 +189,14 @@ struct AttachmentsReaderTests {
     @Test("a body cut off inside a part is malformed and leaves nothing behind")
     func truncated() async throws {
         try await F.withStore { store, _ in
-            let whole = F.body([.file("files", filename: "a.png", bytes: F.png), .file("files", filename: "b.pdf", bytes: F.pdf)])
+            let whole = F.body([
+                .file("files", filename: "a.png", bytes: F.png), .file("files", filename: "b.pdf", bytes: F.pdf),
+            ])
             let cut = Array(whole.prefix(whole.count - 30))
             await #expect(throws: UploadError.malformed) {
                 try await store.receive(
-                    ChunkedBody(cut, chunkSize: 10), contentType: F.contentType, contentLength: nil, schema: F.schema, owner: "a")
+                    ChunkedBody(cut, chunkSize: 10), contentType: F.contentType, contentLength: nil, schema: F.schema,
+                    owner: "a")
             }
             #expect(F.files(in: store.folder).isEmpty)
             #expect(F.files(in: store.stagingFolder).isEmpty)
@@ -194,7 +205,8 @@ struct AttachmentsReaderTests {
             await #expect(throws: UploadError.malformed) {
                 try await store.receive(
                     ChunkedBody(F.body([.field("title", "x")]), chunkSize: 10),
-                    contentType: "multipart/form-data; boundary=other", contentLength: nil, schema: F.schema, owner: "a")
+                    contentType: "multipart/form-data; boundary=other", contentLength: nil, schema: F.schema, owner: "a"
+                )
             }
         }
     }
@@ -233,7 +245,9 @@ struct AttachmentsReaderTests {
         #expect(file?.name == "files")
         #expect(file?.filename == #"a "quoted" name.png"#)
         #expect(MultipartHeader.disposition(#"form-data; name="title""#)?.filename == nil)
-        #expect(MultipartHeader.disposition("form-data; name=files; filename*=UTF-8''na%C3%AFve.txt")?.filename == "naïve.txt")
+        #expect(
+            MultipartHeader.disposition("form-data; name=files; filename*=UTF-8''na%C3%AFve.txt")?.filename
+                == "naïve.txt")
         #expect(MultipartHeader.disposition("attachment; name=x") == nil)
     }
 

@@ -14,7 +14,9 @@ struct AttachmentsStoreTests {
     func upload(_ store: AttachmentStore, owner: String) async throws -> [SubmittedFile] {
         let submission = try await store.receive(
             ChunkedBody(
-                F.body([.file("files", filename: "a.png", bytes: F.png), .file("files", filename: "b.pdf", bytes: F.pdf)]),
+                F.body([
+                    .file("files", filename: "a.png", bytes: F.png), .file("files", filename: "b.pdf", bytes: F.pdf),
+                ]),
                 chunkSize: 64),
             contentType: F.contentType, contentLength: nil, schema: F.schema, owner: owner)
         return try #require(submission.files["files"])
@@ -28,7 +30,9 @@ struct AttachmentsStoreTests {
             let first = try await upload(store, owner: "browser-a")
             let second = try await upload(store, owner: "browser-a")
             #expect(first.count == 2 && second.count == 2)
-            await #expect(throws: UploadError.stagingFull(limit: 200)) { _ = try await upload(store, owner: "browser-a") }
+            await #expect(throws: UploadError.stagingFull(limit: 200)) {
+                _ = try await upload(store, owner: "browser-a")
+            }
             #expect(try await AttachmentRecord.query(on: database.database()).count() == 4)
             #expect(F.files(in: store.folder).count == 4)
             // Others have their own allowance; claimed files no longer count.
@@ -49,7 +53,10 @@ struct AttachmentsStoreTests {
             #expect(try await store.claim(ids: ids, owner: "browser-b", objectID: object).isEmpty)
             #expect(try await store.files(objectID: object).isEmpty)
             // Still the uploader's, and made-up or malformed ids are simply not there.
-            #expect(try await store.stagedFiles(ids: ids + ["../secret.key", UUID().uuidString.lowercased()], owner: "browser-a").map(\.id) == ids)
+            #expect(
+                try await store.stagedFiles(
+                    ids: ids + ["../secret.key", UUID().uuidString.lowercased()], owner: "browser-a"
+                ).map(\.id) == ids)
             #expect(try await store.stagedFile(id: ids[1], owner: "browser-a")?.name == "b.pdf")
             #expect(try await store.claimedFile(id: ids[1]) == nil)
         }

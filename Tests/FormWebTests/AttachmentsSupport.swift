@@ -1,7 +1,7 @@
-import FormModel
-import Foundation
 import FluentKit
 import FluentPostgresDriver
+import FormModel
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -42,7 +42,8 @@ enum AttachmentFixtures {
         return out
     }
 
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x0D, count: 40) + [1, 2, 3]
+    static let png: [UInt8] =
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x0D, count: 40) + [1, 2, 3]
     static let pdf: [UInt8] = Array("%PDF-1.7\r\n%\u{E2}\u{E3}\r\n1 0 obj\r\n<<>>\r\nendobj\r\n".utf8)
     /// Text with a CRLF and something like a boundary inside, which must come through as it was.
     static let lookalike: [UInt8] = Array("plain words\r\n--\(boundary.dropLast())\r\n--".utf8)
@@ -92,7 +93,8 @@ enum AttachmentFixtures {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { name in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+            return FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
                 && !isFolder.boolValue
         }.sorted()
     }
@@ -111,7 +113,9 @@ struct ScratchPostgres {
 
     static func create() async throws -> ScratchPostgres? {
         guard let url = ProcessInfo.processInfo.environment["FIELDWORK_TEST_POSTGRES"], !url.isEmpty else { return nil }
-        let scratch = ScratchPostgres(maintenanceURL: url, name: "fw_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))")
+        let scratch = ScratchPostgres(
+            maintenanceURL: url,
+            name: "fw_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))")
         try await scratch.run("CREATE DATABASE \(scratch.name)")
         return scratch
     }
@@ -124,7 +128,8 @@ struct ScratchPostgres {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
         databases.use(try .postgres(url: maintenanceURL), as: .psql)
         do {
-            let sql = databases.database(logger: Fixtures.logger, on: databases.eventLoopGroup.any())! as! any SQLDatabase
+            let sql =
+                databases.database(logger: Fixtures.logger, on: databases.eventLoopGroup.any())! as! any SQLDatabase
             try await sql.raw(SQLQueryString(statement)).run()
         } catch {
             await databases.shutdownAsync()

@@ -14,8 +14,10 @@ struct CreateViewTests {
         let schema = Fixtures.schema([], id: "new-issue", title: "New Issue", object: "Issue")
         let html = try await Fixtures.render(schema, csrf: "tok-123")
         #expect(html.contains("<title>New Issue – Fieldwork</title>"))
-        #expect(html.contains(
-            "<form class=\"fw-form\" method=\"post\" action=\"/forms/new-issue\" enctype=\"application/x-www-form-urlencoded\" novalidate data-unsaved=\"Discard this new issue?\">\n<header class=\"fw-navbar\">\n<a class=\"fw-navbar__cancel\" href=\"/forms/new-issue\" data-cancel>Cancel</a>\n<h1 class=\"fw-navbar__title\">New Issue</h1>\n<button class=\"fw-navbar__done fw-button fw-button--primary\" type=\"submit\">Create</button>\n</header>"))
+        #expect(
+            html.contains(
+                "<form class=\"fw-form\" method=\"post\" action=\"/forms/new-issue\" enctype=\"application/x-www-form-urlencoded\" novalidate data-unsaved=\"Discard this new issue?\">\n<header class=\"fw-navbar\">\n<a class=\"fw-navbar__cancel\" href=\"/forms/new-issue\" data-cancel>Cancel</a>\n<h1 class=\"fw-navbar__title\">New Issue</h1>\n<button class=\"fw-navbar__done fw-button fw-button--primary\" type=\"submit\">Create</button>\n</header>"
+            ))
         #expect(html.contains(#"<input type="hidden" name="_csrf" value="tok-123">"#))
         #expect(!html.contains("style="))
         #expect(!html.contains("<script>"))
@@ -25,7 +27,8 @@ struct CreateViewTests {
     @Test("the parent page is rendered behind the sheet, inert and hidden from screen readers")
     func parentBehind() async throws {
         let html = try await Fixtures.render(Fixtures.schema([], id: "new-issue", title: "New Issue", object: "Issue"))
-        #expect(html.contains("<div class=\"fw-parent\" inert aria-hidden=\"true\">\n<header class=\"fw-page-header\">"))
+        #expect(
+            html.contains("<div class=\"fw-parent\" inert aria-hidden=\"true\">\n<header class=\"fw-page-header\">"))
         #expect(html.contains(#"<h1 class="fw-page-header__title">Issues</h1>"#))
         #expect(html.contains(#"<p class="fw-list__empty">No issues yet</p>"#))
     }
@@ -36,8 +39,10 @@ struct CreateViewTests {
         let key = try #require(html.range(of: "fw-section--key"))
         let properties = try #require(html.range(of: "fw-section--properties"))
         #expect(key.lowerBound < properties.lowerBound)
-        #expect(html.contains(
-            "<div class=\"fw-group\" role=\"group\" aria-labelledby=\"group-properties-1\">\n<h2 class=\"fw-group__label\" id=\"group-properties-1\">Details</h2>"))
+        #expect(
+            html.contains(
+                "<div class=\"fw-group\" role=\"group\" aria-labelledby=\"group-properties-1\">\n<h2 class=\"fw-group__label\" id=\"group-properties-1\">Details</h2>"
+            ))
     }
 
     @Test("the legend shows when a field is required; optional fields say so when few")
@@ -49,11 +54,14 @@ struct CreateViewTests {
         ]
         let html = try await Fixtures.render(Fixtures.schema(fields))
         #expect(html.contains(#"<p class="fw-legend">* indicates a required field</p>"#))
-        #expect(html.contains(
-            #"for="field-a">Alpha<span class="fw-label__required" aria-hidden="true"> *</span><span class="fw-visually-hidden"> (required)</span></label>"#))
+        #expect(
+            html.contains(
+                #"for="field-a">Alpha<span class="fw-label__required" aria-hidden="true"> *</span><span class="fw-visually-hidden"> (required)</span></label>"#
+            ))
         #expect(html.contains(#"for="field-c">Gamma<span class="fw-label__optional"> (optional)</span></label>"#))
 
-        let mostlyOptional = try await Fixtures.render(Fixtures.schema([fields[2], Field(name: "d", kind: .text, label: "Delta")]))
+        let mostlyOptional = try await Fixtures.render(
+            Fixtures.schema([fields[2], Field(name: "d", kind: .text, label: "Delta")]))
         #expect(!mostlyOptional.contains("(optional)"))
         #expect(mostlyOptional.contains(RequiredMarking.legend))
     }
@@ -62,7 +70,8 @@ struct CreateViewTests {
     func prefillAndReadOnly() async throws {
         let field = Field(name: "task", kind: .text, label: "Task", editable: .no, prefill: .query)
         let html = try await Fixtures.render(Fixtures.schema([field]), query: ["task": ["T-1001"]])
-        #expect(html.contains(#"<input class="fw-input" id="field-task" name="task" type="text" readonly value="T-1001">"#))
+        #expect(
+            html.contains(#"<input class="fw-input" id="field-task" name="task" type="text" readonly value="T-1001">"#))
         #expect(!html.contains("disabled"))
     }
 
@@ -116,7 +125,9 @@ struct CreateViewTests {
         let prepend = "b\u{600}\" onblur=\"alert(2)"
         let field = Field(
             name: "pick", kind: .buttons, label: "Pick",
-            options: [OptionGroup(options: [Option(value: combining, label: "One"), Option(value: prepend, label: "Two")])])
+            options: [
+                OptionGroup(options: [Option(value: combining, label: "One"), Option(value: prepend, label: "Two")])
+            ])
         let html = try await Fixtures.render(Fixtures.schema([field]))
         #expect(!html.contains("\" onfocus"))
         #expect(!html.contains("\" onblur"))
@@ -137,7 +148,8 @@ struct CreateViewTests {
     func sentinelBetweenQuoteAndCombiningMark() async throws {
         let hiding = "a\"\u{E000}\u{301} onfocus=\"alert(1)"
         let field = Field(
-            name: "f", kind: .valueList, label: "F", options: [OptionGroup(options: [Option(value: hiding, label: hiding)])])
+            name: "f", kind: .valueList, label: "F",
+            options: [OptionGroup(options: [Option(value: hiding, label: hiding)])])
         let html = try await Fixtures.render(Fixtures.schema([field]))
         #expect(!html.contains("\" onfocus"))
         #expect(html.contains(#"value="a&quot; onfocus=&quot;alert(1)""#))
@@ -147,10 +159,14 @@ struct CreateViewTests {
     @Test("?layout= forces compact or regular with a class on html; otherwise the viewport decides")
     func layoutForcing() async throws {
         let schema = Fixtures.schema([])
-        #expect(try await Fixtures.render(schema, layout: .compact)
-            .contains(#"<html lang="en" class="fw-page fw-layout-compact fw-presentation-form-sheet">"#))
-        #expect(try await Fixtures.render(schema, layout: .regular).contains(#"class="fw-page fw-layout-regular fw-presentation-form-sheet""#))
-        #expect(try await Fixtures.render(schema).contains(#"class="fw-page fw-layout-auto fw-presentation-form-sheet""#))
+        #expect(
+            try await Fixtures.render(schema, layout: .compact)
+                .contains(#"<html lang="en" class="fw-page fw-layout-compact fw-presentation-form-sheet">"#))
+        #expect(
+            try await Fixtures.render(schema, layout: .regular).contains(
+                #"class="fw-page fw-layout-regular fw-presentation-form-sheet""#))
+        #expect(
+            try await Fixtures.render(schema).contains(#"class="fw-page fw-layout-auto fw-presentation-form-sheet""#))
         let popover = Fixtures.schema([], regular: .popover)
         #expect(try await Fixtures.render(popover).contains("fw-presentation-popover"))
         #expect(LayoutMode(query: "compact") == .compact)
@@ -160,19 +176,27 @@ struct CreateViewTests {
 
     @Test("errors fill the summary, the message under the cell, aria-invalid and aria-describedby")
     func errors() async throws {
-        let field = Field(name: "email", kind: .text, label: "Email", hint: "We reply here", constraints: Constraints(textType: .email))
+        let field = Field(
+            name: "email", kind: .text, label: "Email", hint: "We reply here",
+            constraints: Constraints(textType: .email))
         let message = "Enter an email address in the correct format, like name@example.com"
         let html = try await Fixtures.render(
             Fixtures.schema([field]), values: ["email": ["not an address"]],
             errors: [FieldError(field: "email", message: message)])
         #expect(html.contains("<title>Error: New Thing – Fieldwork</title>"))
-        #expect(html.contains(
-            "<div class=\"fw-error-summary\" role=\"region\" tabindex=\"-1\" aria-labelledby=\"fw-error-summary-title\" data-error-summary>\n<div role=\"alert\">\n<h2 class=\"fw-error-summary__title\" id=\"fw-error-summary-title\">There is a problem</h2>\n<ul class=\"fw-error-summary__list\"><li><a href=\"#field-email\">\(message)</a></li></ul>\n</div>\n</div>"))
+        #expect(
+            html.contains(
+                "<div class=\"fw-error-summary\" role=\"region\" tabindex=\"-1\" aria-labelledby=\"fw-error-summary-title\" data-error-summary>\n<div role=\"alert\">\n<h2 class=\"fw-error-summary__title\" id=\"fw-error-summary-title\">There is a problem</h2>\n<ul class=\"fw-error-summary__list\"><li><a href=\"#field-email\">\(message)</a></li></ul>\n</div>\n</div>"
+            ))
         #expect(html.contains(#"<div class="fw-cell fw-cell--text fw-cell--error">"#))
-        #expect(html.contains(
-            "<p class=\"fw-field__error\" id=\"field-email-error\"><span class=\"fw-field__error-icon\" aria-hidden=\"true\"></span><span class=\"fw-visually-hidden\">Error: </span>\(message)</p>"))
-        #expect(html.contains(
-            #"name="email" type="email" autocomplete="email" spellcheck="false" data-clear="true" value="not an address" aria-describedby="field-email-hint field-email-error" aria-invalid="true">"#))
+        #expect(
+            html.contains(
+                "<p class=\"fw-field__error\" id=\"field-email-error\"><span class=\"fw-field__error-icon\" aria-hidden=\"true\"></span><span class=\"fw-visually-hidden\">Error: </span>\(message)</p>"
+            ))
+        #expect(
+            html.contains(
+                #"name="email" type="email" autocomplete="email" spellcheck="false" data-clear="true" value="not an address" aria-describedby="field-email-hint field-email-error" aria-invalid="true">"#
+            ))
 
         let clean = try await Fixtures.render(Fixtures.schema([field]))
         #expect(!clean.contains("fw-error-summary"))
@@ -193,13 +217,18 @@ struct CreateViewTests {
     func planReuse() async throws {
         let field = Field(name: "task", kind: .text, label: "Task", prefill: .query)
         let view = try await Fixtures.renderer().formView(for: Fixtures.schema([field]), version: 3)
-        let first = String(buffer: view.render(RenderState(values: view.initialValues(query: ["task": ["first-value"]]), csrfToken: "token-A")))
-        let second = String(buffer: view.render(RenderState(values: view.initialValues(query: ["task": ["second-value"]]), csrfToken: "token-B")))
+        let first = String(
+            buffer: view.render(
+                RenderState(values: view.initialValues(query: ["task": ["first-value"]]), csrfToken: "token-A")))
+        let second = String(
+            buffer: view.render(
+                RenderState(values: view.initialValues(query: ["task": ["second-value"]]), csrfToken: "token-B")))
         #expect(first.contains(#"value="first-value""#) && !first.contains("second-value"))
         #expect(second.contains(#"value="second-value""#) && second.contains(#"name="_csrf" value="token-B""#))
         // Apart from the filled slots, both requests get the same bytes.
         #expect(
-            first.replacingOccurrences(of: "first-value", with: "second-value").replacingOccurrences(of: "token-A", with: "token-B")
+            first.replacingOccurrences(of: "first-value", with: "second-value").replacingOccurrences(
+                of: "token-A", with: "token-B")
                 == second)
         for page in [first, second] {
             #expect(!page.unicodeScalars.contains { $0 == "\u{E000}" || $0 == "\u{E001}" })
@@ -218,9 +247,12 @@ struct CreateViewTests {
     func durationParts() async throws {
         let field = Field(name: "estimate", kind: .duration, label: "Estimate")
         let html = try await Fixtures.render(
-            Fixtures.schema([field]), values: ["estimate": ["PT2H"], "estimate.hours": ["3"], "estimate.minutes": ["x"]])
+            Fixtures.schema([field]),
+            values: ["estimate": ["PT2H"], "estimate.hours": ["3"], "estimate.minutes": ["x"]])
         #expect(html.contains(#"name="estimate.hours" type="number" inputmode="numeric" min="0" step="1" value="3">"#))
-        #expect(html.contains(#"name="estimate.minutes" type="number" inputmode="numeric" min="0" max="59" step="1" value="x">"#))
+        #expect(
+            html.contains(
+                #"name="estimate.minutes" type="number" inputmode="numeric" min="0" max="59" step="1" value="x">"#))
         #expect(DurationValue.split("P1DT2H5M")! == (26, 5))
     }
 }

@@ -30,7 +30,9 @@ struct DemoSubmissionTests {
             // No project: refused, but the file is staged and listed.
             let refused = try await Self.post(
                 browser, "/forms/new-issue",
-                controls + [.field("title", "With a file"), .file("attachments", filename: "shot.png", bytes: Self.png)])
+                controls + [
+                    .field("title", "With a file"), .file("attachments", filename: "shot.png", bytes: Self.png),
+                ])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.body.contains("Select a project"))
             #expect(refused.body.contains(#"<span class="fw-attachment__name">shot.png</span>"#))
@@ -47,8 +49,11 @@ struct DemoSubmissionTests {
 
             let created = try await Self.post(
                 browser, "/forms/new-issue",
-                [.field("_csrf", refused.csrf ?? ""), .field("_prefill", refused.prefill ?? ""), .field("title", "With a file"),
-                 .field("project", "portal"), .field("attachments._kept", String(kept))])
+                [
+                    .field("_csrf", refused.csrf ?? ""), .field("_prefill", refused.prefill ?? ""),
+                    .field("title", "With a file"),
+                    .field("project", "portal"), .field("attachments._kept", String(kept)),
+                ])
             #expect(created.status == .seeOther)
             let location = try #require(created.location)
             let detail = try await browser.get(location)
@@ -64,9 +69,13 @@ struct DemoSubmissionTests {
             // The edit view lists the stored file; leaving it out of the update deletes it.
             let edit = try await browser.get("\(location)/edit")
             // A ticked "Keep" box per file: unticking it (no JavaScript needed) removes the file.
-            #expect(edit.body.contains(#"<input type="checkbox" name="attachments._kept" value="\#(kept)" checked> Keep<span class="fw-visually-hidden"> shot.png</span>"#))
+            #expect(
+                edit.body.contains(
+                    #"<input type="checkbox" name="attachments._kept" value="\#(kept)" checked> Keep<span class="fw-visually-hidden"> shot.png</span>"#
+                ))
             let saved = try await Self.post(
-                browser, location, [.field("_csrf", edit.csrf ?? ""), .field("title", "No file now"), .field("project", "portal")])
+                browser, location,
+                [.field("_csrf", edit.csrf ?? ""), .field("title", "No file now"), .field("project", "portal")])
             #expect(saved.status == .seeOther)
             #expect(try await browser.get("\(location)/files/\(kept)").status == .notFound)
         }
@@ -80,8 +89,11 @@ struct DemoSubmissionTests {
             let html = Array("<!DOCTYPE html><html><script>alert(1)</script></html>".utf8)
             let refused = try await Self.post(
                 browser, "/forms/new-issue",
-                [.field("_csrf", page.csrf ?? ""), .field("title", "Two files"), .field("project", "portal"),
-                 .file("attachments", filename: "shot.png", bytes: Self.png), .file("attachments", filename: "evil.png", bytes: html)])
+                [
+                    .field("_csrf", page.csrf ?? ""), .field("title", "Two files"), .field("project", "portal"),
+                    .file("attachments", filename: "shot.png", bytes: Self.png),
+                    .file("attachments", filename: "evil.png", bytes: html),
+                ])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.body.contains("evil.png must be a PNG, JPEG, PDF or CSV"))
             #expect(refused.body.contains(#"<span class="fw-attachment__name">shot.png</span>"#))
@@ -98,10 +110,14 @@ struct DemoSubmissionTests {
             _ = try await browser.get("/forms/new-issue/new")
             let refused = try await Self.post(
                 browser, "/forms/new-issue",
-                [.field("_csrf", "forged"), .field("title", "x"), .file("attachments", filename: "a.png", bytes: Self.png)])
+                [
+                    .field("_csrf", "forged"), .field("title", "x"),
+                    .file("attachments", filename: "a.png", bytes: Self.png),
+                ])
             #expect(refused.status == .forbidden)
             let folder = data.appendingPathComponent("attachments")
-            let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0 != "staging" } ?? []
+            let left =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0 != "staging" } ?? []
             #expect(left.isEmpty)
             #expect(try await browser.get("/forms/new-issue").body.contains("No issues yet"))
         }

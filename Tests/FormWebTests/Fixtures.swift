@@ -16,7 +16,11 @@ enum Fixtures {
         FormSchema(
             id: id, title: title, object: object, submit: "Create", regular: regular,
             sections: [
-                FormSection(kind: .key, groups: [FieldGroup(fields: [Field(name: "title", kind: .text, placeholder: "Title", required: true)])]),
+                FormSection(
+                    kind: .key,
+                    groups: [
+                        FieldGroup(fields: [Field(name: "title", kind: .text, placeholder: "Title", required: true)])
+                    ]),
                 FormSection(kind: .properties, groups: [FieldGroup(label: "Details", fields: fields)]),
             ],
             lists: lists)
@@ -64,6 +68,8 @@ enum Fixtures {
     }
 
     static func importResult(_ forms: [FormSchema], source: String = "<form/>") -> ImportResult {
-        ImportResult(kind: .native, forms: forms, warnings: [], sources: [ImportDocument(name: "test.xml", data: Array(source.utf8))])
+        ImportResult(
+            kind: .native, forms: forms, warnings: [],
+            sources: [ImportDocument(name: "test.xml", data: Array(source.utf8))])
     }
 }

@@ -17,8 +17,12 @@ struct FormStoreTests {
         do {
             let a = Fixtures.schema([], id: "a-set", title: "New A")
             let b = Fixtures.schema([], id: "b-set", title: "New B")
-            let stored = try await database.forms.storeImport([Fixtures.importResult([a, b], source: "<edmx/>")], importedBy: "admin")
-            #expect(stored.versions == [StoredVersion(formID: "a-set", version: 1), StoredVersion(formID: "b-set", version: 1)])
+            let stored = try await database.forms.storeImport(
+                [Fixtures.importResult([a, b], source: "<edmx/>")], importedBy: "admin")
+            #expect(
+                stored.versions == [
+                    StoredVersion(formID: "a-set", version: 1), StoredVersion(formID: "b-set", version: 1),
+                ])
             #expect(try await ImportSourcesRecord.query(on: database.database()).count() == 1)
             for id in ["a-set", "b-set"] {
                 let documents = try #require(try await database.forms.sourceDocuments(formID: id, version: 1))
@@ -131,9 +135,12 @@ struct FormStoreTests {
         do {
             // Every event loop has its own connection; each must have been tuned.
             for eventLoop in database.databases.eventLoopGroup.makeIterator() {
-                let sql = try #require(database.databases.database(logger: Fixtures.logger, on: eventLoop) as? any SQLDatabase)
-                let journal = try await sql.raw("PRAGMA journal_mode").first()?.decode(column: "journal_mode", as: String.self)
-                let synchronous = try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+                let sql = try #require(
+                    database.databases.database(logger: Fixtures.logger, on: eventLoop) as? any SQLDatabase)
+                let journal = try await sql.raw("PRAGMA journal_mode").first()?.decode(
+                    column: "journal_mode", as: String.self)
+                let synchronous = try await sql.raw("PRAGMA synchronous").first()?.decode(
+                    column: "synchronous", as: Int.self)
                 let timeout = try await sql.raw("PRAGMA busy_timeout").first()?.decode(column: "timeout", as: Int.self)
                 #expect(journal == "wal")
                 #expect(synchronous == 1)  // NORMAL

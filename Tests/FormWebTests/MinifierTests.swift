@@ -25,8 +25,9 @@ struct CSSMinifierTests {
         #expect(CSSMinifier.minify(".a :is(.b, .c) { color: red; }") == ".a :is(.b,.c){color:red;}")
         #expect(CSSMinifier.minify(".a :hover{}") == ".a :hover{}")
         // Inside a block too (a rule in @media), where declarations live.
-        #expect(CSSMinifier.minify("@media (min-width: 600px) {\n  .a :focus-visible { outline: 0 }\n}")
-            == "@media (min-width: 600px){.a :focus-visible{outline:0}}")
+        #expect(
+            CSSMinifier.minify("@media (min-width: 600px) {\n  .a :focus-visible { outline: 0 }\n}")
+                == "@media (min-width: 600px){.a :focus-visible{outline:0}}")
     }
 
     @Test("descendant, child and sibling combinators keep their spaces")
@@ -40,32 +41,40 @@ struct CSSMinifierTests {
         #expect(CSSMinifier.minify(#".a::before { content: "✓"; }"#) == #".a::before{content:"✓";}"#)
         #expect(CSSMinifier.minify(#".a::before { content: "\2713"; }"#) == #".a::before{content:"\2713";}"#)
         #expect(CSSMinifier.minify(#".a::before { content: "‹ "; }"#) == #".a::before{content:"‹ ";}"#)
-        #expect(CSSMinifier.minify(#".a::before { content: "x  ,  { } ; /* no */ \"  :  "; }"#)
-            == #".a::before{content:"x  ,  { } ; /* no */ \"  :  ";}"#)
-        #expect(CSSMinifier.minify(#"[data-x='a  b'] .c { font-family: "Segoe UI", Roboto; }"#)
-            == #"[data-x='a  b'] .c{font-family:"Segoe UI",Roboto;}"#)
+        #expect(
+            CSSMinifier.minify(#".a::before { content: "x  ,  { } ; /* no */ \"  :  "; }"#)
+                == #".a::before{content:"x  ,  { } ; /* no */ \"  :  ";}"#)
+        #expect(
+            CSSMinifier.minify(#"[data-x='a  b'] .c { font-family: "Segoe UI", Roboto; }"#)
+                == #"[data-x='a  b'] .c{font-family:"Segoe UI",Roboto;}"#)
     }
 
     @Test("url(…) is copied byte for byte, quoted or not")
     func urls() {
-        #expect(CSSMinifier.minify(".a { background: url(  /img/a.png  ) no-repeat; }")
-            == ".a{background:url(  /img/a.png  ) no-repeat;}")
+        #expect(
+            CSSMinifier.minify(".a { background: url(  /img/a.png  ) no-repeat; }")
+                == ".a{background:url(  /img/a.png  ) no-repeat;}")
         #expect(CSSMinifier.minify(#".a { background: URL("a ; b ).png") }"#) == #".a{background:URL("a ; b ).png")}"#)
-        #expect(CSSMinifier.minify(".a { mask: url(data:image/svg+xml;x,/*y*/) }") == ".a{mask:url(data:image/svg+xml;x,/*y*/)}")
+        #expect(
+            CSSMinifier.minify(".a { mask: url(data:image/svg+xml;x,/*y*/) }")
+                == ".a{mask:url(data:image/svg+xml;x,/*y*/)}")
     }
 
     @Test("media queries keep `and (` and the space after their colons")
     func mediaQueries() {
-        #expect(CSSMinifier.minify("@media screen and (max-width: 599.98px) {\n  .a { b: c; }\n}\n")
-            == "@media screen and (max-width: 599.98px){.a{b:c;}}")
+        #expect(
+            CSSMinifier.minify("@media screen and (max-width: 599.98px) {\n  .a { b: c; }\n}\n")
+                == "@media screen and (max-width: 599.98px){.a{b:c;}}")
     }
 
     @Test("values keep the spaces that separate their parts, calc() included")
     func values() {
-        #expect(CSSMinifier.minify(".a { width: calc(100% - 2 * 8px); margin: 0  auto !important; }")
-            == ".a{width:calc(100% - 2 * 8px);margin:0 auto !important;}")
-        #expect(CSSMinifier.minify(":root {\n  --fw-gap:   8px;\n  --fw-font: -apple-system, \"Segoe UI\";\n}")
-            == ":root{--fw-gap:8px;--fw-font:-apple-system,\"Segoe UI\";}")
+        #expect(
+            CSSMinifier.minify(".a { width: calc(100% - 2 * 8px); margin: 0  auto !important; }")
+                == ".a{width:calc(100% - 2 * 8px);margin:0 auto !important;}")
+        #expect(
+            CSSMinifier.minify(":root {\n  --fw-gap:   8px;\n  --fw-font: -apple-system, \"Segoe UI\";\n}")
+                == ":root{--fw-gap:8px;--fw-font:-apple-system,\"Segoe UI\";}")
     }
 
     @Test("escapes are copied, with the one space that may end a hex escape")
@@ -98,14 +107,15 @@ struct JSMinifierTests {
             }
 
             """
-        #expect(JSMinifier.minify(js) == """
-            export function hello(root) {
-            const url = "http://example.com/a  b";  // keep this
-            const re = /\\/\\/  +/g;
-            return url.replace(re, "//");
-            }
+        #expect(
+            JSMinifier.minify(js) == """
+                export function hello(root) {
+                const url = "http://example.com/a  b";  // keep this
+                const re = /\\/\\/  +/g;
+                return url.replace(re, "//");
+                }
 
-            """)
+                """)
     }
 
     @Test("from a line with a backtick on, the rest is copied as is, since a template literal may span lines")
@@ -146,7 +156,8 @@ struct PublicAssetsTests {
 
     @Test("fieldwork.css gets smaller and keeps every selector of the original")
     func stylesheet() throws {
-        let source = try String(contentsOf: Self.publicFolder.appendingPathComponent("css/fieldwork.css"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Self.publicFolder.appendingPathComponent("css/fieldwork.css"), encoding: .utf8)
         let minified = CSSMinifier.minify(source)
         #expect(minified.utf8.count < source.utf8.count * 9 / 10)
         let before = Self.selectors(source)
@@ -160,7 +171,8 @@ struct PublicAssetsTests {
     @Test("every script gets smaller and keeps every character of its code lines")
     func scripts() throws {
         let folder = Self.publicFolder.appendingPathComponent("js")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") }
+            .sorted()
         #expect(names.contains("fieldwork.js") && names.contains("drill-down.js"))
         for name in names {
             let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)

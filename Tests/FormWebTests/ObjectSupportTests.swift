@@ -45,24 +45,34 @@ struct ObjectSupportTests {
             "n": .number(Decimal(string: "3.25")!), "on": .bool(true), "off": .bool(false), "cs": .choices(["a", "b"]),
             "du": .duration(ISODuration("PT2H15M")!), "dt": .datetime(LocalDateTime("2026-11-21T09:05")!),
         ])
-        #expect(strings == ["n": ["3.25"], "on": ["on"], "cs": ["a", "b"], "du": ["PT2H15M"], "dt": ["2026-11-21T09:05"]])
+        #expect(
+            strings == ["n": ["3.25"], "on": ["on"], "cs": ["a", "b"], "du": ["PT2H15M"], "dt": ["2026-11-21T09:05"]])
     }
 
     @Test("the detail page hides fields without a value and groups with none")
     func detailHidesEmpty() async throws {
-        var schema = Fixtures.schema([Field(name: "code", kind: .text, label: "Code"), Field(name: "ref", kind: .text, label: "Ref")])
+        var schema = Fixtures.schema([
+            Field(name: "code", kind: .text, label: "Code"), Field(name: "ref", kind: .text, label: "Ref"),
+        ])
         schema.sections.append(
-            FormSection(kind: .accessory, groups: [FieldGroup(label: "Later", fields: [Field(name: "note", kind: .note, label: "Note")])]))
+            FormSection(
+                kind: .accessory,
+                groups: [FieldGroup(label: "Later", fields: [Field(name: "note", kind: .note, label: "Note")])]))
         let plan = try await Fixtures.renderer().detailPage(for: schema)
         var state = RenderState(values: [:], csrfToken: "")
         state.display = ["title": "Shown", "ref": "R-1"]
         let html = String(buffer: plan.render(state))
-        #expect(html.contains(#"<div class="fw-detail__row"><dt class="fw-detail__label">Title</dt><dd class="fw-detail__value">Shown</dd></div>"#))
+        #expect(
+            html.contains(
+                #"<div class="fw-detail__row"><dt class="fw-detail__label">Title</dt><dd class="fw-detail__value">Shown</dd></div>"#
+            ))
         #expect(html.contains(#"<div class="fw-detail__row" hidden><dt class="fw-detail__label">Code</dt>"#))
         #expect(html.contains("<section class=\"fw-detail__group\" hidden>\n<h2 class=\"fw-group__label\">Later</h2>"))
         #expect(html.contains("<section class=\"fw-detail__group\">\n<h2 class=\"fw-group__label\">Details</h2>"))
         state.display["note"] = "x"
-        #expect(!String(buffer: plan.render(state)).contains("<section class=\"fw-detail__group\" hidden>\n<h2 class=\"fw-group__label\">Later"))
+        #expect(
+            !String(buffer: plan.render(state)).contains(
+                "<section class=\"fw-detail__group\" hidden>\n<h2 class=\"fw-group__label\">Later"))
     }
 
     @Test("edit mode makes create-only fields read-only too")

@@ -8,15 +8,24 @@ import Testing
 /// `GET /api/forms/{id}/fields/{field}/options`: a long value list searched on the server.
 @Suite("Options search route")
 struct OptionsRouteTests {
-    static let cities = OptionList(id: "cities", groups: [
-        OptionGroup(label: "All", options: (1...5_000).map { Option(value: "c\($0)", label: "City \($0)") }),
-    ])
+    static let cities = OptionList(
+        id: "cities",
+        groups: [
+            OptionGroup(label: "All", options: (1...5_000).map { Option(value: "c\($0)", label: "City \($0)") })
+        ])
     static let form = Fixtures.schema(
-        [Field(name: "city", kind: .valueList, label: "City", list: "cities"), Field(name: "note", kind: .text, label: "Note")],
+        [
+            Field(name: "city", kind: .valueList, label: "City", list: "cities"),
+            Field(name: "note", kind: .text, label: "Note"),
+        ],
         id: "trip", title: "New Trip", object: "Trip", lists: [cities])
 
     struct Answer: Decodable {
-        struct Match: Decodable { var value: String; var label: String; var group: String? }
+        struct Match: Decodable {
+            var value: String
+            var label: String
+            var group: String?
+        }
         var options: [Match]
         var total: Int
         var page: Int
@@ -50,8 +59,11 @@ struct OptionsRouteTests {
             let view = try await browser.get("/forms/trip/new")
             let page = try await browser.post(
                 "/forms/trip",
-                [("_csrf", view.csrf ?? ""), ("title", "Conference"), ("note", "window seat"), ("city._q", "City 4999"),
-                 ("_search", "city")])
+                [
+                    ("_csrf", view.csrf ?? ""), ("title", "Conference"), ("note", "window seat"),
+                    ("city._q", "City 4999"),
+                    ("_search", "city"),
+                ])
             #expect(page.status == .ok)
             #expect(page.body.contains(#"value="Conference""#))
             #expect(page.body.contains(#"value="window seat""#))

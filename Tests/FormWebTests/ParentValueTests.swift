@@ -21,17 +21,24 @@ struct ParentValueTests {
 
     @Test("it imports without options, shows the parent's value read-only and stores it from the seal")
     func fromParent() async throws {
-        let result = try FormImporter.importDocuments([ImportDocument(name: "log-time.xml", data: Array(Self.spec.utf8))])
+        let result = try FormImporter.importDocuments([
+            ImportDocument(name: "log-time.xml", data: Array(Self.spec.utf8))
+        ])
         let schema = try #require(result.forms.first)
         try await TestApp.run(forms: [(schema, .public)]) { client in
             let browser = TestBrowser(client)
             let page = try await browser.get("/forms/log-time/new?task=T-1001")
             #expect(page.status == .ok)
-            #expect(page.body.contains(#"id="field-task" name="task" type="text" autocomplete="off" readonly value="T-1001""#))
+            #expect(
+                page.body.contains(
+                    #"id="field-task" name="task" type="text" autocomplete="off" readonly value="T-1001""#))
             // What the browser sends for it is ignored: the seal decides.
             let created = try await browser.post(
                 "/forms/log-time",
-                [("_csrf", page.csrf ?? ""), ("_prefill", page.prefill ?? ""), ("title", "Standup"), ("task", "T-9999")])
+                [
+                    ("_csrf", page.csrf ?? ""), ("_prefill", page.prefill ?? ""), ("title", "Standup"),
+                    ("task", "T-9999"),
+                ])
             #expect(created.status == .seeOther)
             let detail = try await browser.get(try #require(created.location))
             #expect(detail.body.contains("T-1001"))

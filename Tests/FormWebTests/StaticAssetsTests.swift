@@ -16,7 +16,8 @@ struct StaticAssetsTests {
 
     func withApp(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let data = Fixtures.temporaryDataFolder()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fieldwork-resources-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldwork-resources-\(UUID().uuidString)")
         defer {
             try? FileManager.default.removeItem(at: data)
             try? FileManager.default.removeItem(at: root)
@@ -62,14 +63,17 @@ struct StaticAssetsTests {
                 try #require(response.headers[.eTag])
             }
             for ifNoneMatch in [eTag, #""0000000000000000", "# + eTag, "W/" + eTag, "*"] {
-                try await client.execute(uri: "/css/fieldwork.css", method: .get, headers: [.ifNoneMatch: ifNoneMatch]) { response in
+                try await client.execute(uri: "/css/fieldwork.css", method: .get, headers: [.ifNoneMatch: ifNoneMatch])
+                { response in
                     #expect(response.status == .notModified, "\(ifNoneMatch)")
                     #expect(response.headers[.eTag] == eTag)
                     #expect(response.headers[.cacheControl] == "public, max-age=300, must-revalidate")
                     #expect(response.body.readableBytes == 0)
                 }
             }
-            try await client.execute(uri: "/css/fieldwork.css", method: .get, headers: [.ifNoneMatch: #""0000000000000000""#]) { response in
+            try await client.execute(
+                uri: "/css/fieldwork.css", method: .get, headers: [.ifNoneMatch: #""0000000000000000""#]
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes > 0)
             }
@@ -151,6 +155,8 @@ struct StaticAssetsTests {
         #expect(StaticAssetsMiddleware<BasicRequestContext>.matches([#""x", "y""#, " W/" + tag], eTag: tag))
         #expect(StaticAssetsMiddleware<BasicRequestContext>.matches(["*"], eTag: tag))
         #expect(!StaticAssetsMiddleware<BasicRequestContext>.matches([], eTag: tag))
-        #expect(!StaticAssetsMiddleware<BasicRequestContext>.matches([#""0123456789abcdee""#, "0123456789abcdef"], eTag: tag))
+        #expect(
+            !StaticAssetsMiddleware<BasicRequestContext>.matches(
+                [#""0123456789abcdee""#, "0123456789abcdef"], eTag: tag))
     }
 }

@@ -8,7 +8,8 @@ import Testing
 struct SupportTests {
     @Test("resources come from FIELDWORK_RESOURCES, else a current directory with Templates, else the package root")
     func resourceRoot() throws {
-        let explicit = ResourceRoot.resolve(environment: ["FIELDWORK_RESOURCES": "/srv/fieldwork"], currentDirectory: "/")
+        let explicit = ResourceRoot.resolve(
+            environment: ["FIELDWORK_RESOURCES": "/srv/fieldwork"], currentDirectory: "/")
         #expect(explicit.url.path == "/srv/fieldwork")
         #expect(explicit.templates.path == "/srv/fieldwork/Templates")
 
@@ -63,7 +64,8 @@ struct SupportTests {
             #expect(labels == Set(Context.templateKeys.keys), "\(Context.self)")
         }
         let field = Field(
-            name: "c", kind: .chips, label: "C", options: [OptionGroup(label: "G", options: [Option(value: "a", label: "A")])])
+            name: "c", kind: .chips, label: "C",
+            options: [OptionGroup(label: "G", options: [Option(value: "a", label: "A")])])
         let schema = Fixtures.schema([field, Field(name: "n", kind: .number, label: "N")])
         let form = PageViewModel.Form(schema, registry: SlotRegistry())
         expectKeys(form)
@@ -89,7 +91,8 @@ struct SupportTests {
 
     @Test("a slot template naming something that is no part is refused when the templates load")
     func unknownSlotPart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldwork-templates-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldwork-templates-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(at: ResourceRoot.resolve().templates, to: folder)
         try "<li>{{messsage}}</li>\n".write(

@@ -37,7 +37,8 @@ actor TestBrowser {
     func post(_ uri: String, _ fields: [(String, String)]) async throws -> Page {
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         return try await send(
-            uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
+            uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: ByteBuffer(string: body))
     }
 
     /// Posts a multipart body built by `AttachmentFixtures.body`.
@@ -54,7 +55,8 @@ actor TestBrowser {
     func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> Page {
         var headers = headers
         if !cookies.isEmpty {
-            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: "; ")
         }
         let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
         for line in response.headers[values: .setCookie] {
@@ -66,7 +68,9 @@ actor TestBrowser {
                 let lower = attribute.lowercased()
                 if lower == "max-age=0" { return true }
                 guard lower.hasPrefix("expires=") else { return false }
-                return Self.httpDate(String(attribute.dropFirst("expires=".count))).map { $0 <= Date().addingTimeInterval(1) } ?? false
+                return Self.httpDate(String(attribute.dropFirst("expires=".count))).map {
+                    $0 <= Date().addingTimeInterval(1)
+                } ?? false
             }
             cookies[name] = expired ? nil : value
         }
@@ -80,7 +84,8 @@ actor TestBrowser {
     /// Signs in through the form and checks it worked.
     func signIn(_ name: String, password: String) async throws {
         let page = try await get("/login")
-        let done = try await post("/login", [("_csrf", page.csrf ?? ""), ("name", name), ("password", password), ("next", "/")])
+        let done = try await post(
+            "/login", [("_csrf", page.csrf ?? ""), ("name", name), ("password", password), ("next", "/")])
         #expect(done.status == .seeOther, "sign-in as \(name) failed: \(done.status)")
     }
 

@@ -10,7 +10,9 @@ struct TimeZoneTests {
     func configured() async throws {
         let configuration = FieldworkConfiguration.fromEnvironment(["FIELDWORK_TIME_ZONE": "Pacific/Kiritimati"])
         #expect(configuration.timeZone.identifier == "Pacific/Kiritimati")
-        #expect(FieldworkConfiguration.fromEnvironment(["FIELDWORK_TIME_ZONE": "Mars/Olympus"]).unknownTimeZone == "Mars/Olympus")
+        #expect(
+            FieldworkConfiguration.fromEnvironment(["FIELDWORK_TIME_ZONE": "Mars/Olympus"]).unknownTimeZone
+                == "Mars/Olympus")
 
         var view = try await Fixtures.renderer().formView(
             for: Fixtures.schema([Field(name: "due", kind: .date, defaultValue: "today")]), version: 1)

@@ -31,7 +31,9 @@ struct WebTests {
     }
 
     static func expectSecurityHeaders(_ response: TestResponse) {
-        #expect(response.headers[.init("Content-Security-Policy")!] == SecurityHeadersMiddleware<BasicRequestContext>.contentSecurityPolicy)
+        #expect(
+            response.headers[.init("Content-Security-Policy")!]
+                == SecurityHeadersMiddleware<BasicRequestContext>.contentSecurityPolicy)
         #expect(response.headers[.init("X-Content-Type-Options")!] == "nosniff")
         #expect(response.headers[.init("Referrer-Policy")!] == "same-origin")
     }
@@ -43,7 +45,9 @@ struct WebTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 Self.expectSecurityHeaders(response)
-                #expect(String(buffer: response.body).contains(#"<a class="fw-list__link" href="/forms/new-thing">New Thing</a>"#))
+                #expect(
+                    String(buffer: response.body).contains(
+                        #"<a class="fw-list__link" href="/forms/new-thing">New Thing</a>"#))
             }
         }
     }
@@ -58,8 +62,10 @@ struct WebTests {
                 #expect(html.contains("<title>Things – Fieldwork</title>"))
                 #expect(html.contains(#"<h1 class="fw-page-header__title">Things</h1>"#))
                 #expect(html.contains(#"<p class="fw-list__empty">No things yet</p>"#))
-                #expect(html.contains(
-                    #"<a class="fw-page-header__add" href="/forms/new-thing/new" data-modal><span aria-hidden="true">+</span><span class="fw-visually-hidden">New Thing</span></a>"#))
+                #expect(
+                    html.contains(
+                        #"<a class="fw-page-header__add" href="/forms/new-thing/new" data-modal><span aria-hidden="true">+</span><span class="fw-visually-hidden">New Thing</span></a>"#
+                    ))
             }
         }
     }
@@ -82,7 +88,8 @@ struct WebTests {
                 #expect(html.contains("fw-layout-regular"))
                 let token = try #require(html.firstMatch(of: /name="_csrf" value="([A-Za-z0-9_-]{43})"/)?.1)
                 let id = try #require(cookie.firstMatch(of: /fieldwork_csrf=([A-Za-z0-9_-]{43})/)?.1)
-                let secret = try ServerSecret.loadOrCreate(at: FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())"))
+                let secret = try ServerSecret.loadOrCreate(
+                    at: FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())"))
                 // Another server's secret must not verify this browser's token.
                 #expect(!CSRF(secret: secret).verify(token: String(token), cookie: String(id)))
             }
@@ -112,7 +119,9 @@ struct WebTests {
                     #expect(response.status == .notFound)
                     #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                     Self.expectSecurityHeaders(response)
-                    #expect(String(buffer: response.body).contains("<h1 class=\"fw-page-header__title\">Page not found</h1>"))
+                    #expect(
+                        String(buffer: response.body).contains(
+                            "<h1 class=\"fw-page-header__title\">Page not found</h1>"))
                 }
             }
         }

@@ -22,7 +22,8 @@ final class PropertyDecl: Sendable {
 
     init(
         name: String, declaringType: String, type: String, isCollection: Bool, nullable: Bool, maxLength: String?,
-        precision: String?, scale: String?, defaultValue: String?, sap: SAPValues, storeGeneratedPattern: String?, line: Int
+        precision: String?, scale: String?, defaultValue: String?, sap: SAPValues, storeGeneratedPattern: String?,
+        line: Int
     ) {
         self.name = name
         self.declaringType = declaringType
@@ -134,7 +135,9 @@ struct ODataModel {
         self.metadata = metadata
         var simple: [String: String] = [:]
         for container in metadata.containers.keys {
-            if let dot = container.lastIndex(ofASCII: UInt8(ascii: ".")) { simple[String(container[container.index(after: dot)...])] = container }
+            if let dot = container.lastIndex(ofASCII: UInt8(ascii: ".")) {
+                simple[String(container[container.index(after: dot)...])] = container
+            }
         }
         containersBySimpleName = simple
     }
@@ -217,7 +220,9 @@ struct ODataModel {
     func qualifyingContainer(of target: String) -> String {
         let end = target.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "(") } ?? target.endIndex
         let head = String(target[..<end])
-        guard !head.contains(ascii: UInt8(ascii: ".")), let container = containersBySimpleName[head] else { return target }
+        guard !head.contains(ascii: UInt8(ascii: ".")), let container = containersBySimpleName[head] else {
+            return target
+        }
         return container + target[end...]
     }
 

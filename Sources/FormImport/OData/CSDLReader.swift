@@ -29,7 +29,8 @@ struct CSDLReader {
 
     /// Reads a document whose root has been recognised as `edmx:Edmx`, adding its annotations to `index`.
     static func read(
-        _ root: XMLNode, file: String, version: CSDLDocument.Version, report: inout ODataReport, index: inout AnnotationIndex
+        _ root: XMLNode, file: String, version: CSDLDocument.Version, report: inout ODataReport,
+        index: inout AnnotationIndex
     ) -> CSDLDocument {
         var reader = CSDLReader(document: CSDLDocument(file: file, version: version), index: index)
         // The reader owns the index while it reads, so adding to it never copies it.
@@ -62,7 +63,8 @@ struct CSDLReader {
         case parameter = "Parameter", term = "Term", association = "Association", associationSet = "AssociationSet"
         // Annotations
         case annotations = "Annotations", annotation = "Annotation", record = "Record", propertyValue = "PropertyValue"
-        case collection = "Collection", string = "String", bool = "Bool", int = "Int", decimal = "Decimal", float = "Float"
+        case collection = "Collection", string = "String", bool = "Bool", int = "Int", decimal = "Decimal", float =
+            "Float"
         case date = "Date", dateTimeOffset = "DateTimeOffset", timeOfDay = "TimeOfDay", duration = "Duration"
         case guid = "Guid", binary = "Binary", enumMember = "EnumMember", path = "Path", propertyPath = "PropertyPath"
         case navigationPropertyPath = "NavigationPropertyPath", annotationPath = "AnnotationPath"
@@ -90,12 +92,17 @@ struct CSDLReader {
         if let known = namespaces[key.identity] { return known }
         let uri = key.uri
         let family: Family =
-            ODataNamespace.edm.contains(uri) ? .edm
-            : ODataNamespace.edmx.contains(uri) ? .edmx
-            : uri == ODataNamespace.sap ? .sap
-            : uri == ODataNamespace.metadata ? .metadata
-            : uri == ODataNamespace.entityFramework ? .entityFramework
-            : .other
+            ODataNamespace.edm.contains(uri)
+            ? .edm
+            : ODataNamespace.edmx.contains(uri)
+                ? .edmx
+                : uri == ODataNamespace.sap
+                    ? .sap
+                    : uri == ODataNamespace.metadata
+                        ? .metadata
+                        : uri == ODataNamespace.entityFramework
+                            ? .entityFramework
+                            : .other
         namespaces[key.identity] = family
         return family
     }
@@ -191,7 +198,8 @@ struct CSDLReader {
         let name = namespace + "." + (element.attribute("Name") ?? "")
         let extras = extensionAttributes(element)
         var type = StructuredTypeDecl(
-            name: name, isComplex: isComplex, baseType: element.attribute("BaseType").map { qualifiedType($0, line: element.line) },
+            name: name, isComplex: isComplex,
+            baseType: element.attribute("BaseType").map { qualifiedType($0, line: element.line) },
             hasStream: isTrue(element.attribute("HasStream")) || extras.hasStream, keys: [], properties: [],
             navigationProperties: [], sap: extras.sap, line: element.line)
         element.forEachChild { child in
@@ -232,7 +240,8 @@ struct CSDLReader {
         element.forEachAttribute { attribute in
             if let namespace = attribute.namespaceKey {
                 extensionAttribute(
-                    attribute, namespace: namespace, sap: &sap, hasStream: &hasStream, storeGeneratedPattern: &storeGeneratedPattern,
+                    attribute, namespace: namespace, sap: &sap, hasStream: &hasStream,
+                    storeGeneratedPattern: &storeGeneratedPattern,
                     line: element.line)
                 return
             }
@@ -293,7 +302,8 @@ struct CSDLReader {
         let name = namespace + "." + (element.attribute("Name") ?? "")
         document.typeDefinitions[name] = TypeDefinitionDecl(
             name: name, underlyingType: element.attribute("UnderlyingType") ?? "",
-            maxLength: element.attribute("MaxLength"), precision: element.attribute("Precision"), scale: element.attribute("Scale"))
+            maxLength: element.attribute("MaxLength"), precision: element.attribute("Precision"),
+            scale: element.attribute("Scale"))
         readInlineAnnotations(element, target: name)
     }
 
@@ -329,7 +339,9 @@ struct CSDLReader {
 
     /// The V2 attributes in foreign namespaces: `sap:*` (unknown ones reported), `m:HasStream`
     /// and Entity Framework's `StoreGeneratedPattern`.
-    private mutating func extensionAttributes(_ element: XMLNode) -> (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) {
+    private mutating func extensionAttributes(
+        _ element: XMLNode
+    ) -> (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) {
         var extras: (sap: SAPValues, hasStream: Bool, storeGeneratedPattern: String?) = (SAPValues(), false, nil)
         element.forEachAttribute { attribute in
             guard let namespace = attribute.namespaceKey else { return }
@@ -379,7 +391,8 @@ struct CSDLReader {
         let key = attribute.localNameKey.identity
         if let known = sapNames[key] { return known }
         let name = attribute.localName
-        let kind = SAPName(rawValue: name).flatMap { $0 == .known || $0 == .unknown ? nil : $0 }
+        let kind =
+            SAPName(rawValue: name).flatMap { $0 == .known || $0 == .unknown ? nil : $0 }
             ?? (SAPAttributes.known.contains(name) ? .known : .unknown)
         sapNames[key] = kind
         return kind
@@ -438,7 +451,8 @@ struct CSDLReader {
         index.add(
             to: table,
             AnnotationEntry(
-                term: term, qualifier: qualifier ?? blockQualifier, target: index.target(of: table), value: value, annotations: nested,
+                term: term, qualifier: qualifier ?? blockQualifier, target: index.target(of: table), value: value,
+                annotations: nested,
                 file: document.file, line: element.line))
     }
 
@@ -505,7 +519,9 @@ struct CSDLReader {
         case .annotationPath: .annotationPath(resolvePath(text, line: line))
         case .modelElementPath: .modelElementPath(resolvePath(text, line: line))
         case .urlRef: .expression("UrlRef")
-        case .term, .qualifier, .property, .type, .name, .nullable, .maxLength, .precision, .scale, .defaultValue, .other: .absent
+        case .term, .qualifier, .property, .type, .name, .nullable, .maxLength, .precision, .scale, .defaultValue,
+            .other:
+            .absent
         }
     }
 
@@ -569,7 +585,9 @@ struct CSDLReader {
                     switch attributeTag(attribute) {
                     case .property: name = attribute.value
                     case .enumMember: value = .enumMember(attribute.withValueBytes { enumValues($0, line: child.line) })
-                    case .term, .qualifier, .type, .name, .nullable, .maxLength, .precision, .scale, .defaultValue, .other: break
+                    case .term, .qualifier, .type, .name, .nullable, .maxLength, .precision, .scale, .defaultValue,
+                        .other:
+                        break
                     case let constant: value = self.constant(constant, attribute.value, line: child.line)
                     }
                 }
@@ -606,13 +624,16 @@ struct CSDLReader {
         let guess = Vocabulary.conventionalNamespace(forAlias: prefix)
         report.tally(.undeclaredAlias, key: prefix, file: document.file, line: line) { count in
             let reading = guess.map { "read as \($0)" } ?? "the names using it are not recognised"
-            return "The alias \(prefix) is used without an edmx:Reference or Schema declaring it\(ODataReport.times(count)); \(reading)."
+            return
+                "The alias \(prefix) is used without an edmx:Reference or Schema declaring it\(ODataReport.times(count)); \(reading)."
         }
         return guess.map { $0 + qualified[dot...] } ?? qualified
     }
 
     /// A term as written → its full name, and whether the mapping reads its values.
-    private mutating func resolveTerm(_ written: UnsafeBufferPointer<UInt8>, line: Int) -> (name: String, readsValue: Bool) {
+    private mutating func resolveTerm(
+        _ written: UnsafeBufferPointer<UInt8>, line: Int
+    ) -> (name: String, readsValue: Bool) {
         let (key, known) = terms.lookup(written)
         if let known {
             // Every use of an undeclared alias counts in the report.
@@ -645,7 +666,9 @@ struct CSDLReader {
     /// namespace (as some V2 services do) is read in the schema being read.
     private mutating func qualifiedType(_ written: String, line: Int) -> String {
         let name = written.trimmingASCIIWhitespace
-        guard name.contains(ascii: UInt8(ascii: ".")) else { return currentNamespace.isEmpty ? name : currentNamespace + "." + name }
+        guard name.contains(ascii: UInt8(ascii: ".")) else {
+            return currentNamespace.isEmpty ? name : currentNamespace + "." + name
+        }
         return resolve(name, line: line, warn: false)
     }
 
@@ -658,7 +681,8 @@ struct CSDLReader {
             guard let at = segment.firstIndex(ofASCII: UInt8(ascii: "@")) else { return segment }
             let term = String(segment[segment.index(after: at)...])
             let hash = term.firstIndex(ofASCII: UInt8(ascii: "#")) ?? term.endIndex
-            return String(segment[..<at]) + "@" + resolve(String(term[..<hash]), line: line, warn: true) + String(term[hash...])
+            return String(segment[..<at]) + "@" + resolve(String(term[..<hash]), line: line, warn: true)
+                + String(term[hash...])
         }.joined(separator: "/")
     }
 
@@ -673,7 +697,8 @@ struct CSDLReader {
         var split = start
         while split < end && raw[split] != UInt8(ascii: "/") && raw[split] != UInt8(ascii: "(") { split += 1 }
         if split < end && raw[split] == UInt8(ascii: "(") {
-            return canonicalOperationTarget(String(decoding: UnsafeBufferPointer(rebasing: raw[start..<end]), as: UTF8.self), line: line)
+            return canonicalOperationTarget(
+                String(decoding: UnsafeBufferPointer(rebasing: raw[start..<end]), as: UTF8.self), line: line)
         }
         let headBytes = UnsafeBufferPointer(rebasing: raw[start..<split])
         let (key, known) = heads.lookup(headBytes)
@@ -692,7 +717,8 @@ struct CSDLReader {
 
     /// An operation target: `Namespace.Action(Namespace.Type)/parameter`.
     private mutating func canonicalOperationTarget(_ target: String, line: Int) -> String {
-        guard let open = target.firstIndex(ofASCII: UInt8(ascii: "(")), let close = target.lastIndex(ofASCII: UInt8(ascii: ")")), open < close
+        guard let open = target.firstIndex(ofASCII: UInt8(ascii: "(")),
+            let close = target.lastIndex(ofASCII: UInt8(ascii: ")")), open < close
         else { return resolve(target, line: line, warn: false) }
         let head = resolve(String(target[..<open]), line: line, warn: false)
         let parameters = target[target.index(after: open)..<close].split(separator: ",").map { parameter -> String in
@@ -705,7 +731,8 @@ struct CSDLReader {
             let resolved = resolve(text, line: line, warn: false)
             return wrap ? "Collection(\(resolved))" : resolved
         }
-        return head + "(" + parameters.joined(separator: ",") + ")" + resolvePath(String(target[target.index(after: close)...]), line: line)
+        return head + "(" + parameters.joined(separator: ",") + ")"
+            + resolvePath(String(target[target.index(after: close)...]), line: line)
     }
 
     /// Members written `Namespace.Type/Member`, several separated by spaces.
@@ -743,8 +770,10 @@ func isFalse(_ text: String?) -> Bool { text == "false" || text == "False" || te
 func isFalse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     switch bytes.count {
     case 1: bytes[0] == UInt8(ascii: "0")
-    case 5: (bytes[0] == UInt8(ascii: "f") || bytes[0] == UInt8(ascii: "F")) && bytes[1] == UInt8(ascii: "a") && bytes[2] == UInt8(ascii: "l")
-        && bytes[3] == UInt8(ascii: "s") && bytes[4] == UInt8(ascii: "e")
+    case 5:
+        (bytes[0] == UInt8(ascii: "f") || bytes[0] == UInt8(ascii: "F")) && bytes[1] == UInt8(ascii: "a")
+            && bytes[2] == UInt8(ascii: "l")
+            && bytes[3] == UInt8(ascii: "s") && bytes[4] == UInt8(ascii: "e")
     default: false
     }
 }

@@ -176,7 +176,8 @@ struct AnnotationIndex {
         order.reserveCapacity(6)
         keyOrders.append(order)
         tableTargets.append(target)
-        if let slash = target.firstIndex(ofASCII: UInt8(ascii: "/")), !target.utf8[..<slash].contains(UInt8(ascii: "(")) {
+        if let slash = target.firstIndex(ofASCII: UInt8(ascii: "/")), !target.utf8[..<slash].contains(UInt8(ascii: "("))
+        {
             memberOwners.insert(String(target[..<slash]))
         }
         return Table(index: table)

@@ -69,7 +69,9 @@ extension ODataFormMapper {
 
         // Not a field.
         if isSet(Term.computed) { return .notAField }
-        if let pattern = property.storeGeneratedPattern, pattern == "Identity" || pattern == "Computed" { return .notAField }
+        if let pattern = property.storeGeneratedPattern, pattern == "Identity" || pattern == "Computed" {
+            return .notAField
+        }
         if let hidden = annotation(Term.hidden) {
             if hidden.staticBool == true { return .notAField }
             if hidden.isDynamic { extras.dynamicHidden = true }
@@ -119,7 +121,8 @@ extension ODataFormMapper {
         return outcome
 
         func fill(_ field: inout Field, _ extras: inout MappedExtras) -> MappedProperty {
-            field.label = label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
+            field.label =
+                label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
                 ?? Words.fromIdentifier(property.name)
             field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
             // Constraints are set in the field itself: a Constraints copied in and out costs.
@@ -175,13 +178,17 @@ extension ODataFormMapper {
                 } else if property.sap.semantics == "url" {
                     field.constraints.textType = .url
                 }
-                if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase) { field.constraints.upperCase = true }
+                if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase) {
+                    field.constraints.upperCase = true
+                }
                 if let pattern = typeAnnotation(Term.pattern)?.string {
                     extras.freeValues = true
                     if (try? NSRegularExpression(pattern: pattern)) != nil {
                         field.constraints.pattern = pattern
                     } else {
-                        dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
+                        dropped(
+                            context,
+                            "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
                     }
                 } else if isSet(Term.isDigitSequence) {
                     field.constraints.pattern = KnownPattern.digits
@@ -198,7 +205,9 @@ extension ODataFormMapper {
 
             // Numbers.
             if var range = numeric {
-                if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true { range.min = "0" }
+                if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true {
+                    range.min = "0"
+                }
                 let minimum = typeEntry(Term.minimum)
                 let maximum = typeEntry(Term.maximum)
                 if minimum != nil || maximum != nil { extras.freeValues = true }
@@ -212,13 +221,15 @@ extension ODataFormMapper {
                 let minimum = typeAnnotation(Term.minimum)
                 let maximum = typeAnnotation(Term.maximum)
                 if minimum != nil || maximum != nil { extras.freeValues = true }
-                applyTemporalBounds(&field.constraints, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
+                applyTemporalBounds(
+                    &field.constraints, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
             }
 
             // Options known at import, else a value list whose options an admin uploads.
             let allowed = typeAnnotation(Term.allowedValues)
             let valueList = valueListKind(property: property, targets: targets)
-            if field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration {
+            if field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration
+            {
                 var options: [Option] = []
                 var multiple = false
                 if let items = allowed?.collection {
@@ -227,8 +238,10 @@ extension ODataFormMapper {
                     var seen = Set<String>()
                     options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
                         let target = enumType.name + "/" + member
-                        let label = self.label(index.take(target, Term.label)?.value.string)
-                            ?? self.label(index.take(target, Term.description)?.value.string) ?? Words.fromIdentifier(member)
+                        let label =
+                            self.label(index.take(target, Term.label)?.value.string)
+                            ?? self.label(index.take(target, Term.description)?.value.string)
+                            ?? Words.fromIdentifier(member)
                         return Option(value: member, label: label)
                     }
                     multiple = enumType.isFlags
@@ -238,7 +251,8 @@ extension ODataFormMapper {
                     field.kind =
                         multiple
                         ? (options.count <= FormSchema.maxChips ? .chips : .valueList)
-                        : options.count <= FormSchema.maxButtons ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
+                        : options.count <= FormSchema.maxButtons
+                            ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
                     field.options = [OptionGroup(options: options)]
                     field.constraints.multiple = multiple
                     field.constraints.min = nil
@@ -283,7 +297,9 @@ extension ODataFormMapper {
             if !sapCreatable || control == .readOnly { editable = .no }
             if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
             field.editable = editable
-            var required = context.requiredOnInsert || control == .mandatory || (context.isKey ? editable != .no : !property.nullable)
+            var required =
+                context.requiredOnInsert || control == .mandatory
+                || (context.isKey ? editable != .no : !property.nullable)
             // A field control decided at run time leaves the field optional (the service says when it is
             // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
             if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
@@ -399,7 +415,9 @@ extension ODataFormMapper {
     }
 
     /// `Validation.Minimum` / `Maximum` (with `Validation.Exclusive` nested) narrow the type's range.
-    private func applyBounds(_ range: inout NumericRange, context: PropertyContext, minimum: AnnotationEntry?, maximum: AnnotationEntry?) {
+    private func applyBounds(
+        _ range: inout NumericRange, context: PropertyContext, minimum: AnnotationEntry?, maximum: AnnotationEntry?
+    ) {
         for (entry, isMinimum) in [(minimum, true), (maximum, false)] {
             guard let entry else { continue }
             guard let text = entry.value.literalText, var bound = DecimalText.parse(text) else {
@@ -410,7 +428,10 @@ extension ODataFormMapper {
                 if range.scale == 0 {
                     bound += isMinimum ? 1 : -1
                 } else {
-                    dropped(context, "its exclusive Validation.\(isMinimum ? "Minimum" : "Maximum") cannot be kept for decimals; the bound is kept inclusive")
+                    dropped(
+                        context,
+                        "its exclusive Validation.\(isMinimum ? "Minimum" : "Maximum") cannot be kept for decimals; the bound is kept inclusive"
+                    )
                 }
             }
             let current = (isMinimum ? range.min : range.max).flatMap(DecimalText.parse)
@@ -419,7 +440,9 @@ extension ODataFormMapper {
             let written = "\(bound)"
             if isMinimum { range.min = written } else { range.max = written }
         }
-        if minimum != nil || maximum != nil, let low = range.min.flatMap(DecimalText.parse), let high = range.max.flatMap(DecimalText.parse), low > high {
+        if minimum != nil || maximum != nil, let low = range.min.flatMap(DecimalText.parse),
+            let high = range.max.flatMap(DecimalText.parse), low > high
+        {
             dropped(context, "its minimum is above its maximum")
             range.min = nil
             range.max = nil
@@ -427,7 +450,8 @@ extension ODataFormMapper {
     }
 
     private func applyTemporalBounds(
-        _ k: inout Constraints, kind: FieldKind, context: PropertyContext, minimum: AnnotationValue?, maximum: AnnotationValue?
+        _ k: inout Constraints, kind: FieldKind, context: PropertyContext, minimum: AnnotationValue?,
+        maximum: AnnotationValue?
     ) {
         func lexical(_ value: AnnotationValue?) -> String? {
             guard let value else { return nil }
@@ -474,7 +498,10 @@ extension ODataFormMapper {
 
     /// `Measures.ISOCurrency` / `Measures.Unit`: a fixed unit becomes the suffix; a path keeps the
     /// unit property a field of its own, noted in the hint once its label is known.
-    private func applyUnit(_ field: inout Field, _ extras: inout MappedExtras, property: PropertyDecl, annotation: (String) -> AnnotationValue?) {
+    private func applyUnit(
+        _ field: inout Field, _ extras: inout MappedExtras, property: PropertyDecl,
+        annotation: (String) -> AnnotationValue?
+    ) {
         let currency = annotation(Term.isoCurrency)
         let unit = currency ?? annotation(Term.unit)
         if let fixed = unit?.string?.trimmingASCIIWhitespace, !fixed.isEmpty {
@@ -503,7 +530,8 @@ extension ODataFormMapper {
                 continue
             }
             let label =
-                self.label(record?.annotation(Term.label)?.string) ?? self.label(record?.annotation(Term.description)?.string)
+                self.label(record?.annotation(Term.label)?.string) ?? self.label(
+                    record?.annotation(Term.description)?.string)
                 ?? record?.annotation(Term.symbolicName)?.string.map(Words.fromIdentifier) ?? value
             options.append(Option(value: value, label: label))
         }
@@ -540,7 +568,9 @@ extension ODataFormMapper {
                 fits = false
             }
         case .text, .note:
-            fits = (k.maxLength.map { text.count <= $0 } ?? true) && (k.pattern.map { KnownPattern.fullMatch($0, text) } ?? true)
+            fits =
+                (k.maxLength.map { text.count <= $0 } ?? true)
+                && (k.pattern.map { KnownPattern.fullMatch($0, text) } ?? true)
         case .date: fits = LocalDate(text) != nil
         case .time: fits = LocalTime(text) != nil
         case .datetime: fits = LocalDateTime(text) != nil
@@ -558,7 +588,8 @@ extension ODataFormMapper {
     /// Reports a piece of a property's mapping that was left out.
     func dropped(_ context: PropertyContext, _ why: String) {
         report.warn(
-            .mappingDropped, "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
+            .mappingDropped,
+            "\(shortTypeName(context.entityType))/\(context.property.name): \(why); that part is left out.",
             file: metadata.file, line: context.property.line)
     }
 
@@ -584,7 +615,9 @@ extension ODataFormMapper {
 
     /// The key of a CAP text placeholder, `{i18n>Key}` or `{@i18n>Key}`: the service left it unresolved.
     static func textKey(_ text: String) -> String? {
-        guard text.hasPrefix("{"), text.hasSuffix("}"), let arrow = text.firstIndex(ofASCII: UInt8(ascii: ">")) else { return nil }
+        guard text.hasPrefix("{"), text.hasSuffix("}"), let arrow = text.firstIndex(ofASCII: UInt8(ascii: ">")) else {
+            return nil
+        }
         let bundle = text[text.index(after: text.startIndex)..<arrow]
         guard bundle == "i18n" || bundle == "@i18n" else { return nil }
         let key = text[text.index(after: arrow)..<text.index(before: text.endIndex)]

@@ -21,7 +21,8 @@ final class ODataFormMapper {
         self.report = report
         let metadata = model.metadata
         declaresEdmTypes =
-            metadata.types.keys.contains { $0.hasPrefix("Edm.") } || metadata.enums.keys.contains { $0.hasPrefix("Edm.") }
+            metadata.types.keys.contains { $0.hasPrefix("Edm.") }
+            || metadata.enums.keys.contains { $0.hasPrefix("Edm.") }
             || metadata.typeDefinitions.keys.contains { $0.hasPrefix("Edm.") }
     }
 
@@ -29,7 +30,10 @@ final class ODataFormMapper {
     func isUndeclaredPrimitive(_ type: String) -> Bool {
         guard !declaresEdmTypes else { return false }
         var type = type
-        return type.withUTF8 { $0.count > 4 && $0[0] == UInt8(ascii: "E") && $0[1] == UInt8(ascii: "d") && $0[2] == UInt8(ascii: "m") && $0[3] == UInt8(ascii: ".") }
+        return type.withUTF8 {
+            $0.count > 4 && $0[0] == UInt8(ascii: "E") && $0[1] == UInt8(ascii: "d") && $0[2] == UInt8(ascii: "m")
+                && $0[3] == UInt8(ascii: ".")
+        }
     }
 
     enum Outcome {
@@ -78,7 +82,9 @@ final class ODataFormMapper {
     private func position(of name: String, in layout: inout TypeLayout) -> Int? {
         if layout.position == nil {
             var position: [String: Int] = [:]
-            for (i, property) in layout.properties.enumerated() where position[property.name] == nil { position[property.name] = i }
+            for (i, property) in layout.properties.enumerated() where position[property.name] == nil {
+                position[property.name] = i
+            }
             layout.position = position
         }
         return layout.position![name]
@@ -137,7 +143,8 @@ final class ODataFormMapper {
             }
             var qualifiers = Set<String>()
             for target in chain {
-                for entry in index.takeAll(target, Term.fieldGroup) where qualifiers.insert(entry.qualifier ?? "").inserted {
+                for entry in index.takeAll(target, Term.fieldGroup)
+                where qualifiers.insert(entry.qualifier ?? "").inserted {
                     let record = entry.value.record
                     pending.append(
                         PendingGroup(
@@ -157,9 +164,12 @@ final class ODataFormMapper {
         for group in pending {
             var members: [Int] = []
             let items: [(index: Int?, name: String, label: String?)] =
-                group.allProperties ? properties.indices.map { ($0, "", nil) } : group.items.map { (nil, $0.name, $0.label) }
+                group.allProperties
+                ? properties.indices.map { ($0, "", nil) } : group.items.map { (nil, $0.name, $0.label) }
             for item in items {
-                let position = item.index.map { field(at: $0, label: nil, in: &draft) } ?? field(item.name, label: item.label, in: &draft)
+                let position =
+                    item.index.map { field(at: $0, label: nil, in: &draft) }
+                    ?? field(item.name, label: item.label, in: &draft)
                 guard let i = position, !draft.placed[i] else { continue }
                 draft.placed[i] = true
                 let extras = draft.extrasOf[i]!
@@ -248,8 +258,10 @@ final class ODataFormMapper {
                 keyMembers.append(accessory.removeFirst())
             }
         }
-        for (i, property) in properties.enumerated() where layout.isKey[i] || (!requiredOnInsert.isEmpty && requiredOnInsert.contains(property.name)) {
-            guard field(at: i, label: nil, in: &draft) != nil, !draft.placed[i], !draft.extrasOf[i]!.accessory, draft.editables[i] != .no
+        for (i, property) in properties.enumerated()
+        where layout.isKey[i] || (!requiredOnInsert.isEmpty && requiredOnInsert.contains(property.name)) {
+            guard field(at: i, label: nil, in: &draft) != nil, !draft.placed[i], !draft.extrasOf[i]!.accessory,
+                draft.editables[i] != .no
             else { continue }
             draft.placed[i] = true
             keyMembers.append(i)
@@ -259,12 +271,14 @@ final class ODataFormMapper {
         var media: Field?
         if chain.contains(where: { metadata.types[$0]?.hasStream == true }) {
             var file = Field(
-                name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File", required: true,
+                name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File",
+                required: true,
                 constraints: Constraints(maxCount: 1), location: SourceLocation(line: type.line))
             let acceptable = (typeAnnotation(Term.acceptableMediaTypes)?.value.collection ?? []).compactMap(\.string)
             file.constraints.accept = acceptedTypes(acceptable) { why in
                 report.warn(
-                    .mappingDropped, "\(shortTypeName(type.name)) (its file): \(why); that part is left out.", file: metadata.file,
+                    .mappingDropped, "\(shortTypeName(type.name)) (its file): \(why); that part is left out.",
+                    file: metadata.file,
                     line: type.line)
             }
             media = file
@@ -278,25 +292,32 @@ final class ODataFormMapper {
         var place: String { "\(placeParts.set) (\(placeParts.type))" }
         if !draft.unsupported.isEmpty {
             let unsupported = draft.unsupported
-            report.tally(.unsupportedType, key: setTarget, file: metadata.file, line: set.line, count: unsupported.count) { count in
+            report.tally(
+                .unsupportedType, key: setTarget, file: metadata.file, line: set.line, count: unsupported.count
+            ) { count in
                 "\(place): \(Words.count(count, "property", plural: "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
         if !draft.dynamicControl.isEmpty {
             let dynamicControl = draft.dynamicControl
-            report.tally(.dynamicFieldControl, key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count) { _ in
+            report.tally(
+                .dynamicFieldControl, key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count
+            ) { _ in
                 "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
             }
         }
         if !draft.dynamicHidden.isEmpty {
             let dynamicHidden = draft.dynamicHidden
-            report.tally(.dynamicHidden, key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count) { _ in
+            report.tally(
+                .dynamicHidden, key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count
+            ) { _ in
                 "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
             }
         }
         if !draft.unknownPaths.isEmpty {
             let unknownPaths = draft.unknownPaths
-            report.tally(.unknownPath, key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) { _ in
+            report.tally(.unknownPath, key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) {
+                _ in
                 "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(placeParts.type); left out."
             }
         }
@@ -307,15 +328,21 @@ final class ODataFormMapper {
         groups.removeAll { $0.members.isEmpty }
         let all = keyMembers + groups.flatMap(\.members) + accessory
         guard all.contains(where: { draft.editables[$0] != .no }) || media != nil else {
-            return .skipped("None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet.")
+            return .skipped(
+                "None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet."
+            )
         }
         if media == nil && !all.contains(where: { draft.requireds[$0] }) {
             // Not one whose field control is decided at run time: that one was left optional on purpose.
             guard
-                let i = all.first(where: { draft.isEnterable($0) && !draft.dynamicControl.contains(properties[$0].name) })
+                let i = all.first(where: {
+                    draft.isEnterable($0) && !draft.dynamicControl.contains(properties[$0].name)
+                })
                     ?? all.first(where: { draft.isEnterable($0) })
             else {
-                return .skipped("None of its fields can be required (only switches can be entered), and a form needs a required field.")
+                return .skipped(
+                    "None of its fields can be required (only switches can be entered), and a form needs a required field."
+                )
             }
             draft.fields[i]!.required = true
             report.warn(
@@ -346,20 +373,25 @@ final class ODataFormMapper {
         if !keyFields.isEmpty { sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: keyFields)])) }
         if !groups.isEmpty {
             sections.append(
-                FormSection(kind: .properties, groups: groups.map { FieldGroup(label: $0.label, fields: draft.take($0.members, lists: &lists)) }))
+                FormSection(
+                    kind: .properties,
+                    groups: groups.map { FieldGroup(label: $0.label, fields: draft.take($0.members, lists: &lists)) }))
         }
-        if !accessoryFields.isEmpty { sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)])) }
+        if !accessoryFields.isEmpty {
+            sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)]))
+        }
 
         let object =
-            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label)?.value.string) ?? label(type.sap.label)
+            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label)?.value.string) ?? label(
+                type.sap.label)
             ?? Words.fromIdentifier(shortTypeName(typeName))
         let schema = FormSchema(id: id, title: "New \(object)", object: object, sections: sections, lists: lists)
         // Everything else is sound by construction (tests hold every form of the corpus to
         // `ruleViolations()`); values taken freely from annotations are checked here.
         #if DEBUG
-            return settle(schema, set: set)
+        return settle(schema, set: set)
         #else
-            return draft.freeValues || media != nil ? settle(schema, set: set) : .form(schema)
+        return draft.freeValues || media != nil ? settle(schema, set: set) : .form(schema)
         #endif
     }
 
@@ -412,7 +444,9 @@ final class ODataFormMapper {
         mutating func take(_ members: [Int], lists: inout [OptionList]) -> [Field] {
             members.map { i in
                 let field = fields[i].take()!
-                if let list = field.list { lists.append(OptionList(id: list, groups: [], external: true, location: field.location)) }
+                if let list = field.list {
+                    lists.append(OptionList(id: list, groups: [], external: true, location: field.location))
+                }
                 return field
             }
         }
@@ -436,8 +470,10 @@ final class ODataFormMapper {
             // The field is made in its place: a Field is large, and copying it costs.
             let result = mapProperty(
                 PropertyContext(
-                    property: property, entityType: draft.typeName, entityTypeMembersAnnotated: draft.layout.membersAnnotated,
-                    isKey: draft.layout.isKey[i], requiredOnInsert: !draft.requiredOnInsert.isEmpty && draft.requiredOnInsert.contains(name),
+                    property: property, entityType: draft.typeName,
+                    entityTypeMembersAnnotated: draft.layout.membersAnnotated,
+                    isKey: draft.layout.isKey[i],
+                    requiredOnInsert: !draft.requiredOnInsert.isEmpty && draft.requiredOnInsert.contains(name),
                     dataFieldLabel: label, fieldName: draft.layout.fieldNames[i]),
                 into: &draft.fields[i])
             switch result {
@@ -476,7 +512,9 @@ final class ODataFormMapper {
             guard case .annotationPath(let path)? = record["Target"], path.hasPrefix("@") else { continue }
             let reference = path.dropFirst()
             let term = String(reference.prefix { $0 != "#" })
-            let qualifier = reference.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(reference[reference.index(after: $0)...]) }
+            let qualifier = reference.utf8.firstIndex(of: UInt8(ascii: "#")).map {
+                String(reference[reference.index(after: $0)...])
+            }
             if term == Term.fieldGroup, let entry = typeAnnotation(Term.fieldGroup, qualifier) {
                 let fieldGroup = entry.value.record
                 groups.append(
@@ -484,7 +522,8 @@ final class ODataFormMapper {
                         label: label ?? self.label(fieldGroup?["Label"]?.string) ?? parentLabel,
                         items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
             } else if term == Term.identification, let entry = typeAnnotation(Term.identification, qualifier) {
-                groups.append(PendingGroup(label: label ?? parentLabel, items: dataFields(entry.value.collection ?? [])))
+                groups.append(
+                    PendingGroup(label: label ?? parentLabel, items: dataFields(entry.value.collection ?? [])))
             }
         }
     }
@@ -496,13 +535,16 @@ final class ODataFormMapper {
             guard let record = item.record else { return nil }
             if let type = record.type, type.hasPrefix(Vocabulary.ui + ".DataFieldFor") { return nil }
             if record.annotation(Term.hidden)?.staticBool == true { return nil }
-            guard let path = record["Value"]?.anyPath, !path.isEmpty, !path.contains(ascii: UInt8(ascii: "/")) else { return nil }
+            guard let path = record["Value"]?.anyPath, !path.isEmpty, !path.contains(ascii: UInt8(ascii: "/")) else {
+                return nil
+            }
             return (path, label(record["Label"]?.string))
         }
     }
 
     private func isString(_ type: String) -> Bool {
-        type == "Edm.String" || (!isUndeclaredPrimitive(type) && metadata.typeDefinitions[type]?.underlyingType == "Edm.String")
+        type == "Edm.String"
+            || (!isUndeclaredPrimitive(type) && metadata.typeDefinitions[type]?.underlyingType == "Edm.String")
     }
 
     // MARK: Names
@@ -514,17 +556,21 @@ final class ODataFormMapper {
         // Property names are unique in a type; only a name made valid can clash.
         guard result.contains(where: { !ODataFormMapper.isPlainName($0) || $0 == "_csrf" }) else { return result }
         var taken = Set(result)
-        for (i, property) in properties.enumerated() where !ODataFormMapper.isPlainName(property.name) || property.name == "_csrf" {
+        for (i, property) in properties.enumerated()
+        where !ODataFormMapper.isPlainName(property.name) || property.name == "_csrf" {
             var cleaned = String(
                 String.UnicodeScalarView(
-                    property.name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? $0 : "_" }))
+                    property.name.unicodeScalars.map {
+                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? $0 : "_"
+                    }))
             if cleaned.first.map({ !$0.isLetter && $0 != "_" }) ?? true { cleaned = "_" + cleaned }
             if cleaned == "_csrf" { cleaned = "csrf_" }
             let name = uniqueName(cleaned, taken: taken)
             taken.insert(name)
             result[i] = name
             report.warn(
-                .renamedField, "\(shortTypeName(typeName))/\(property.name) is not a valid field name; its field is named \(name).",
+                .renamedField,
+                "\(shortTypeName(typeName))/\(property.name) is not a valid field name; its field is named \(name).",
                 file: metadata.file, line: property.line)
         }
         return result
@@ -534,7 +580,8 @@ final class ODataFormMapper {
     static func isPlainName(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { bytes in
-            guard let first = bytes.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+            guard let first = bytes.first,
+                first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
             else { return false }
             return bytes.allSatisfy {
                 $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
@@ -566,13 +613,17 @@ final class ODataFormMapper {
                 .ruleViolation, "\(set.name): the field \(subject) is left out: \(issue.message)",
                 file: metadata.file, line: issue.location?.line ?? set.line)
             for s in schema.sections.indices {
-                for g in schema.sections[s].groups.indices { schema.sections[s].groups[g].fields.removeAll { $0.name == subject } }
+                for g in schema.sections[s].groups.indices {
+                    schema.sections[s].groups[g].fields.removeAll { $0.name == subject }
+                }
                 schema.sections[s].groups.removeAll { $0.fields.isEmpty }
             }
             schema.sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
             schema.lists.removeAll { $0.id == subject }
         }
         let left = schema.ruleViolations()
-        return left.isEmpty ? .form(schema) : .skipped("Its form would break rules of every form: \(left.map(\.message).joined(separator: " "))")
+        return left.isEmpty
+            ? .form(schema)
+            : .skipped("Its form would break rules of every form: \(left.map(\.message).joined(separator: " "))")
     }
 }

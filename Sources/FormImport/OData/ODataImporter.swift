@@ -47,7 +47,8 @@ enum ODataImporter {
         for file in read.map(\.file) {
             let targets = unknown.filter { $0.file == file }
             guard let first = targets.first else { continue }
-            let examples = Words.list(targets.prefix(3).map { "\"\($0.target)\"" } + (targets.count > 3 ? ["\(targets.count - 3) more"] : []))
+            let examples = Words.list(
+                targets.prefix(3).map { "\"\($0.target)\"" } + (targets.count > 3 ? ["\(targets.count - 3) more"] : []))
             report.tally(.unknownTarget, key: file, file: file, line: first.line, count: targets.count) { count in
                 "\(Words.count(count, "annotation target matches", plural: "annotation targets match")) nothing in the metadata (\(examples)); their annotations are ignored."
             }
@@ -64,7 +65,8 @@ enum ODataImporter {
                 ids.commit(id, set: set.name)
                 if let first = id.clashesWith {
                     mapper.report.warn(
-                        .duplicateFormID, "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
+                        .duplicateFormID,
+                        "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
                         file: metadata.file, line: set.line)
                 }
                 forms.append(schema)
@@ -76,7 +78,8 @@ enum ODataImporter {
             let why =
                 !metadata.declaresModel
                 ? "it holds only annotations; import it right after its service's metadata document, in the same import"
-                : metadata.entitySets.isEmpty ? "it declares no entity set" : "none of its entity sets can be created (see the skipped sets)"
+                : metadata.entitySets.isEmpty
+                    ? "it declares no entity set" : "none of its entity sets can be created (see the skipped sets)"
             mapper.report.warn(.noForms, "\(metadata.file) gives no form: \(why).", file: metadata.file)
         }
 
@@ -135,7 +138,9 @@ struct FormIDs {
             var pendingDash = false
             for var byte in bytes {
                 if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
-                if (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+                if (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                {
                     if pendingDash && !out.isEmpty { out.append(UInt8(ascii: "-")) }
                     pendingDash = false
                     out.append(byte)

@@ -47,7 +47,9 @@ struct ODataReport {
     /// The warnings in the order first reported.
     var warnings: [ImportWarning] {
         keys.compactMap { tallies[$0] }.map {
-            ImportWarning(code: $0.code, message: $0.message($0.count), file: $0.file, line: $0.line, term: $0.term, count: $0.count)
+            ImportWarning(
+                code: $0.code, message: $0.message($0.count), file: $0.file, line: $0.line, term: $0.term,
+                count: $0.count)
         }
     }
 

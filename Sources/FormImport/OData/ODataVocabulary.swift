@@ -133,7 +133,9 @@ enum KnownEnums {
         Term.fieldControlType: ["Mandatory", "Optional", "ReadOnly", "Inapplicable", "Hidden"],
         Vocabulary.ui + ".ImportanceType": ["High", "Medium", "Low"],
         Vocabulary.ui + ".TextArrangementType": ["TextFirst", "TextLast", "TextSeparate", "TextOnly"],
-        Vocabulary.ui + ".CriticalityType": ["VeryNegative", "Neutral", "Negative", "Critical", "Positive", "VeryPositive", "Information"],
+        Vocabulary.ui + ".CriticalityType": [
+            "VeryNegative", "Neutral", "Negative", "Critical", "Positive", "VeryPositive", "Information",
+        ],
     ]
 }
 

@@ -81,7 +81,9 @@ public enum ContentSniffer {
         let head = String(text.prefix(1024)).lowercased()
         let start = head.drop { $0.isWhitespace }
         let svg = head.contains("<svg")
-        if start.hasPrefix("<?xml") { return svg ? "image/svg+xml" : (head.contains("<html") ? "text/html" : "application/xml") }
+        if start.hasPrefix("<?xml") {
+            return svg ? "image/svg+xml" : (head.contains("<html") ? "text/html" : "application/xml")
+        }
         if start.hasPrefix("<svg") { return "image/svg+xml" }
         if start.hasPrefix("<") { return svg && !head.contains("<html") ? "image/svg+xml" : "text/html" }
         for tag in ["<html", "<script", "<body", "<head", "<!doctype", "<iframe", "<object", "<embed", "<meta", "<svg"]
@@ -100,8 +102,12 @@ public enum ContentSniffer {
         var recordHasContent = false
         for ch in text {
             switch ch {
-            case "\"": quoted.toggle(); recordHasContent = true
-            case "," where !quoted: commas += 1; recordHasContent = true
+            case "\"":
+                quoted.toggle()
+                recordHasContent = true
+            case "," where !quoted:
+                commas += 1
+                recordHasContent = true
             case "\n", "\r\n", "\r":
                 if quoted { continue }
                 if recordHasContent { counts.append(commas) }

@@ -36,7 +36,8 @@ extension FieldValue: Codable {
             self = .files(files)
         } else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Expected a string, number, boolean, array of strings or array of files")
+                in: container,
+                debugDescription: "Expected a string, number, boolean, array of strings or array of files")
         }
     }
 

@@ -41,7 +41,9 @@ public struct FieldWording: Sendable, Hashable {
         if noun.hasSuffix("y"), let before = noun.dropLast().last, !"aeiou".contains(before) {
             return noun.dropLast() + "ies"
         }
-        if noun.hasSuffix("s") || noun.hasSuffix("x") || noun.hasSuffix("ch") || noun.hasSuffix("sh") { return noun + "es" }
+        if noun.hasSuffix("s") || noun.hasSuffix("x") || noun.hasSuffix("ch") || noun.hasSuffix("sh") {
+            return noun + "es"
+        }
         return noun + "s"
     }
 

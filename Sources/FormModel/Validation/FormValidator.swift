@@ -29,7 +29,9 @@ public enum FormValidator {
     }
 
     /// One field: its rule, then `required` when the rule found nothing.
-    static func check(_ field: Field, in schema: FormSchema, _ submission: Submission, _ context: ValidationContext)
+    static func check(
+        _ field: Field, in schema: FormSchema, _ submission: Submission, _ context: ValidationContext
+    )
         -> RuleOutcome
     {
         let raw = input(for: field, submission, context)

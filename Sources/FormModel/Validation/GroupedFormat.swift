@@ -10,10 +10,14 @@ public struct GroupedFormat: Sendable, Hashable {
     public init(_ format: String) { self.format = format }
 
     /// Characters people may type or leave out between groups.
-    public static let separators: Set<Character> = [" ", "-", "\u{2010}", "\u{2013}", ".", "(", ")", "[", "]", "{", "}", "/", "\\"]
+    public static let separators: Set<Character> = [
+        " ", "-", "\u{2010}", "\u{2013}", ".", "(", ")", "[", "]", "{", "}", "/", "\\",
+    ]
 
     /// The format without its separators: `##########` for `(###) ###-####`.
-    var template: [Character] { format.filter { !GroupedFormat.separators.contains($0) && !$0.isWhitespace }.map { $0 } }
+    var template: [Character] {
+        format.filter { !GroupedFormat.separators.contains($0) && !$0.isWhitespace }.map { $0 }
+    }
 
     /// The normalised characters if `input` fits the format, else nil.
     public func normalise(_ input: String) -> String? {

@@ -20,7 +20,8 @@ public struct DatabasePersistDriver: PersistDriver {
             throw PersistError.duplicate
         }
         try await SessionRecord.query(on: db).filter(\.$id == key).delete()
-        try await SessionRecord(id: key, value: try Self.encode(value), expiresAt: Self.date(after: expires)).create(on: db)
+        try await SessionRecord(id: key, value: try Self.encode(value), expiresAt: Self.date(after: expires)).create(
+            on: db)
         try await sweep(on: db)
     }
 
@@ -42,7 +43,9 @@ public struct DatabasePersistDriver: PersistDriver {
         try await getWithTTL(key: key, as: type)?.object
     }
 
-    public func getWithTTL<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws
+    public func getWithTTL<Object: Codable & Sendable>(
+        key: String, as type: Object.Type
+    ) async throws
         -> (object: Object, ttl: Duration?)?
     {
         guard let record = try await SessionRecord.find(key, on: database.database()), !Self.isExpired(record) else {

@@ -37,12 +37,14 @@ public struct Viewer: Sendable {
     }
 
     /// What a refused POST says.
-    static let tokenRefusal = "This form has expired or came from another site. Go back, reload the page and send it again."
+    static let tokenRefusal =
+        "This form has expired or came from another site. Go back, reload the page and send it again."
 
     /// Throws 403 unless `submitted` is this viewer's token (compared in constant time). A viewer
     /// whose browser brought no cookie can never pass: its id was made up for this request.
     public func requireToken(_ submitted: String?) throws {
-        guard account != nil || newBrowserCookie == nil, let submitted, CSRF.constantTimeEqual(submitted, csrfToken) else {
+        guard account != nil || newBrowserCookie == nil, let submitted, CSRF.constantTimeEqual(submitted, csrfToken)
+        else {
             throw HTTPError(.forbidden, message: Self.tokenRefusal)
         }
     }

@@ -19,7 +19,8 @@ struct ViewerResolver: Sendable {
             context.sessions.clearSession()
         }
         return Viewer(
-            account: nil, browserID: browser.id, csrfToken: csrf.token(for: browser.id), newBrowserCookie: browser.newCookie)
+            account: nil, browserID: browser.id, csrfToken: csrf.token(for: browser.id),
+            newBrowserCookie: browser.newCookie)
     }
 
 }

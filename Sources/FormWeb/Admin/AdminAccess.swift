@@ -6,7 +6,9 @@ import Hummingbird
 struct AdminGateMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let viewer = try context.viewer
@@ -33,12 +35,15 @@ struct AdminAPIGateMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let adminToken: String?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard let caller = try caller(request, viewer: context.viewer) else {
             var response = try JSONResponse.make(
-                ["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."], status: .unauthorized)
+                ["error": "Send Authorization: Bearer with the admin token, or sign in as an admin."],
+                status: .unauthorized)
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }

@@ -123,7 +123,8 @@ struct AdminFormsController {
         guard try form.schema().list(id: listID) != nil else { throw HTTPError(.notFound) }
         guard let file = upload.files("csv").first else {
             return try await formPage(
-                form, viewer: viewer, listErrors: [listID: ["Choose a CSV file of options"]], status: .unprocessableContent)
+                form, viewer: viewer, listErrors: [listID: ["Choose a CSV file of options"]],
+                status: .unprocessableContent)
         }
         guard let text = String(validating: file.data, as: UTF8.self) else {
             return try await formPage(
@@ -133,7 +134,8 @@ struct AdminFormsController {
         switch OptionCSV.parse(text) {
         case .failure(let failure):
             return try await formPage(
-                form, viewer: viewer, listErrors: [listID: failure.errors.map(\.description)], status: .unprocessableContent)
+                form, viewer: viewer, listErrors: [listID: failure.errors.map(\.description)],
+                status: .unprocessableContent)
         case .success(let groups):
             try await forms.replaceOptions(groups, formID: form.id, listID: listID, by: viewer.account?.name)
             return Response.seeOther("/admin/forms/\(form.id)?done=options#list-\(listID)")
@@ -165,7 +167,8 @@ struct AdminFormsController {
                 importHref: PageText(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
                 documents: documents.enumerated().map { index, name in
                     Settings.DocumentLink(
-                        name: PageText(name), href: "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)")
+                        name: PageText(name),
+                        href: "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)")
                 })
         }
         let uploaded = try await forms.uploadedOptions(formID: form.id)
@@ -176,23 +179,28 @@ struct AdminFormsController {
             let status: String
             if let upload = uploaded[list.id] {
                 let when = upload.at.map(AdminPage.timestamp) ?? ""
-                status = "\(Words.count(options.count, "uploaded option")), \(when)\(upload.by.map { " by \($0)" } ?? "")."
+                status =
+                    "\(Words.count(options.count, "uploaded option")), \(when)\(upload.by.map { " by \($0)" } ?? "")."
             } else if list.external {
                 status = "No options uploaded yet: the field takes any value until you upload a list."
             } else {
-                status = "\(Words.count(options.count, "option")) from the spec. An upload replaces them in every version."
+                status =
+                    "\(Words.count(options.count, "option")) from the spec. An upload replaces them in every version."
             }
             let errors = listErrors[list.id] ?? []
-            let preview = options.prefix(5).map { "\($0.value) – \($0.label)" }.joined(separator: "; ")
+            let preview =
+                options.prefix(5).map { "\($0.value) – \($0.label)" }.joined(separator: "; ")
                 + (options.count > 5 ? "; …" : "")
             return Settings.ListRow(
                 formID: PageText(form.id), listID: PageText(list.id),
                 fieldLabels: PageText(Words.list(users.isEmpty ? [list.id] : users)), status: PageText(status),
-                preview: PageText(preview), hasPreview: !options.isEmpty, errors: errors.map { Settings.ErrorLine(text: PageText($0)) },
+                preview: PageText(preview), hasPreview: !options.isEmpty,
+                errors: errors.map { Settings.ErrorLine(text: PageText($0)) },
                 hasErrors: !errors.isEmpty)
         }
         let settings = Settings(
-            layout: page.layout(title: schema.title), admin: page.header, id: PageText(form.id), title: PageText(schema.title),
+            layout: page.layout(title: schema.title), admin: page.header, id: PageText(form.id),
+            title: PageText(schema.title),
             kind: form.sourceKind.displayName, version: form.version, objects: objectCounts.values.reduce(0, +),
             retired: form.state == .retired, isPublic: form.access == .public, versions: versions, lists: lists)
         return try renderer.adminPage(settings, template: "admin/form", status: status)
@@ -206,9 +214,12 @@ struct AdminFormsController {
     }
 
     /// The version named by the path parameter or `?version=`, else the latest.
-    private func requireVersion(_ request: Request, _ context: AppRequestContext, parameter: String? = nil) async throws -> StoredForm {
+    private func requireVersion(
+        _ request: Request, _ context: AppRequestContext, parameter: String? = nil
+    ) async throws -> StoredForm {
         let id = try context.parameters.require("id")
-        let named = parameter.flatMap { context.parameters.get($0) } ?? request.uri.queryParameters["version"].map(String.init)
+        let named =
+            parameter.flatMap { context.parameters.get($0) } ?? request.uri.queryParameters["version"].map(String.init)
         if let named {
             guard let number = Int(named), let form = try await forms.version(formID: id, version: number) else {
                 throw HTTPError(.notFound)

@@ -49,7 +49,8 @@ struct AdminImportsController {
         guard !documents.isEmpty else {
             try await drafts.clear(owner: owner)
             let problem = AdminProblem(text: "Choose a file to import, or paste XML", href: "#field-documents")
-            return try await dashboardPage(viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
+            return try await dashboardPage(
+                viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
         }
         let outcomes = FormImporter.importBatch(documents)
         let failures = outcomes.failures
@@ -76,7 +77,8 @@ struct AdminImportsController {
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Import")
         page.back = ("/admin", "Admin")
         page.navForms = true
-        let report = ImportReportView(page: page, summary: stored.summary, kind: stored.kind, at: stored.at, by: stored.by)
+        let report = ImportReportView(
+            page: page, summary: stored.summary, kind: stored.kind, at: stored.at, by: stored.by)
         return try renderer.adminPage(report, template: "admin/import")
     }
 
@@ -103,7 +105,8 @@ struct AdminImportsController {
         }
         let dashboard = Dashboard(
             layout: page.layout(title: "Admin"), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
-            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty, forms: rows)
+            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty, forms: rows
+        )
         return try renderer.adminPage(dashboard, template: "admin/index", status: status)
     }
 }

@@ -86,7 +86,8 @@ enum AdminNotice {
 
 extension PageRenderer {
     /// An admin page as a response: rendered per request, never cached.
-    func adminPage(_ context: some PageContext, template: String, status: HTTPResponse.Status = .ok) throws -> Response {
+    func adminPage(_ context: some PageContext, template: String, status: HTTPResponse.Status = .ok) throws -> Response
+    {
         let html = try render(context, template: template)
         return HTMLResponse.page(ByteBuffer(string: html), status: status, cacheControl: "no-store")
     }
@@ -136,16 +137,22 @@ struct ImportErrorReport {
         self.documents = order.map { file in
             let items = (byFile[file] ?? []).map { error in
                 var place = ""
-                if error.line > 0 { place = "Line \(error.line)" + (error.column > 0 ? ", column \(error.column):" : ":") }
+                if error.line > 0 {
+                    place = "Line \(error.line)" + (error.column > 0 ? ", column \(error.column):" : ":")
+                }
                 var excerpts: [Excerpt] = []
-                if let bytes = data[file], let excerpt = SourceExcerpt(bytes, line: error.line, column: max(error.column, 1)) {
+                if let bytes = data[file],
+                    let excerpt = SourceExcerpt(bytes, line: error.line, column: max(error.column, 1))
+                {
                     excerpts.append(
                         Excerpt(
                             line: PageText(excerpt.line), marker: error.column > 0 ? excerpt.marker : "",
                             lineNumber: error.line, columnNumber: error.column, file: PageText(file)))
                 }
                 summary.append(
-                    AdminProblem(text: "\(file)\(error.line > 0 ? ", line \(error.line)" : ""): \(error.message)", href: "#import-errors"))
+                    AdminProblem(
+                        text: "\(file)\(error.line > 0 ? ", line \(error.line)" : ""): \(error.message)",
+                        href: "#import-errors"))
                 return Item(message: PageText(error.message), place: place, file: PageText(file), excerpt: excerpts)
             }
             return Document(file: PageText(file), errors: items)

@@ -50,7 +50,9 @@ struct AdminUpload: Sendable {
         let collector = Collector()
         let parser = MultipartParser(boundary: boundary)
         parser.onHeader = { name, value in
-            guard name.lowercased() == "content-disposition", let (partName, filename) = MultipartHeader.disposition(value).map({ ($0.name, $0.filename) }) else { return }
+            guard name.lowercased() == "content-disposition",
+                let (partName, filename) = MultipartHeader.disposition(value).map({ ($0.name, $0.filename) })
+            else { return }
             collector.current.name = partName ?? ""
             collector.current.filename = filename
         }

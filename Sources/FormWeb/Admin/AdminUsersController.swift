@@ -32,7 +32,9 @@ struct AdminUsersController {
         var form = NewUserForm(name: name, isAdmin: isAdmin)
         if name.isEmpty {
             form.nameError = "Enter a user name"
-        } else if name.count > 64 || name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+        } else if name.count > 64
+            || name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
+        {
             form.nameError = "Enter a user name of up to 64 characters without spaces"
         } else if try await users.exists(name: name) {
             form.nameError = "The user name \(name) is taken; choose another"
@@ -52,11 +54,13 @@ struct AdminUsersController {
         let account = try await requireUser(context)
         let password = fields["password"]?.first ?? ""
         if let problem = PasswordRule.problem(password) {
-            return try await usersPage(viewer: viewer, passwordErrors: [account.id: problem], status: .unprocessableContent)
+            return try await usersPage(
+                viewer: viewer, passwordErrors: [account.id: problem], status: .unprocessableContent)
         }
         try await users.setPassword(password, for: account.id)
         // Resetting one's own password ends one's own session too: sign in again.
-        return Response.seeOther(account.id == viewer.account?.id ? "/login?next=/admin/users" : "/admin/users?done=password")
+        return Response.seeOther(
+            account.id == viewer.account?.id ? "/login?next=/admin/users" : "/admin/users?done=password")
     }
 
     /// `POST /admin/users/{id}/delete`: removes an account (not one's own).
@@ -81,8 +85,10 @@ struct AdminUsersController {
         page.notice = notice
         page.navUsers = true
         page.problems =
-            [newUser.nameError.map { AdminProblem(text: $0, href: "#field-name") },
-             newUser.passwordError.map { AdminProblem(text: $0, href: "#field-password") }].compactMap { $0 }
+            [
+                newUser.nameError.map { AdminProblem(text: $0, href: "#field-name") },
+                newUser.passwordError.map { AdminProblem(text: $0, href: "#field-password") },
+            ].compactMap { $0 }
             + passwordErrors.map { AdminProblem(text: $0.value, href: "#password-\($0.key.uuidString.lowercased())") }
         let rows = try await users.list().map { account in
             Listing.UserRow(
@@ -98,7 +104,9 @@ struct AdminUsersController {
     }
 
     private func requireUser(_ context: AppRequestContext) async throws -> Account {
-        guard let id = UUID(uuidString: try context.parameters.require("user")), let account = try await users.account(id: id) else {
+        guard let id = UUID(uuidString: try context.parameters.require("user")),
+            let account = try await users.account(id: id)
+        else {
             throw HTTPError(.notFound)
         }
         return account

@@ -29,7 +29,9 @@ struct FormsAPIController {
     /// "message", "code"}…]}`; with several files, each error and warning names its `file`.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try context.requireAPICaller
-        let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let type = request.headers[.contentType]?.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         let documents: [ImportDocument]
         switch type {
         case "application/xml", "text/xml":
@@ -37,35 +39,43 @@ struct FormsAPIController {
             do {
                 body = try await request.body.collect(upTo: Self.limit)
             } catch {
-                return try JSONResponse.make(APIMessage("The spec is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
+                return try JSONResponse.make(
+                    APIMessage("The spec is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
             }
             documents = [ImportDocument(name: "request body", data: Array(buffer: body))]
         case "multipart/form-data":
             guard caller.byToken else {
                 return try JSONResponse.make(
-                    APIMessage("Send several files with the admin token (Authorization: Bearer); a session may send one application/xml body."),
+                    APIMessage(
+                        "Send several files with the admin token (Authorization: Bearer); a session may send one application/xml body."
+                    ),
                     status: .forbidden)
             }
             let upload: AdminUpload
             do {
                 upload = try await AdminUpload.read(request)
             } catch let error as HTTPError {
-                return try JSONResponse.make(APIMessage(error.body ?? "The upload could not be read."), status: error.status)
+                return try JSONResponse.make(
+                    APIMessage(error.body ?? "The upload could not be read."), status: error.status)
             }
             documents = upload.files().map { ImportDocument(name: FileName.sanitise($0.filename ?? ""), data: $0.data) }
             guard !documents.isEmpty else {
-                return try JSONResponse.make(APIMessage("Send at least one file part (curl -F documents=@metadata.xml)."), status: .badRequest)
+                return try JSONResponse.make(
+                    APIMessage("Send at least one file part (curl -F documents=@metadata.xml)."), status: .badRequest)
             }
         default:
             return try JSONResponse.make(
-                APIMessage("Send the spec as application/xml, or several files as multipart/form-data."), status: .unsupportedMediaType)
+                APIMessage("Send the spec as application/xml, or several files as multipart/form-data."),
+                status: .unsupportedMediaType)
         }
         let several = documents.count > 1
         let outcomes = FormImporter.importBatch(documents)
         let failures = outcomes.failures
         guard failures.isEmpty else {
             let errors = failures.flatMap(\.errors).map {
-                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue, file: several ? $0.file : nil)
+                ImportMessage(
+                    line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue,
+                    file: several ? $0.file : nil)
             }
             return try JSONResponse.make(ImportRefusal(errors: errors), status: .unprocessableContent)
         }
@@ -75,7 +85,9 @@ struct FormsAPIController {
             id: stored.versions.first?.formID, version: stored.versions.first?.version,
             forms: stored.versions.map { ImportAnswer.Form(id: $0.formID, version: $0.version) },
             warnings: results.flatMap(\.warnings).map {
-                ImportMessage(line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue, file: several ? $0.file : nil)
+                ImportMessage(
+                    line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue,
+                    file: several ? $0.file : nil)
             })
         var response = try JSONResponse.make(answer, status: .created)
         if let first = stored.versions.first { response.headers[.location] = "/api/forms/\(first.formID)" }
@@ -94,15 +106,19 @@ struct FormsAPIController {
         guard let form = try await forms.latest(formID: formID), try form.schema().list(id: listID) != nil else {
             return try JSONResponse.make(APIMessage("No list \(listID) in a form \(formID)."), status: .notFound)
         }
-        let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let type = request.headers[.contentType]?.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         guard type == "text/csv" else {
-            return try JSONResponse.make(APIMessage("Send the options as text/csv: value,label[,group] a line."), status: .unsupportedMediaType)
+            return try JSONResponse.make(
+                APIMessage("Send the options as text/csv: value,label[,group] a line."), status: .unsupportedMediaType)
         }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: AdminUpload.limit)
         } catch {
-            return try JSONResponse.make(APIMessage("The CSV is larger than \(AdminUpload.limit / 1024 / 1024) MB."), status: .contentTooLarge)
+            return try JSONResponse.make(
+                APIMessage("The CSV is larger than \(AdminUpload.limit / 1024 / 1024) MB."), status: .contentTooLarge)
         }
         guard let text = String(validating: Array(buffer: body), as: UTF8.self) else {
             let error = OptionsRefusal.Line(line: 1, message: "The file is not UTF-8 text; save it as CSV UTF-8")
@@ -114,7 +130,8 @@ struct FormsAPIController {
             return try JSONResponse.make(OptionsRefusal(errors: errors), status: .unprocessableContent)
         case .success(let groups):
             try await forms.replaceOptions(groups, formID: formID, listID: listID, by: caller.name)
-            return try JSONResponse.make(OptionsAnswer(list: listID, options: groups.reduce(0) { $0 + $1.options.count }), status: .ok)
+            return try JSONResponse.make(
+                OptionsAnswer(list: listID, options: groups.reduce(0) { $0 + $1.options.count }), status: .ok)
         }
     }
 }

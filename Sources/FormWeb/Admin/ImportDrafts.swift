@@ -41,7 +41,8 @@ public struct ImportDraftStore: Sendable {
         guard !ids.isEmpty else { return [] }
         let rows = try await StagedDocumentRecord.query(on: database.database())
             .filter(\.$id ~~ ids).filter(\.$owner == owner).all()
-        let byID = Dictionary(rows.compactMap { row in row.id.map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(
+            rows.compactMap { row in row.id.map { ($0, row) } }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { id in byID[id].map { Document(id: id, name: $0.name, data: [UInt8]($0.data)) } }
     }
 
@@ -58,7 +59,8 @@ public struct ImportDraftStore: Sendable {
                 if document.id != nil {
                     kept.append(document)
                 } else {
-                    let record = StagedDocumentRecord(owner: owner, name: document.name, data: document.data, createdAt: stamp)
+                    let record = StagedDocumentRecord(
+                        owner: owner, name: document.name, data: document.data, createdAt: stamp)
                     try await record.create(on: db)
                     kept.append(Document(id: record.id, name: document.name, data: document.data))
                 }
@@ -77,7 +79,9 @@ public struct ImportDraftStore: Sendable {
     public func purge(olderThan date: Date) async throws -> Int {
         let old = StagedDocumentRecord.query(on: database.database()).filter(\.$createdAt < date)
         let count = try await old.count()
-        if count > 0 { try await StagedDocumentRecord.query(on: database.database()).filter(\.$createdAt < date).delete() }
+        if count > 0 {
+            try await StagedDocumentRecord.query(on: database.database()).filter(\.$createdAt < date).delete()
+        }
         return count
     }
 

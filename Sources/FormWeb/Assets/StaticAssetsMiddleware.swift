@@ -11,7 +11,9 @@ struct StaticAssetsMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Short max-age plus revalidation: file names carry no version hash yet.
     static var cacheControl: String { "public, max-age=300, must-revalidate" }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard request.method == .get || request.method == .head, let asset = assets[request.uri.path] else {

@@ -20,7 +20,8 @@ public struct AttachmentPurgeService: Service {
     ///   - interval: time between purges; the first runs at start.
     ///   - maxAge: how old, in seconds, an unclaimed staged upload may get.
     public init(
-        store: AttachmentStore, drafts: ImportDraftStore? = nil, interval: Duration = .seconds(3600), maxAge: TimeInterval = 24 * 3600,
+        store: AttachmentStore, drafts: ImportDraftStore? = nil, interval: Duration = .seconds(3600),
+        maxAge: TimeInterval = 24 * 3600,
         logger: Logger
     ) {
         self.store = store

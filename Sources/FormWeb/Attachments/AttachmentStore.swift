@@ -163,7 +163,9 @@ public struct AttachmentStore: Sendable {
     /// - Parameter db: the transaction that creates the object, so both commit together;
     ///   nil runs on its own.
     @discardableResult
-    public func claim(ids: [String], owner: String, objectID: UUID, on db: (any Database)? = nil) async throws
+    public func claim(
+        ids: [String], owner: String, objectID: UUID, on db: (any Database)? = nil
+    ) async throws
         -> [StoredAttachment]
     {
         let wanted = Self.wellFormed(ids)

@@ -31,7 +31,10 @@ enum MultipartHeader {
         func skipSpaces() { while let s = scalars.first, s == " " || s == "\t" { scalars.removeFirst() } }
         func token() -> String {
             var out = String.UnicodeScalarView()
-            while let s = scalars.first, s != ";", s != "=" { out.append(s); scalars.removeFirst() }
+            while let s = scalars.first, s != ";", s != "=" {
+                out.append(s)
+                scalars.removeFirst()
+            }
             return String(out).trimmingCharacters(in: .whitespaces)
         }
         let type = token().lowercased()
@@ -52,7 +55,10 @@ enum MultipartHeader {
                 }
                 while let s = scalars.first, s != ";" { scalars.removeFirst() }
             } else {
-                while let s = scalars.first, s != ";" { parameter.append(s); scalars.removeFirst() }
+                while let s = scalars.first, s != ";" {
+                    parameter.append(s)
+                    scalars.removeFirst()
+                }
             }
             if !name.isEmpty, parameters[name] == nil {
                 parameters[name] = String(parameter).trimmingCharacters(in: .whitespaces)

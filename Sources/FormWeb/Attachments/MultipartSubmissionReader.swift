@@ -28,7 +28,9 @@ struct MultipartSubmissionReader: Sendable {
     func read<Body: AsyncSequence>(
         _ body: Body, contentType: String?, contentLength: Int?
     ) async throws -> ReceivedUpload where Body.Element == ByteBuffer {
-        guard let boundary = MultipartHeader.boundary(ofContentType: contentType) else { throw UploadError.notMultipart }
+        guard let boundary = MultipartHeader.boundary(ofContentType: contentType) else {
+            throw UploadError.notMultipart
+        }
         let limit = limits.requestLimit(for: schema)
         if let contentLength, contentLength > limit { throw UploadError.tooLarge(limit: limit) }
         try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
@@ -231,7 +233,8 @@ private struct PartAssembler {
             } else {
                 if file.head.count < MultipartSubmissionReader.sniffLength {
                     file.head.append(
-                        contentsOf: bytes.readableBytesView.prefix(MultipartSubmissionReader.sniffLength - file.head.count))
+                        contentsOf: bytes.readableBytesView.prefix(
+                            MultipartSubmissionReader.sniffLength - file.head.count))
                 }
                 var bytes = bytes
                 file.pending.writeBuffer(&bytes)

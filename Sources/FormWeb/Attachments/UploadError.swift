@@ -26,7 +26,8 @@ public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible 
     public static func stagingFull(limit: Int) -> UploadError {
         UploadError(
             code: .stagingFull,
-            message: "You already have \(AttachmentLimits.describe(limit)) of files waiting in forms that were not sent. "
+            message:
+                "You already have \(AttachmentLimits.describe(limit)) of files waiting in forms that were not sent. "
                 + "Send or cancel those forms first, or try again tomorrow.",
             status: .contentTooLarge)
     }
@@ -35,7 +36,8 @@ public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible 
     public static func textTooLarge(limit: Int) -> UploadError {
         UploadError(
             code: .textTooLarge,
-            message: "The text you sent is longer than \(AttachmentLimits.describe(limit)). Shorten it and send the form again.",
+            message:
+                "The text you sent is longer than \(AttachmentLimits.describe(limit)). Shorten it and send the form again.",
             status: .contentTooLarge)
     }
 
@@ -46,7 +48,8 @@ public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible 
 
     /// The request is not `multipart/form-data` with a boundary (415).
     public static let notMultipart = UploadError(
-        code: .notMultipart, message: "This form must be sent as multipart/form-data. Reload the page and send it again.",
+        code: .notMultipart,
+        message: "This form must be sent as multipart/form-data. Reload the page and send it again.",
         status: .unsupportedMediaType)
 
     public var description: String { "\(code): \(message)" }

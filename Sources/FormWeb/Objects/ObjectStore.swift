@@ -54,7 +54,9 @@ public struct ObjectStore: Sendable {
 
     /// `SELECT column, COUNT(*) FROM objects [WHERE form_id = …] GROUP BY column`. Both stores
     /// Fieldwork opens (SQLite, PostgreSQL) are SQL databases.
-    private func groupedCounts<Key: Decodable & Hashable>(by column: String, as _: Key.Type, formID: String? = nil) async throws
+    private func groupedCounts<Key: Decodable & Hashable>(
+        by column: String, as _: Key.Type, formID: String? = nil
+    ) async throws
         -> [Key: Int]
     {
         guard let sql = database.database() as? any SQLDatabase else { throw SQLStoreRequired() }
@@ -88,7 +90,8 @@ public struct ObjectStore: Sendable {
         }
         // Only the columns the list shows: decoding every row's values JSON made a list of
         // 300 objects ten times slower.
-        query.field(\.$id).field(\.$keyText).field(\.$createdAt).sort(\.$createdAt, .descending).sort(\.$id, .descending)
+        query.field(\.$id).field(\.$keyText).field(\.$createdAt).sort(\.$createdAt, .descending).sort(
+            \.$id, .descending)
         if let range { query.range(range) }
         return try await query.all()
             .compactMap { record in

@@ -30,18 +30,22 @@ struct StoredValues: Codable, Sendable, Hashable {
         for key in container.allKeys {
             let tagged = try container.nestedContainer(keyedBy: Tag.self, forKey: key)
             guard let tag = tagged.allKeys.first else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "Value without a type")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "Value without a type")
             }
             func text() throws -> String { try tagged.decode(String.self, forKey: tag) }
             func parsed<T>(_ make: (String) -> T?) throws -> T {
                 guard let value = make(try text()) else {
-                    throw DecodingError.dataCorruptedError(forKey: tag, in: tagged, debugDescription: "Unreadable \(tag)")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: tag, in: tagged, debugDescription: "Unreadable \(tag)")
                 }
                 return value
             }
             switch tag {
             case .text: values[key.stringValue] = .text(try text())
-            case .number: values[key.stringValue] = .number(try parsed { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) })
+            case .number:
+                values[key.stringValue] = .number(
+                    try parsed { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) })
             case .bool: values[key.stringValue] = .bool(try tagged.decode(Bool.self, forKey: tag))
             case .date: values[key.stringValue] = .date(try parsed(LocalDate.init))
             case .time: values[key.stringValue] = .time(try parsed(LocalTime.init))

@@ -244,7 +244,8 @@ extension FieldViewModel.Builder {
             case .text: attrs.append(("type", "text"))
             case .email: attrs += [("type", "email"), ("autocomplete", "email"), ("spellcheck", "false")]
             case .tel: attrs += [("type", "tel"), ("inputmode", "tel"), ("autocomplete", "tel")]
-            case .url: attrs += [("type", "url"), ("inputmode", "url"), ("autocomplete", "url"), ("spellcheck", "false")]
+            case .url:
+                attrs += [("type", "url"), ("inputmode", "url"), ("autocomplete", "url"), ("spellcheck", "false")]
             }
             if let format = c.format {
                 attrs.append(("placeholder", placeholder ?? format))
@@ -320,7 +321,8 @@ extension FieldViewModel.Builder {
                     sChecked: registry.sentinel(.checked(field: name.text, option: value.text)),
                     sSelected: registry.sentinel(.selected(field: name.text, option: value.text)))
             }
-            return FieldViewModel.OptionGroupCell(hasGroupLabel: label != nil, groupLabelText: label ?? "", options: options)
+            return FieldViewModel.OptionGroupCell(
+                hasGroupLabel: label != nil, groupLabelText: label ?? "", options: options)
         }
     }
 }

@@ -48,7 +48,9 @@ enum FileListMarkup {
     }
 
     /// An object's files on the detail page, each linking to its bytes.
-    static func writeShown(_ files: [SubmittedFile], state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer) {
+    static func writeShown(
+        _ files: [SubmittedFile], state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
+    ) {
         let date = state.filesDate
         markup.fileList.write(to: &buffer) { part, buffer in
             guard part == .items else { return }
@@ -67,7 +69,9 @@ enum FileListMarkup {
         }
     }
 
-    private static func writeThumbnail(_ file: SubmittedFile, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer) {
+    private static func writeThumbnail(
+        _ file: SubmittedFile, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
+    ) {
         if isImage(file) {
             markup.fileImage.write(to: &buffer) { $0 == .url ? url(for: file, state: state) : nil }
         } else {

@@ -63,7 +63,9 @@ public struct FormView: Sendable {
 
     /// The values a new, empty form starts with: the query for `prefill="query"` fields, else the
     /// defaults, with `today` / `now` read from the clock in the given time zone.
-    public func initialValues(query: [String: [String]], now: Date = Date(), timeZone: TimeZone? = nil)
+    public func initialValues(
+        query: [String: [String]], now: Date = Date(), timeZone: TimeZone? = nil
+    )
         -> [String: [String]]
     {
         var clock: ClockReading?

@@ -19,8 +19,11 @@ public struct PageRenderer: Sendable {
     }
 
     static let requiredTemplates =
-        ["layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/parent-page",
-         "detail", "delete", "login", "gone", "error"] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
+        [
+            "layout", "form", "parent", "index", "not-found", "partials/field", "partials/label",
+            "partials/parent-page",
+            "detail", "delete", "login", "gone", "error",
+        ] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
         + SlotMarkup.templates
 
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
@@ -68,7 +71,8 @@ public struct PageRenderer: Sendable {
 
     /// The 404 page.
     public func notFoundPage() throws -> RenderPlan {
-        RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Page not found"), template: "not-found"), markup: markup)
+        RenderPlan(
+            staticPage: try render(PageViewModel.Plain(title: "Page not found"), template: "not-found"), markup: markup)
     }
 
     /// The 410 page of a retired form's create view.

@@ -31,7 +31,8 @@ enum PageViewModel {
             "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
             "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel, "prefillSeal": \.prefillSeal,
             "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
-            "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent, "unsaved": \.unsaved,
+            "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
+            "unsaved": \.unsaved,
         ]
 
         /// A section of the form: its groups of field cells.
@@ -66,7 +67,8 @@ enum PageViewModel {
             let marking = schema.requiredMarking
             layout = PageLayout(
                 title: "\(slot: registry.sentinel(.titlePrefix))\(title) – \(siteName)",
-                htmlClass: "fw-page \(slot: registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
+                htmlClass:
+                    "fw-page \(slot: registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
                 body: "create")
             self.title = title
             submit = mode == .create ? PageText(schema.submit) : "Save"
@@ -131,7 +133,8 @@ enum PageViewModel {
 
         static let templateKeys: [String: PartialKeyPath<ParentList> & Sendable] = [
             "heading": \.heading, "emptyText": \.emptyText, "newLabel": \.newLabel, "newHref": \.newHref,
-            "staticEmpty": \.staticEmpty, "opensModal": \.opensModal, "listItems": \.listItems, "listEmpty": \.listEmpty, "pager": \.pager,
+            "staticEmpty": \.staticEmpty, "opensModal": \.opensModal, "listItems": \.listItems,
+            "listEmpty": \.listEmpty, "pager": \.pager,
         ]
 
         /// The list without slots: empty.

@@ -1,5 +1,5 @@
-import Foundation
 import FormModel
+import Foundation
 
 /// Prepared pages per form version, built on first use and kept until a newer version appears
 /// or an admin uploads options for one of the form's lists (the lists revision is in the key).
@@ -53,7 +53,9 @@ actor PlanCache {
         if let cached = table[key] { return cached }
         let plan = try build()
         // An older lists revision is stale for every version of the form.
-        table = table.filter { $0.key.formID != key.formID || ($0.key.listsRevision == key.listsRevision && !latestOnly) }
+        table = table.filter {
+            $0.key.formID != key.formID || ($0.key.listsRevision == key.listsRevision && !latestOnly)
+        }
         table[key] = plan
         return plan
     }
@@ -89,14 +91,16 @@ actor PlanCache {
 
     /// The detail page for objects of a form version, built once.
     func detailPage(for view: FormView) throws -> RenderPlan {
-        try Self.memo(&detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
+        try Self.memo(&detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision))
+        {
             try renderer.detailPage(for: view.schema)
         }
     }
 
     /// The delete confirmation for objects of a form version, built once.
     func deletePage(for view: FormView) throws -> RenderPlan {
-        try Self.memo(&deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
+        try Self.memo(&deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision))
+        {
             try renderer.deletePage(for: view.schema)
         }
     }

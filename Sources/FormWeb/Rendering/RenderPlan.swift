@@ -113,7 +113,9 @@ public struct RenderPlan: Sendable {
         case .objectPath:
             HTML.writeEscaped(state.objectPath, to: &buffer)
         case .prefillSeal:
-            if let seal = state.prefillSeal { writeHiddenInput(name: SignedPrefill.fieldName, value: seal, to: &buffer) }
+            if let seal = state.prefillSeal {
+                writeHiddenInput(name: SignedPrefill.fieldName, value: seal, to: &buffer)
+            }
         case .files(let field):
             FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, markup: markup, to: &buffer)
         case .displayValue(let field):
@@ -168,9 +170,13 @@ public struct RenderPlan: Sendable {
             markup.pager.write(to: &buffer) { part, buffer in
                 switch part {
                 case .newer:
-                    if let newer = state.newerPage { markup.pagerNewer.write(to: &buffer) { $0 == .href ? newer : nil } }
+                    if let newer = state.newerPage {
+                        markup.pagerNewer.write(to: &buffer) { $0 == .href ? newer : nil }
+                    }
                 case .older:
-                    if let older = state.olderPage { markup.pagerOlder.write(to: &buffer) { $0 == .href ? older : nil } }
+                    if let older = state.olderPage {
+                        markup.pagerOlder.write(to: &buffer) { $0 == .href ? older : nil }
+                    }
                 default: break
                 }
             }

@@ -42,7 +42,9 @@ final class SentinelRegistry<Hole: Hashable & Sendable> {
             var cursor = index + open.count
             var number = 0
             var digits = 0
-            while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9"), digits < 9 {
+            while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9"),
+                digits < 9
+            {
                 number = number * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
                 cursor += 1
                 digits += 1

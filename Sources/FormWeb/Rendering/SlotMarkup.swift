@@ -53,8 +53,10 @@ final class SlotMarkup: Sendable {
     static let templates =
         ["partials/error-summary"]
         + [
-            "error-item", "field-error", "hidden-input", "file-list", "kept-file", "shown-file", "file-date", "file-image",
-            "file-icon", "more-items", "more-item", "list-item", "list-empty", "account", "admin-link", "sign-in", "pager",
+            "error-item", "field-error", "hidden-input", "file-list", "kept-file", "shown-file", "file-date",
+            "file-image",
+            "file-icon", "more-items", "more-item", "list-item", "list-empty", "account", "admin-link", "sign-in",
+            "pager",
             "pager-newer", "pager-older",
         ].map { "slots/\($0)" }
 
@@ -83,7 +85,9 @@ final class SlotMarkup: Sendable {
 
     /// Renders a template once with a sentinel for each part and splits it.
     /// - Parameter inline: drop the file's last newline (slot templates are inline markup).
-    private static func fragment(_ template: String, library: MustacheLibrary, inline: Bool = true) throws(RenderPlanError)
+    private static func fragment(
+        _ template: String, library: MustacheLibrary, inline: Bool = true
+    ) throws(RenderPlanError)
         -> Fragment
     {
         let parts = PartSentinels()

@@ -61,7 +61,8 @@ public struct CSRF: Sendable {
     static func isWellFormedID(_ id: String) -> Bool {
         id.utf8.count == 43
             && id.utf8.allSatisfy { c in
-                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D
+                    || c == 0x5F
             }
     }
 

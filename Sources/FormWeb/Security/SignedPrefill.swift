@@ -28,7 +28,9 @@ public struct SignedPrefill: Sendable {
     public func open(_ seal: String?, formID: String, version: Int) -> [String: [String]]? {
         guard let seal else { return nil }
         let parts = seal.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = Self.decode(parts[0]), let given = Self.decode(parts[1]) else { return nil }
+        guard parts.count == 2, let payload = Self.decode(parts[0]), let given = Self.decode(parts[1]) else {
+            return nil
+        }
         let expected = mac(formID: formID, version: version, payload: payload)
         guard given.count == expected.count else { return nil }
         // Constant time, like the CSRF check.

@@ -15,7 +15,8 @@ enum DemoSeed {
         let result = try FormImporter.importDocuments([ImportDocument(name: fileName, data: bytes)])
         let stored = try await store.store(result, importedBy: nil, access: .public)
         for version in stored {
-            logger.info("Seeded the demo form", metadata: ["form": "\(version.formID)", "version": "\(version.version)"])
+            logger.info(
+                "Seeded the demo form", metadata: ["form": "\(version.formID)", "version": "\(version.version)"])
         }
     }
 }

@@ -14,7 +14,9 @@ public struct FormStore: Sendable {
     ///   - importedBy: the account that imported it; nil for the seed and the command line.
     ///   - access: who may fill forms that are new to the store.
     @discardableResult
-    public func store(_ result: ImportResult, importedBy: String? = nil, access: FormAccess = .users) async throws
+    public func store(
+        _ result: ImportResult, importedBy: String? = nil, access: FormAccess = .users
+    ) async throws
         -> [StoredVersion]
     {
         try await storeImport([result], importedBy: importedBy, access: access).versions
@@ -22,7 +24,9 @@ public struct FormStore: Sendable {
 
     /// Stores the forms of several accepted imports (one batch of documents) in one transaction,
     /// with one import record holding the report: all of them, or nothing.
-    public func storeImport(_ results: [ImportResult], importedBy: String? = nil, access: FormAccess = .users)
+    public func storeImport(
+        _ results: [ImportResult], importedBy: String? = nil, access: FormAccess = .users
+    )
         async throws -> StoredImport
     {
         // Encode before the transaction so a bad schema never opens one. Each result's
@@ -32,10 +36,15 @@ public struct FormStore: Sendable {
         for result in results {
             let record = ImportSourcesRecord(
                 id: UUID(),
-                documents: StoredDocuments(documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) }))
+                documents: StoredDocuments(
+                    documents: result.sources.map { StoredDocument(name: $0.name, data: Data($0.data)) }))
             sources.append(record)
             for form in result.forms {
-                prepared.append((form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), form.title, result.kind, record.id!))
+                prepared.append(
+                    (
+                        form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), form.title, result.kind,
+                        record.id!
+                    ))
             }
         }
         let importID = UUID()
@@ -53,8 +62,10 @@ public struct FormStore: Sendable {
                     .first()
                 let version = (latest?.version ?? 0) + 1
                 try await FormVersionRecord(
-                    formID: form.id, version: version, sourceKind: form.kind, sourceDocuments: StoredDocuments(documents: []),
-                    schemaJSON: form.json, title: form.title, importedBy: importedBy, importID: importID, sourcesID: form.sourcesID
+                    formID: form.id, version: version, sourceKind: form.kind,
+                    sourceDocuments: StoredDocuments(documents: []),
+                    schemaJSON: form.json, title: form.title, importedBy: importedBy, importID: importID,
+                    sourcesID: form.sourcesID
                 ).create(on: db)
                 stored.append(StoredVersion(formID: form.id, version: version))
             }
@@ -110,7 +121,9 @@ public struct FormStore: Sendable {
         let ids = versions.compactMap(\.sourcesID)
         var names: [UUID: [String]] = [:]
         if !ids.isEmpty {
-            for sources in try await ImportSourcesRecord.query(on: db).filter(\.$id ~~ ids).field(\.$id).field(\.$names).all() {
+            for sources in try await ImportSourcesRecord.query(on: db).filter(\.$id ~~ ids).field(\.$id).field(\.$names)
+                .all()
+            {
                 if let id = sources.id { names[id] = sources.names }
             }
         }
@@ -120,7 +133,8 @@ public struct FormStore: Sendable {
                 result[version.version] = names[id] ?? []
             } else {
                 // A version stored before import_sources keeps its documents in its own row.
-                result[version.version] = try await sourceDocuments(formID: formID, version: version.version)?.map(\.name) ?? []
+                result[version.version] =
+                    try await sourceDocuments(formID: formID, version: version.version)?.map(\.name) ?? []
             }
         }
         return result
@@ -142,7 +156,9 @@ public struct FormStore: Sendable {
 
     /// Replaces the options of a form's list with uploaded ones, for every version of the form at
     /// once; the form's list revision goes up so its prepared pages are rebuilt.
-    public func replaceOptions(_ groups: [OptionGroup], formID: String, listID: String, by account: String?) async throws {
+    public func replaceOptions(
+        _ groups: [OptionGroup], formID: String, listID: String, by account: String?
+    ) async throws {
         try await database.database().transaction { db in
             guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
             let record =
@@ -162,7 +178,8 @@ public struct FormStore: Sendable {
     public func uploadedOptions(formID: String) async throws -> [String: OptionUpload] {
         var result: [String: OptionUpload] = [:]
         for record in try await OptionListRecord.query(on: database.database()).filter(\.$formID == formID).all() {
-            result[record.listID] = OptionUpload(groups: record.options.groups, at: record.uploadedAt, by: record.uploadedBy)
+            result[record.listID] = OptionUpload(
+                groups: record.options.groups, at: record.uploadedAt, by: record.uploadedBy)
         }
         return result
     }

@@ -32,7 +32,8 @@ struct ObjectSubmissions: Sendable {
     ) async throws -> Outcome {
         let serverValues = Self.serverValues(view: view, known: readOnlyValues)
         var result = FormValidator.validate(
-            view.schema, submission, context: ValidationContext(mode: .create, serverValues: serverValues, clock: view.clock()))
+            view.schema, submission,
+            context: ValidationContext(mode: .create, serverValues: serverValues, clock: view.clock()))
         result.issues = readIssues + result.issues
         guard result.isValid else { return .refused(result, serverValues: serverValues) }
         let fileIDs = Self.fileIDs(result.values)
@@ -55,7 +56,8 @@ struct ObjectSubmissions: Sendable {
     ) async throws -> Outcome {
         let serverValues = Self.serverValues(view: view, known: InputStrings.of(object.values))
         let result = FormValidator.validate(
-            view.schema, submission, context: ValidationContext(mode: .edit, serverValues: serverValues, clock: view.clock()))
+            view.schema, submission,
+            context: ValidationContext(mode: .edit, serverValues: serverValues, clock: view.clock()))
         guard result.isValid else { return .refused(result, serverValues: serverValues) }
         let keptIDs = Self.fileIDs(result.values)
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }
@@ -66,11 +68,15 @@ struct ObjectSubmissions: Sendable {
                 formID: object.formID, id: object.id, values: result.values,
                 keyText: InputStrings.keyText(result.values, schema: view.schema),
                 alongside: { db, objectID in
-                    if !newIDs.isEmpty { try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, on: db) }
+                    if !newIDs.isEmpty {
+                        try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, on: db)
+                    }
                 })
         else { throw HTTPError(.notFound) }
         // Files the edit dropped go once the new values are committed.
-        let dropped = InputStrings.files(of: object.values).values.flatMap { $0.map(\.id) }.filter { !keptIDs.contains($0) }
+        let dropped = InputStrings.files(of: object.values).values.flatMap { $0.map(\.id) }.filter {
+            !keptIDs.contains($0)
+        }
         if !dropped.isEmpty { try await attachments.delete(ids: dropped, objectID: object.id) }
         var updated = object
         updated.values = result.values

@@ -34,13 +34,16 @@ struct AccountController {
         if errors.isEmpty {
             guard let account = try await users.authenticate(name: name, password: password) else {
                 errors = [FieldError(field: "name", message: "The user name or password is wrong")]
-                return page(viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .unprocessableContent)
+                return page(
+                    viewer: viewer, values: ["name": [name], "next": [next]], errors: errors,
+                    status: .unprocessableContent)
             }
             // A new session id and a new CSRF key: nothing known before sign-in works after it.
             context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
             return Response.seeOther(next)
         }
-        return page(viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .unprocessableContent)
+        return page(
+            viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .unprocessableContent)
     }
 
     /// `POST /logout`: ends the session; 303 to `/`.
@@ -50,7 +53,9 @@ struct AccountController {
         return Response.seeOther("/")
     }
 
-    private func page(viewer: Viewer, values: [String: [String]], errors: [FieldError], status: HTTPResponse.Status)
+    private func page(
+        viewer: Viewer, values: [String: [String]], errors: [FieldError], status: HTTPResponse.Status
+    )
         -> Response
     {
         let state = RenderState(values: values, errors: errors, csrfToken: viewer.csrfToken)

@@ -42,7 +42,9 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: ErrorPageMiddleware(notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
+    router.add(
+        middleware: ErrorPageMiddleware(
+            notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
     // Stylesheets and scripts minified from memory; FileMiddleware serves the rest (images).
     router.add(middleware: StaticAssetsMiddleware(assets: assets))
     router.add(
@@ -66,7 +68,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 keyPrefix: "s.",
                 defaultSessionExpiration: configuration.sessionLifetime)))
 
-    let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
+    let plans = PlanCache(
+        renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
     let csrf = CSRF(secret: secret)
     // Every route below knows its viewer (`context.viewer`); a response to a browser that
     // brought no id cookie sets one.
@@ -106,9 +109,11 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
 
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.hostname, port: configuration.port), serverName: "Fieldwork"),
+        configuration: .init(
+            address: .hostname(configuration.hostname, port: configuration.port), serverName: "Fieldwork"),
         logger: logger
     )
-    app.addServices(DatabaseService(database: database), AttachmentPurgeService(store: attachments, drafts: drafts, logger: logger))
+    app.addServices(
+        DatabaseService(database: database), AttachmentPurgeService(store: attachments, drafts: drafts, logger: logger))
     return app
 }

@@ -24,9 +24,11 @@ struct CreateController {
         let view = try await plans.createView(for: form)
         let query = QueryString.parse(request.uri.query)
         let values = view.initialValues(query: query)
-        var state = RenderState(values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
+        var state = RenderState(
+            values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
         if !view.readOnlyFields.isEmpty {
-            state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: view.readOnlyValues(values))
+            state.prefillSeal = prefill.seal(
+                formID: form.id, version: form.version, values: view.readOnlyValues(values))
         }
         // The page holds this browser's CSRF token: never let a shared cache keep it.
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
@@ -64,7 +66,8 @@ struct CreateController {
         case .stored(let object):
             return Response.seeOther(ObjectController.path(form.id, object.id))
         case .refused(let result, let serverValues):
-            var state = RenderState(received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
+            var state = RenderState(
+                received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
             state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: [:])
             state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
             if !view.readOnlyFields.isEmpty {

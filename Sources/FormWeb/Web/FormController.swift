@@ -22,7 +22,9 @@ struct FormController {
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         // The forms this viewer may fill: active ones, and those for users only when signed in.
-        let forms = try await store.list().filter { $0.state == .active && ($0.access == .public || viewer.account != nil) }
+        let forms = try await store.list().filter {
+            $0.state == .active && ($0.access == .public || viewer.account != nil)
+        }
         var state = RenderState(values: [:], csrfToken: viewer.csrfToken)
         state.accountName = viewer.account?.name
         state.isAdmin = viewer.isAdmin

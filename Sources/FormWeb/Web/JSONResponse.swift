@@ -24,7 +24,9 @@ enum JSONResponse {
 /// Errors of the `/api` route group as JSON: 404 and 410 with a short message, other refusals
 /// in Hummingbird's own JSON error form. Nothing under `/api` ever answers with a page.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         do {

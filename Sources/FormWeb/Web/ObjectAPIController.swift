@@ -28,7 +28,8 @@ struct ObjectAPIController {
         let viewer = try context.viewer
         if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard FormBody.isJSON(request) else {
-            return try JSONResponse.make(APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
+            return try JSONResponse.make(
+                APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
         }
         let view = try await plans.createView(for: form)
         let body = try await request.body.collect(upTo: Self.limit)
@@ -36,7 +37,8 @@ struct ObjectAPIController {
         do {
             input = try JSONDecoder().decode([String: JSONInput].self, from: Data(buffer: body))
         } catch {
-            let issue = FieldIssue(field: "", code: .malformed, message: "Send a JSON object of field names and values.")
+            let issue = FieldIssue(
+                field: "", code: .malformed, message: "Send a JSON object of field names and values.")
             return try JSONResponse.make(APIIssues([issue]), status: .badRequest)
         }
         var fields: [String: [String]] = [:]
@@ -64,7 +66,9 @@ struct ObjectAPIController {
     /// `GET /api/forms/{id}/objects/{object}`: the stored object; 404 for anyone but its creator and admins.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let formID = try context.parameters.require("id")
-        guard let objectID = UUID(uuidString: try context.parameters.require("object")) else { throw HTTPError(.notFound) }
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")) else {
+            throw HTTPError(.notFound)
+        }
         let form = try await forms.require(formID)
         let viewer = try context.viewer
         if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }

@@ -75,7 +75,8 @@ struct ObjectController {
         case .stored:
             return Response.seeOther(Self.path(object.formID, object.id))
         case .refused(let result, let serverValues):
-            var state = RenderState(received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
+            var state = RenderState(
+                received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
             state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
             state.objectPath = Self.path(object.formID, object.id)
             return HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")
@@ -103,7 +104,8 @@ struct ObjectController {
     /// `GET /forms/{id}/{object}/files/{file}`: a file of an object, to whoever may see the object.
     @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (object, _) = try await load(context)
-        guard let file = try await attachments.file(id: try context.parameters.require("file"), objectID: object.id) else {
+        guard let file = try await attachments.file(id: try context.parameters.require("file"), objectID: object.id)
+        else {
             throw HTTPError(.notFound)
         }
         return try await AttachmentResponse.response(for: file, store: attachments, context: context)

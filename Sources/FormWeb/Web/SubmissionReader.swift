@@ -93,7 +93,8 @@ struct SubmissionReader: Sendable {
 
     /// Whether a file on its own meets its field's type and size rules.
     static func fits(_ file: SubmittedFile, _ field: Field) -> Bool {
-        if let accept = field.constraints.accept, !accept.isEmpty, !MediaTypes.matches(file.contentType, accept: accept) {
+        if let accept = field.constraints.accept, !accept.isEmpty, !MediaTypes.matches(file.contentType, accept: accept)
+        {
             return false
         }
         if let maxSize = field.constraints.maxSize, file.size > maxSize { return false }

@@ -7,7 +7,9 @@ struct ViewerMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let viewers: ViewerResolver
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var context = context

@@ -5,7 +5,9 @@ enum AttachmentsRule {
         if files.isEmpty { return .empty }
         let c = field.constraints
         var issues: [FieldIssue] = []
-        func add(_ code: FieldIssue.Code, _ message: String) { issues.append(FieldIssue(field: field.name, code: code, message: message)) }
+        func add(_ code: FieldIssue.Code, _ message: String) {
+            issues.append(FieldIssue(field: field.name, code: code, message: message))
+        }
 
         if let min = c.minCount, files.count < min {
             add(.minCount, "Select at least \(Words.count(min, "file"))")

@@ -6,7 +6,9 @@ enum TemporalRule {
         let c = field.constraints
         switch field.kind {
         case .date:
-            guard let value = LocalDate(text) else { return .issue(field, .invalid, "\(words.subject) must be a real date") }
+            guard let value = LocalDate(text) else {
+                return .issue(field, .invalid, "\(words.subject) must be a real date")
+            }
             if let min = c.min.flatMap(LocalDate.init), value < min {
                 return .issue(field, .min, "\(words.subject) must be on or after \(HumanText.date(min))")
             }
@@ -15,7 +17,9 @@ enum TemporalRule {
             }
             return .value(.date(value))
         case .time:
-            guard let value = LocalTime(text) else { return .issue(field, .invalid, "\(words.subject) must be a real time") }
+            guard let value = LocalTime(text) else {
+                return .issue(field, .invalid, "\(words.subject) must be a real time")
+            }
             if let min = c.min.flatMap(LocalTime.init), value < min {
                 return .issue(field, .min, "\(words.subject) must be \(HumanText.time(min)) or later")
             }

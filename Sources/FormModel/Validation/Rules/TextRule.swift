@@ -48,7 +48,8 @@ enum TextRule {
                 }
             case .url?:
                 guard isWebAddress(text) else {
-                    return .issue(field, .url, "Enter a web address in the correct format, like https://www.example.com")
+                    return .issue(
+                        field, .url, "Enter a web address in the correct format, like https://www.example.com")
                 }
             case .text?, nil:
                 break
@@ -73,7 +74,8 @@ enum TextRule {
             return "Enter \(words.noun) in the format \(format.format)"
         }
         let example = field.placeholder.flatMap { format.normalise($0) != nil ? $0 : nil }
-        return "\(words.subject) must be \(count)" + (example.map { ", like \($0)" } ?? " in the format \(format.format)")
+        return "\(words.subject) must be \(count)"
+            + (example.map { ", like \($0)" } ?? " in the format \(format.format)")
     }
 
     /// For a ``KnownPattern``, what to type ("Agency ID must only include the digits 0 to 9");
@@ -85,7 +87,9 @@ enum TextRule {
         case KnownPattern.digits: return "\(words.subject) must only include the digits 0 to 9"
         case KnownPattern.integer: return "\(words.subject) must be a whole number, like 12 or -3"
         case KnownPattern.decimal: return "\(words.subject) must be a number, like 12 or 12.5"
-        case KnownPattern.uuid: return "Enter \(words.noun) as a GUID: 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12, like 7c9e6679-7425-40de-944b-e07fc1f90ae7"
+        case KnownPattern.uuid:
+            return
+                "Enter \(words.noun) as a GUID: 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12, like 7c9e6679-7425-40de-944b-e07fc1f90ae7"
         default: break
         }
         guard let rule = field.hint.flatMap(ruleFromHint) else {
@@ -97,8 +101,12 @@ enum TextRule {
     /// The hint without its example and final full stop, first letter lower-cased.
     static func ruleFromHint(_ hint: String) -> String? {
         var text = hint.trimmingCharacters(in: .whitespaces)
-        for marker in [", like ", " like ", ", for example ", " (e.g. ", " (e.g ", " (for example ", ", e.g. ", " e.g. "] {
-            if let range = text.range(of: marker, options: .caseInsensitive) { text = String(text[..<range.lowerBound]) }
+        for marker in [
+            ", like ", " like ", ", for example ", " (e.g. ", " (e.g ", " (for example ", ", e.g. ", " e.g. ",
+        ] {
+            if let range = text.range(of: marker, options: .caseInsensitive) {
+                text = String(text[..<range.lowerBound])
+            }
         }
         text = text.trimmingCharacters(in: CharacterSet(charactersIn: " .:;,"))
         guard let first = text.first else { return nil }

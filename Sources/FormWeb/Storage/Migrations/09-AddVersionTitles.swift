@@ -11,8 +11,12 @@ struct AddVersionTitles: AsyncMigration {
 
     /// Sets the title of every version that has none from its schema JSON.
     static func fillTitles(on database: any Database) async throws {
-        for row in try await FormVersionRecord.query(on: database).filter(\.$title == nil).field(\.$id).field(\.$schemaJSON).all() {
-            guard let id = row.id, let head = try? JSONDecoder().decode(SchemaHead.self, from: Data(row.schemaJSON.utf8)) else {
+        for row in try await FormVersionRecord.query(on: database).filter(\.$title == nil).field(\.$id).field(
+            \.$schemaJSON
+        ).all() {
+            guard let id = row.id,
+                let head = try? JSONDecoder().decode(SchemaHead.self, from: Data(row.schemaJSON.utf8))
+            else {
                 continue
             }
             try await FormVersionRecord.query(on: database).filter(\.$id == id).set(\.$title, to: head.title).update()
