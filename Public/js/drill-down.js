@@ -21,11 +21,12 @@ function optionsOf(control) {
       },
     }));
   }
-  return Array.from(control.querySelectorAll("input[type=checkbox]")).map((box) => {
+  return Array.from(control.querySelectorAll("input[type=checkbox], input[type=radio]")).map((box) => {
     const legend = box.closest("fieldset.fw-checkboxes__group")?.querySelector("legend");
     const label = control.querySelector('label[for="' + CSS.escape(box.id) + '"]');
     return {
-      value: box.value, label: label ? label.textContent : box.value, group: legend ? legend.textContent : "",
+      value: box.value, label: box.dataset.label || (label ? label.textContent : box.value),
+      group: legend ? legend.textContent : "",
       get chosen() { return box.checked; },
       choose(on) {
         box.checked = on;
@@ -33,6 +34,33 @@ function optionsOf(control) {
       },
     };
   });
+}
+
+/// A match from the server for a long list, chosen through the list's inputs in the page (an
+/// input is added for a value the page does not hold yet).
+function remoteOption(control, match, multiple) {
+  const find = () => Array.from(control.querySelectorAll("input[type=checkbox], input[type=radio]"))
+    .find((input) => input.value === match.value);
+  return {
+    value: match.value, label: match.label, group: match.group || "",
+    get chosen() { return !!find()?.checked; },
+    choose(on) {
+      let input = find();
+      if (!input && on) {
+        input = document.createElement("input");
+        input.type = multiple ? "checkbox" : "radio";
+        input.name = control.dataset.name;
+        input.value = match.value;
+        input.dataset.label = match.label;
+        input.hidden = true;
+        control.querySelector(".fw-longlist__options").append(input);
+      }
+      if (input) {
+        input.checked = on;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    },
+  };
 }
 
 /// "A", or "A, B, C and 3 more" cut to what fits `span`: as many items as fit, the rest counted.
@@ -60,8 +88,10 @@ function placeOver(dialog, sheet) {
 }
 
 function openList(cell, control, title, multiple, done) {
+  // A long list searches on the server; any other holds its options in the page.
+  const remote = control.dataset.optionsUrl && control.classList.contains("fw-longlist");
   const options = optionsOf(control);
-  const searchable = control.hasAttribute("data-searchable") || options.length > 10;
+  const searchable = remote || control.hasAttribute("data-searchable") || options.length > 10;
   const dialog = document.createElement("dialog");
   dialog.className = "fw-drilldown";
   const id = "fw-drilldown-" + ++counter;
@@ -90,7 +120,8 @@ function openList(cell, control, title, multiple, done) {
   search.className = "fw-input fw-drilldown__search";
   search.setAttribute("aria-label", "Search " + title);
   search.setAttribute("autocomplete", "off");
-  search.hidden = true;
+  search.hidden = !remote;
+  toggle.setAttribute("aria-expanded", String(remote));
 
   const body = document.createElement("div");
   body.className = "fw-drilldown__body";
@@ -98,58 +129,87 @@ function openList(cell, control, title, multiple, done) {
   status.className = "fw-visually-hidden";
   status.setAttribute("aria-live", "polite");
 
-  // Groups in the list's order, the chosen values first under "Selected" (several only).
-  const groups = new Map();
-  if (multiple && options.some((o) => o.chosen)) groups.set("Selected", options.filter((o) => o.chosen));
-  for (const option of options) {
-    if (multiple && option.chosen) continue;
-    if (!groups.has(option.group)) groups.set(option.group, []);
-    groups.get(option.group).push(option);
-  }
   const rows = [];
   let n = 0;
-  for (const [name, members] of groups) {
-    const group = document.createElement("fieldset");
-    group.className = "fw-drilldown__group";
-    const legend = document.createElement("legend");
-    legend.className = name ? "fw-drilldown__legend" : "fw-visually-hidden";
-    legend.textContent = name || title;
-    group.append(legend);
-    for (const option of members) {
-      const row = document.createElement("div");
-      row.className = "fw-drilldown__row";
-      const input = document.createElement("input");
-      input.type = multiple ? "checkbox" : "radio";
-      input.id = id + "-" + n++;
-      // Radios of their own (no shared name): arrow keys move between rows without choosing,
-      // Space chooses, as for several values.
-      input.name = input.id;
-      input.className = "fw-drilldown__input";
-      input.checked = option.chosen;
-      const label = document.createElement("label");
-      label.htmlFor = input.id;
-      label.className = "fw-drilldown__label";
-      label.textContent = option.label;
-      row.append(input, label);
-      row.dataset.match = (option.label + " " + option.value).toLowerCase();
-      group.append(row);
-      rows.push(row);
-      input.addEventListener("change", () => {
-        option.choose(input.checked);
-        done();
-        // One value: the choice is made, back to the form.
-        if (!multiple) dialog.close();
-      });
+  // Groups in the list's order, the chosen values first under "Selected" (several only).
+  const render = (options) => {
+    body.replaceChildren();
+    rows.length = 0;
+    const groups = new Map();
+    if (multiple && options.some((o) => o.chosen)) groups.set("Selected", options.filter((o) => o.chosen));
+    for (const option of options) {
+      if (multiple && option.chosen) continue;
+      if (!groups.has(option.group)) groups.set(option.group, []);
+      groups.get(option.group).push(option);
     }
-    body.append(group);
-  }
+    for (const [name, members] of groups) {
+      const group = document.createElement("fieldset");
+      group.className = "fw-drilldown__group";
+      const legend = document.createElement("legend");
+      legend.className = name ? "fw-drilldown__legend" : "fw-visually-hidden";
+      legend.textContent = name || title;
+      group.append(legend);
+      for (const option of members) {
+        const row = document.createElement("div");
+        row.className = "fw-drilldown__row";
+        const input = document.createElement("input");
+        input.type = multiple ? "checkbox" : "radio";
+        input.id = id + "-" + n++;
+        // Radios of their own (no shared name): arrow keys move between rows without choosing,
+        // Space chooses, as for several values.
+        input.name = input.id;
+        input.className = "fw-drilldown__input";
+        input.checked = option.chosen;
+        const label = document.createElement("label");
+        label.htmlFor = input.id;
+        label.className = "fw-drilldown__label";
+        label.textContent = option.label;
+        row.append(input, label);
+        row.dataset.match = (option.label + " " + option.value).toLowerCase();
+        group.append(row);
+        rows.push(row);
+        input.addEventListener("change", () => {
+          option.choose(input.checked);
+          done();
+          // One value: the choice is made, back to the form.
+          if (!multiple) dialog.close();
+        });
+      }
+      body.append(group);
+    }
+  };
+
+  // The server's matches for what is typed, the chosen values kept on top.
+  let asked = 0;
+  const ask = async () => {
+    const mine = ++asked;
+    const url = new URL(control.dataset.optionsUrl, location.href);
+    url.searchParams.set("q", search.value.trim());
+    const answer = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!answer.ok || mine !== asked) return;
+    const found = await answer.json();
+    const chosen = optionsOf(control).filter((o) => o.chosen);
+    const matches = found.options.filter((m) => !chosen.some((o) => o.value === m.value))
+      .map((m) => remoteOption(control, m, multiple));
+    render((multiple ? chosen : []).concat(matches));
+    status.textContent = found.total === 1 ? "1 match" : found.total + " matches"
+      + (found.more ? ", the first " + found.options.length + " shown" : "");
+  };
+
+  if (remote) ask(); else render(options);
 
   toggle.addEventListener("click", () => {
     search.hidden = !search.hidden;
     toggle.setAttribute("aria-expanded", String(!search.hidden));
     if (!search.hidden) search.focus();
   });
+  let timer;
   search.addEventListener("input", () => {
+    if (remote) {
+      clearTimeout(timer);
+      timer = setTimeout(ask, 200);
+      return;
+    }
     const query = search.value.trim().toLowerCase();
     let shown = 0;
     for (const row of rows) {
@@ -180,22 +240,25 @@ function openList(cell, control, title, multiple, done) {
     cell.focus();
   });
   dialog.showModal();
-  (body.querySelector("input:checked") || body.querySelector("input") || back).focus();
+  (remote ? search : body.querySelector("input:checked") || body.querySelector("input") || back).focus();
 }
 
 export function enhance(root) {
   root.querySelectorAll("[data-drilldown]").forEach((control) => {
-    const multiple = control.tagName !== "SELECT";
+    const long = control.classList.contains("fw-longlist");
+    const multiple = long ? control.hasAttribute("data-multiple") : control.tagName !== "SELECT";
     const field = control.closest(".fw-cell");
-    const title = multiple
+    const title = multiple && !long
       ? (field?.querySelector("legend")?.cloneNode(true) ?? null)
       : null;
-    let name = labelText(control);
+    let name = labelText(long ? control.querySelector(".fw-longlist__query") ?? control : control);
     if (title) {
       title.querySelectorAll(".fw-visually-hidden, .fw-label__required, .fw-label__optional").forEach((e) => e.remove());
       name = title.textContent.replace(/\s+/g, " ").trim();
     }
-    const readOnly = multiple ? !control.querySelector("input:not([disabled])") : control.disabled;
+    const readOnly = long
+      ? !control.querySelector(".fw-longlist__query")
+      : multiple ? !control.querySelector("input:not([disabled])") : control.disabled;
 
     const cell = document.createElement(readOnly ? "div" : "button");
     cell.className = "fw-drill" + (readOnly ? " fw-drill--readonly" : "");
@@ -224,7 +287,9 @@ export function enhance(root) {
     control.insertAdjacentElement("afterend", cell);
     // Links to the field (the error summary's) and its label land on the cell: it takes the
     // field's id from the select, or from the first checkbox.
-    const owner = multiple ? control.querySelector("input[type=checkbox]") : control;
+    const owner = long
+      ? control.querySelector(".fw-longlist__query")
+      : multiple ? control.querySelector("input[type=checkbox]") : control;
     if (owner && owner.id) {
       const fieldID = owner.id;
       owner.id = fieldID + "-native";

@@ -65,11 +65,43 @@ struct OptionsRouteTests {
                     ("_search", "city"),
                 ])
             #expect(page.status == .ok)
+            #expect(page.body.contains(#"name="city._q" placeholder="Search" autocomplete="off" value="City 4999""#))
+            #expect(
+                page.body.contains(
+                    #"<input class="fw-checkbox__input" type="radio" id="field-city-option-1" name="city" value="c4999"><label class="fw-checkbox__label" for="field-city-option-1">City 4999</label>"#
+                ))
             #expect(page.body.contains(#"value="Conference""#))
             #expect(page.body.contains(#"value="window seat""#))
             #expect(!page.body.contains("There is a problem"))
             let parent = try await browser.get("/forms/trip")
             #expect(parent.body.contains("No trips yet") || !parent.body.contains("Conference"))
+        }
+    }
+
+    @Test("a list of 5,000 options sends none of them with the create view; a chosen one comes back with its label")
+    func pageWeight() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/trip/new")
+            #expect(view.status == .ok)
+            #expect(!view.body.contains("City 1<") && !view.body.contains("<option"))
+            #expect(view.body.utf8.count < 20_000, "the create view is \(view.body.utf8.count) bytes")
+            #expect(
+                view.body.contains(
+                    #"<button class="fw-button fw-button--secondary fw-longlist__go" type="submit" name="_search" value="city">Search</button>"#
+                ))
+            // Refused (no title), the chosen city stays chosen, by its label.
+            let refused = try await browser.post("/forms/trip", [("_csrf", view.csrf ?? ""), ("city", "c4321")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(
+                refused.body.contains(
+                    #"name="city" value="c4321" checked><label class="fw-checkbox__label" for="field-city-option-1">City 4321</label>"#
+                ))
+            let created = try await browser.post(
+                "/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Away"), ("city", "c4321")])
+            #expect(created.status == .seeOther)
+            let detail = try await browser.get(try #require(created.location))
+            #expect(detail.body.contains("City 4321"))
         }
     }
 }

@@ -24,6 +24,14 @@ final class FieldViewModel: KeyPathContext {
     let disabled: Bool
     let openList: Bool
     let multiple: Bool
+    /// A value list too long to send whole: a search box, the chosen values and the matches of
+    /// a search (``Slot/longList(field:several:labels:)``), searched on the server.
+    let longList: Bool
+    /// The long list's search box name (`NAME._q`) and where its script searches.
+    let searchName: PageText
+    let optionsURL: PageText
+    let sQuery: String
+    let sChoices: String
     let inputType: String
     let attrs: [Attribute]
     let prefix: [PageText]
@@ -54,7 +62,8 @@ final class FieldViewModel: KeyPathContext {
         "optionGroups": \.optionGroups, "options": \.options, "children": \.children, "sValue": \.sValue,
         "sText": \.sText, "sSwitch": \.sSwitch, "sHours": \.sHours, "sMinutes": \.sMinutes, "sHidden": \.sHidden,
         "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
-        "sFiles": \.sFiles,
+        "sFiles": \.sFiles, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
+        "sQuery": \.sQuery, "sChoices": \.sChoices,
     ]
 
     /// An attribute of the main control: `{{n}}="{{v}}"`.
@@ -135,12 +144,14 @@ final class FieldViewModel: KeyPathContext {
         // Radios, checkboxes, selects, switches and ranges have no read-only state: they are
         // disabled and the values travel in hidden inputs instead.
         let disabled = readonly && Self.isChoice(field.kind) && !openList
-        let optionGroups = builder.optionGroups(for: field, id: id, name: name)
+        let longList = builder.schema.isLongList(field)
+        // A long list sends no options with the page: its chosen values and matches are slots.
+        let optionGroups = longList ? [] : builder.optionGroups(for: field, id: id, name: name)
 
         self.name = name
         self.id = id
         kind = field.kind.rawValue
-        partial = "fields/\(field.kind.rawValue)"
+        partial = longList ? "fields/value-list-long" : "fields/\(field.kind.rawValue)"
         // Key information usually has only a placeholder; its label is then for screen readers only.
         label = visibleLabel ?? PageText(field.displayName)
         labelHidden = visibleLabel == nil
@@ -149,11 +160,23 @@ final class FieldViewModel: KeyPathContext {
         optional = marker == .optional
         self.hint = hint.map { [$0] } ?? []
         hintID = "\(id)-hint"
-        fieldset = Self.usesFieldset(field)
+        fieldset = Self.usesFieldset(field) && !longList
         self.readonly = readonly && (!Self.isChoice(field.kind) || openList)
         self.disabled = disabled
         self.openList = openList
         multiple = field.takesSeveralValues
+        self.longList = longList
+        let searchName = InputName.searchQuery(of: field.name)
+        self.searchName = PageText(searchName)
+        optionsURL = "/api/forms/\(builder.schema.id)/fields/\(name)/options"
+        sQuery = longList ? registry.sentinel(.value(field: searchName)) : ""
+        sChoices =
+            longList
+            ? registry.sentinel(
+                .longList(
+                    field: name.text, several: field.takesSeveralValues,
+                    labels: OptionLabels(builder.schema.optionGroups(for: field))))
+            : ""
         inputType = field.constraints.multiple ? "checkbox" : "radio"
         attrs = builder.attributes(for: field)
         prefix = field.presentation.prefix.map { [PageText($0)] } ?? []

@@ -43,6 +43,10 @@ struct Fragment: Sendable {
         case adminLink
         /// The CSRF token of a form in the fragment.
         case csrf
+        /// An input's type: `radio` or `checkbox`.
+        case type
+        /// ` checked`, or nothing.
+        case checked
         /// The links to the newer and older pages of a list.
         case newer
         case older

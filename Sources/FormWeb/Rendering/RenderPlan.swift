@@ -182,6 +182,38 @@ public struct RenderPlan: Sendable {
             }
         case .listEmpty(let text):
             if state.listItems.isEmpty { markup.listEmpty.write(to: &buffer) { $0 == .text ? text : nil } }
+        case .longList(let field, let several, let labels):
+            writeLongList(field, several: several, labels: labels, state: state, to: &buffer)
+        }
+    }
+
+    /// A long list's chosen values (checked), then the matches of its search not among them.
+    private func writeLongList(
+        _ field: String, several: Bool, labels: OptionLabels, state: RenderState, to buffer: inout ByteBuffer
+    ) {
+        let chosen = (state.values[field] ?? []).filter { !$0.isEmpty }
+        var options = chosen.map { (value: $0, label: labels.label(of: $0), checked: true) }
+        let search = state.listSearches[field]
+        for match in search?.matches ?? [] where !chosen.contains(match.value) {
+            options.append((match.value, match.label, false))
+        }
+        for (index, option) in options.enumerated() {
+            markup.choiceOption.write(to: &buffer) { part, buffer in
+                switch part {
+                case .type: buffer.writeString(several ? "checkbox" : "radio")
+                case .id: HTML.writeEscaped("field-\(field)-option-\(index + 1)", to: &buffer)
+                case .name: HTML.writeEscaped(field, to: &buffer)
+                case .value: HTML.writeEscaped(option.value, to: &buffer)
+                case .checked: if option.checked { buffer.writeStaticString(" checked") }
+                case .text: HTML.writeEscaped(option.label, to: &buffer)
+                default: break
+                }
+            }
+        }
+        if let search, search.matches.isEmpty {
+            markup.noMatches.write(to: &buffer) {
+                $0 == .text ? "Nothing matches “\(search.query)”; try fewer letters." : nil
+            }
         }
     }
 

@@ -56,6 +56,9 @@ enum Slot: Hashable, Sendable {
     case accountBar
     /// Links to the newer and older pages of the parent page's list, when there are more.
     case pager
+    /// A long value list's options in the page: the chosen values, then the matches of the search
+    /// asked for without JavaScript (``RenderState/listSearches``), as radios or checkboxes.
+    case longList(field: String, several: Bool, labels: OptionLabels)
 }
 
 /// The two inputs of a duration.

@@ -48,6 +48,10 @@ final class SlotMarkup: Sendable {
     let pagerNewer: Fragment
     /// `{{href}}`.
     let pagerOlder: Fragment
+    /// An option of a long value list: `{{type}}`, `{{id}}`, `{{name}}`, `{{value}}`, `{{checked}}`, `{{text}}`.
+    let choiceOption: Fragment
+    /// A long list's search that found nothing: `{{text}}`.
+    let noMatches: Fragment
 
     /// The templates the fragments come from, for the check that every template is there.
     static let templates =
@@ -57,7 +61,7 @@ final class SlotMarkup: Sendable {
             "file-image",
             "file-icon", "more-items", "more-item", "list-item", "list-empty", "account", "admin-link", "sign-in",
             "pager",
-            "pager-newer", "pager-older",
+            "pager-newer", "pager-older", "choice-option", "no-matches",
         ].map { "slots/\($0)" }
 
     init(library: MustacheLibrary) throws(RenderPlanError) {
@@ -81,6 +85,8 @@ final class SlotMarkup: Sendable {
         pager = try Self.fragment("slots/pager", library: library)
         pagerNewer = try Self.fragment("slots/pager-newer", library: library)
         pagerOlder = try Self.fragment("slots/pager-older", library: library)
+        choiceOption = try Self.fragment("slots/choice-option", library: library)
+        noMatches = try Self.fragment("slots/no-matches", library: library)
     }
 
     /// Renders a template once with a sentinel for each part and splits it.

@@ -1,0 +1,96 @@
+"""A value list of 300 options (past the 200 that are sent with a page) in headless Chromium:
+with JavaScript its list screen searches on the server and the choice is kept; without it the
+Search button shows the matches with everything typed kept, and the choice is stored."""
+import os
+import uuid
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import Browser, wait_gone
+
+PASSWORD = os.environ.get("FIELDWORK_ADMIN_PASSWORD", "ci-admin-password")
+FORM_ID = "trip-" + uuid.uuid4().hex[:8]
+OPTIONS = "".join(f'<option value="c{n}">City {n}</option>' for n in range(1, 301))
+SPEC = f"""<form xmlns="urn:fieldwork:form:1" id="{FORM_ID}" title="New Trip" object="Trip">
+<key><text name="title" placeholder="Title" required="true"/></key>
+<properties><group><value-list name="city" label="City" list="cities" required="true"/>
+<text name="note" label="Note"/></group></properties>
+<lists><list id="cities">{OPTIONS}</list></lists></form>"""
+
+
+def signed_in(js: bool) -> Browser:
+    b = Browser(js=js).viewport(1280, 800)
+    b.open("/login")
+    b.driver.find_element(By.ID, "field-name").send_keys("admin")
+    b.driver.find_element(By.ID, "field-password").send_keys(PASSWORD)
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-login__submit").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    return b
+
+
+@pytest.fixture(scope="module")
+def admin():
+    b = signed_in(js=True)
+    status = b.driver.execute_async_script(
+        "const done = arguments[1]; fetch('/api/forms', {method: 'POST', headers: {'Content-Type': 'application/xml'},"
+        " body: arguments[0]}).then(r => done(r.status), e => done(String(e)));", SPEC)
+    assert status == 201, status
+    yield b
+    b.quit()
+
+
+@pytest.fixture(scope="module")
+def admin_nojs(admin):
+    b = signed_in(js=False)
+    yield b
+    b.quit()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["compact", "regular"])
+def test_the_list_screen_searches_on_the_server(size, admin):
+    b = admin.viewport(*size).open(f"/forms/{FORM_ID}/new")
+    assert b.js_eval("return document.querySelectorAll('input[name=city]').length") == 0, "no option is sent"
+    b.driver.find_element(By.ID, "field-title").send_keys("Away")
+    b.driver.find_element(By.ID, "field-city").click()
+    b.settle()
+    screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
+    search = screen.find_element(By.CSS_SELECTOR, "input[type=search]")
+    assert b.js_eval("return document.activeElement.type") == "search"
+    WebDriverWait(b.driver, 5).until(
+        lambda d: b.js_eval("return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length") == 50)
+    search.send_keys("city 299")
+    labels = "return Array.from(document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__label')).map(e => e.textContent)"
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(labels) == ["City 299"])
+    b.screenshot(f"long-list-{size[0]}")
+    screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__label").click()
+    assert wait_gone(b, "dialog.fw-drilldown")
+    cell = b.driver.find_element(By.ID, "field-city")
+    assert cell.text == "City 299"
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old and "/new" not in d.current_url)
+    assert "City 299" in b.driver.find_element(By.TAG_NAME, "body").text
+
+
+def test_without_javascript_search_keeps_what_was_typed(admin_nojs):
+    b = admin_nojs.open(f"/forms/{FORM_ID}/new")
+    b.driver.find_element(By.ID, "field-title").send_keys("Away without scripts")
+    b.driver.find_element(By.ID, "field-note").send_keys("window seat")
+    b.driver.find_element(By.ID, "field-city").send_keys("city 12")
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.XPATH, "//button[normalize-space()='Search']").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    assert b.driver.find_element(By.ID, "field-title").get_attribute("value") == "Away without scripts"
+    assert b.driver.find_element(By.ID, "field-note").get_attribute("value") == "window seat"
+    labels = [e.text for e in b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options label")]
+    assert labels[:2] == ["City 12", "City 120"], labels
+    b.screenshot("long-list-nojs")
+    b.driver.find_element(By.XPATH, "//label[normalize-space()='City 120']").click()
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    body = b.driver.find_element(By.TAG_NAME, "body").text
+    assert "City 120" in body and "window seat" in body, body
