@@ -6,16 +6,10 @@ import FormModel
 /// The constants are every code the importers give, except that a native spec breaking a rule
 /// of ``FormModel/FormSchema/ruleViolations()`` is refused under the rule's own code
 /// (``FormModel/SchemaIssue/Code``, through ``init(_:)``).
-public struct ImportCode: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct ImportCode: ErrorCode, Codable {
     public var rawValue: String
 
     public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 
@@ -23,12 +17,6 @@ public struct ImportCode: RawRepresentable, Codable, Hashable, Sendable, Express
     public init(_ rule: SchemaIssue.Code) {
         rawValue = rule.rawValue
     }
-
-    public init(stringLiteral value: String) {
-        rawValue = value
-    }
-
-    public var description: String { rawValue }
 
     // MARK: Refusals (ImportError)
 

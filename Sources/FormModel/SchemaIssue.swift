@@ -21,22 +21,12 @@ public struct SchemaIssue: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A stable, machine-readable rule identifier: importers report it as their error's code,
     /// so never renamed. The constants are every rule of `FormSchema.ruleViolations()`.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public var rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        public init(stringLiteral value: String) {
-            rawValue = value
-        }
-
-        public var description: String { rawValue }
 
         /// min or max on a kind of field that has no range.
         public static let attributeNotAllowed = Code("attribute-not-allowed")

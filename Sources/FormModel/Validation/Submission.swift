@@ -73,22 +73,12 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
 
     /// A stable, machine-readable code: part of the JSON API, so never renamed. The constants
     /// are every code the server gives.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public var rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        public init(stringLiteral value: String) {
-            rawValue = value
-        }
-
-        public var description: String { rawValue }
 
         public static let email = Code("email")
         public static let fileSize = Code("file-size")

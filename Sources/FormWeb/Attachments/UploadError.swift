@@ -1,3 +1,4 @@
+import FormModel
 import Hummingbird
 import NIOCore
 
@@ -55,22 +56,12 @@ public struct UploadError: HTTPResponseError, Hashable, CustomStringConvertible 
     public var description: String { "\(code): \(message)" }
 
     /// A stable, machine-readable code, so never renamed. The constants are every code there is.
-    public struct Code: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public var rawValue: String
 
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
-
-        init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        public init(stringLiteral value: String) {
-            rawValue = value
-        }
-
-        public var description: String { rawValue }
 
         /// The body is not well-formed `multipart/form-data`.
         public static let malformed = Code("malformed")
