@@ -255,4 +255,13 @@ struct CreateViewTests {
                 #"name="estimate.minutes" type="number" inputmode="numeric" min="0" max="59" step="1" value="x">"#))
         #expect(DurationValue.split("P1DT2H5M")! == (26, 5))
     }
+
+    @Test("a long form's sections are divided; a short one's run on")
+    func sectionDividers() async throws {
+        let short = try await Fixtures.render(Fixtures.schema([Field(name: "note", kind: .text, label: "Note")]))
+        #expect(short.contains(#"<div class="fw-sheet__body">"#))
+        let fields = (1...9).map { Field(name: "f\($0)", kind: .text, label: "Field \($0)") }
+        let long = try await Fixtures.render(Fixtures.schema(fields))
+        #expect(long.contains(#"<div class="fw-sheet__body fw-sheet__body--long">"#))
+    }
 }

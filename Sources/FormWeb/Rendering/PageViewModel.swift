@@ -26,13 +26,15 @@ enum PageViewModel {
         let parent: ParentList
         /// What closing the view with changed input asks: "Discard this new issue?".
         let unsaved: PageText
+        /// Whether the form is long enough for dividers between its sections.
+        let long: Bool
 
         static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
             "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
             "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel, "prefillSeal": \.prefillSeal,
             "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
             "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
-            "unsaved": \.unsaved,
+            "unsaved": \.unsaved, "long": \.long,
         ]
 
         /// A section of the form: its groups of field cells.
@@ -81,6 +83,9 @@ enum PageViewModel {
                 mode == .create
                     ? "Discard this new \(object.isEmpty ? "entry" : object)?"
                     : "Discard your changes to this \(object.isEmpty ? "entry" : object)?")
+            // More than eight fields make a long form, whose sections are divided, as the create
+            // pattern asks; a short form's run on.
+            long = schema.allFields.count > 8
             prefillSeal = mode == .create ? registry.sentinel(.prefillSeal) : ""
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
