@@ -1,13 +1,16 @@
 import Mustache
 
-/// What `layout.mustache` reads of every page: the `<title>` and the classes on `<html>` and `<body>`.
+/// What `layout.mustache` reads of every page: the `<title>`, the classes on `<html>` and
+/// `<body>`, and whether the admin pages' own stylesheet is wanted.
 struct PageLayout: KeyPathContext {
     let title: PageText
     let htmlClass: PageText
     let bodyClass: String
+    /// Only admin pages load `admin.css`, so the create view does not carry their styles.
+    let adminStyles: Bool
 
     static let templateKeys: [String: PartialKeyPath<PageLayout> & Sendable] = [
-        "title": \.title, "htmlClass": \.htmlClass, "bodyClass": \.bodyClass,
+        "title": \.title, "htmlClass": \.htmlClass, "bodyClass": \.bodyClass, "adminStyles": \.adminStyles,
     ]
 
     /// - Parameters:
@@ -18,6 +21,7 @@ struct PageLayout: KeyPathContext {
         self.title = title
         self.htmlClass = htmlClass
         bodyClass = "fw-body fw-body--\(body)"
+        adminStyles = body == "admin"
     }
 }
 
