@@ -101,12 +101,13 @@ def test_cancel_asks_before_discarding_typed_input(size, browser):
     b = fresh(browser, *size)
     b.driver.find_element(By.ID, "field-title").send_keys("Half-typed")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
-    dialog = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-discard")
+    dialog = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]")
     assert dialog.is_displayed()
     assert "Discard this new issue?" in dialog.text
     assert b.js_eval("return document.activeElement.textContent") == "Keep editing"
     b.screenshot(f"discard-{size[0]}")
     dialog.find_element(By.XPATH, ".//button[normalize-space()='Keep editing']").click()
+    assert wait_gone(b, "dialog.fw-discard")
     assert b.driver.current_url.endswith(FORM)
     assert b.driver.find_element(By.ID, "field-title").get_attribute("value") == "Half-typed"
     # Escape keeps editing too.
@@ -115,7 +116,7 @@ def test_cancel_asks_before_discarding_typed_input(size, browser):
     assert wait_gone(b, "dialog.fw-discard")
     # Discard leaves without a second question from the browser.
     b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
-    b.driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Discard']").click()
+    b.driver.find_element(By.XPATH, "//dialog[@open]//button[normalize-space()='Discard']").click()
     b.settle()
     assert b.driver.current_url.endswith("/forms/new-issue")
 

@@ -47,12 +47,13 @@ def test_escape_with_typed_input_asks_first(size, browser):
     b = browser
     modal.find_element(By.ID, "field-title").send_keys("Half a thought")
     b.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
-    question = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-discard")
+    question = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]")
     assert "Discard this new issue?" in question.text
     question.find_element(By.XPATH, ".//button[normalize-space()='Keep editing']").click()
+    assert wait_gone(b, "dialog.fw-discard")
     assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == "Half a thought"
     b.driver.find_element(By.ID, "field-title").send_keys(Keys.ESCAPE)
-    b.driver.find_element(By.XPATH, "//dialog[contains(@class,'fw-discard')]//button[normalize-space()='Discard']").click()
+    b.driver.find_element(By.XPATH, "//dialog[contains(@class,'fw-discard') and @open]//button[normalize-space()='Discard']").click()
     assert wait_gone(b, "dialog.fw-modal")
 
 
