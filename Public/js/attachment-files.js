@@ -173,13 +173,14 @@ function tile(file) {
   return li;
 }
 
-/// Opens the previewer on `li`; `remove(li)` deletes, false disables Delete, null leaves it out.
-function watch(list, remove) {
+/// Opens the previewer on a tile of `list`; `deleting()` gives `remove(li)`, or false to disable
+/// Delete (read-only, as the cell is when the tile opens); null leaves Delete out.
+function watch(list, deleting) {
   list.addEventListener("click", async (event) => {
     const target = event.target.closest(".fw-attachment__open, .fw-attachment__link");
     if (!target) return;
     event.preventDefault();
-    preview(Array.from(list.querySelectorAll("li:not([hidden])")), target.closest("li"), remove);
+    preview(Array.from(list.querySelectorAll("li:not([hidden])")), target.closest("li"), deleting && deleting());
   });
 }
 
@@ -220,7 +221,7 @@ export async function enhance(root) {
       count(label, list);
     };
     input.addEventListener("change", add);
-    watch(list, input.disabled ? false : (li) => {
+    const remove = (li) => {
       if (li.fwFile) {
         const rest = new DataTransfer();
         for (const file of files.files) if (file !== li.fwFile) rest.items.add(file);
@@ -232,7 +233,8 @@ export async function enhance(root) {
         li.hidden = true;
       }
       count(label, list);
-    });
+    };
+    watch(list, () => !input.disabled && remove);
     add();
   });
 }

@@ -214,12 +214,32 @@ def test_tiles_preview_delete_and_kept(width, height, browser, files):
     assert "/forms/new-issue/" in d.current_url and not d.current_url.endswith("/new"), d.current_url
     assert tiles(d) == ["photo.png"]
     assert not q(d, ".fw-attachments__add")
+    row = d.find_element("xpath", "//dt[starts-with(normalize-space(), 'Attachments')]")
+    assert row.text.startswith("Attachments (1)"), row.text
     dialog = open_tile(b, "photo.png")
     view = shown_view(d)
     assert view[0] == "img" and "/files/" in view[1], view
     assert not dialog.find_elements("xpath", ".//button[normalize-space()='Delete']")
     b.screenshot(f"attachments-preview-detail-{width}")
     close_preview(b)
+    b.leave()
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=["compact", "regular"])
+def test_read_only_hides_plus_and_disables_delete(width, height, browser, files):
+    """A read-only cell's input is disabled (as the server renders it): no "+", and the
+    previewer's Delete is disabled. Here the input is disabled after a file was chosen."""
+    b = browser.viewport(width, height).open(FORM)
+    d = b.driver
+    attach(d, files["photo.png"])
+    wait_for(d, "return document.querySelectorAll('.fw-attachment').length === 1")
+    assert b.rect(".fw-attachments__add")["display"] != "none"
+    d.execute_script("document.getElementById('field-attachments').disabled = true")
+    assert b.rect(".fw-attachments__add")["display"] == "none"
+    dialog = open_tile(b, "photo.png")
+    assert dialog.find_element("xpath", ".//button[normalize-space()='Delete']").get_attribute("disabled")
+    close_preview(b)
+    assert tiles(d) == ["photo.png"]
     b.leave()
 
 
