@@ -5,7 +5,7 @@ const behaviours = [
   ["[data-dropzone]", "./dropzone.js"],
   ["[data-slider]", "./slider.js"],
   ["[data-format]", "./grouped-format.js"],
-  ["[data-attachments]", "./attachments-count.js"],
+  ["[data-attachments]", "./attachment-tiles.js"],
   ["[data-clear]", "./clear-button.js"],
   ["[data-choices]", "./choice-keys.js"],
   ["[data-drilldown]", "./drill-down.js"],
@@ -14,11 +14,12 @@ const behaviours = [
   ["[data-error-summary]", "./error-focus.js"],
 ];
 
-/// Enhances everything under `root`, in the order above (focus last).
+/// Enhances everything under `root`, in the order above (focus last), waiting for any module
+/// that enhances asynchronously.
 export async function enhance(root) {
   const wanted = behaviours.filter(([hook]) => root.querySelector(hook));
   const modules = await Promise.all(wanted.map(([, path]) => import(path)));
-  for (const module of modules) module.enhance(root);
+  for (const module of modules) await module.enhance(root);
 }
 
 // The page says when it is enhanced (tests wait for it).

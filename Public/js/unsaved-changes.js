@@ -23,8 +23,9 @@ export function snapshot(form) {
   return parts.join("\n");
 }
 
-/// Asks whether to discard; resolves true for Discard, false for Keep editing or Escape.
-export function confirmDiscard(question) {
+/// Asks whether to discard; resolves true for Discard, false for Keep editing or Escape. The
+/// attachment previewer asks the same way with its own words ("Delete", "Cancel").
+export function confirmDiscard(question, yes = "Discard", no = "Keep editing") {
   return new Promise((resolve) => {
     const dialog = document.createElement("dialog");
     dialog.className = "fw-discard";
@@ -41,11 +42,11 @@ export function confirmDiscard(question) {
     const keep = document.createElement("button");
     keep.className = "fw-button";
     keep.value = "keep";
-    keep.textContent = "Keep editing";
+    keep.textContent = no;
     const discard = document.createElement("button");
     discard.className = "fw-button fw-button--danger";
     discard.value = "discard";
-    discard.textContent = "Discard";
+    discard.textContent = yes;
     actions.append(discard, keep);
     form.append(text, actions);
     dialog.append(form);

@@ -6,7 +6,9 @@ axe.min.js) and is injected through WebDriver: see Browser.axe in conftest.py.
 
 What axe cannot decide ("needs review") does not fail these checks but is printed with them
 (pytest -rA); the error summary's has its own check below, which fails on anything serious."""
+import base64
 import os
+import tempfile
 import uuid
 
 import pytest
@@ -136,6 +138,20 @@ def modal_open(request, size):
     return b
 
 
+def attachment_preview_open(request, size):
+    """The create view with a chosen image, its previewer open."""
+    path = os.path.join(tempfile.mkdtemp(), "photo.png")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="))
+    b = create_view(request, size)
+    b.driver.find_element(By.ID, "field-attachments").send_keys(path)
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".fw-attachment__open"))
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-attachment__open").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-preview[open] img"))
+    b.settle()
+    return b
+
+
 PAGES = {
     "create-view": create_view,
     "refused-create-view": refused_create_view,
@@ -147,6 +163,7 @@ PAGES = {
     "drilldown-open": drilldown_open,
     "discard-question": discard_question,
     "modal-open": modal_open,
+    "attachment-preview-open": attachment_preview_open,
 }
 
 # Checks known to fail until a template changes: {(page, size): reason}. Strict, so a fix shows

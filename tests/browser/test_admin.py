@@ -9,7 +9,6 @@ import uuid
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BASE, Browser
@@ -58,6 +57,19 @@ def admin():
     assert b.driver.current_url.endswith("/admin")
     yield b
     b.quit()
+
+
+def staleness_of(element):
+    """True once `element`'s page is gone. Chrome may answer a lookup on a node of a page being
+    torn down with a generic inspector error ("does not belong to the document") instead of a
+    stale reference: that means gone too (as in test_submission_flow.py)."""
+    def gone(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return gone
 
 
 def click_and_load(b: Browser, by: str, selector: str):

@@ -69,6 +69,11 @@ def attach(d, path):
     field = q(d, "input[type=file][name=attachments]")[0]
     d.execute_script("arguments[0].style.opacity = 1; arguments[0].style.position = 'static';", field)
     field.send_keys(path)
+    # With JavaScript the file appears as a tile after "+" (tiles load on the first choice).
+    if d.execute_script("return document.documentElement.hasAttribute('data-enhanced')"):
+        name = os.path.basename(path)
+        WebDriverWait(d, 10).until(lambda _: any(
+            e.text == name for e in q(d, ".fw-attachment:not([hidden]) .fw-attachment__name")))
 
 
 @pytest.mark.parametrize("js,width,height", [(True, 390, 844), (False, 390, 844), (True, 1280, 800), (False, 1280, 800)],
@@ -149,10 +154,22 @@ def test_refuse_keep_create_view_edit_delete(js, width, height, browser, browser
     assert title.get_attribute("value") == marker
     title.clear()
     title.send_keys(marker + " edited")
-    # Untick "Keep" on the attached file: saved without it.
+    # Untick "Keep" on the attached file: saved without it. With JavaScript the file is a tile
+    # over its hidden Keep box: Delete in its previewer (confirmed) unticks the box.
     keep = d.find_element("css selector", "input[type=checkbox][name='attachments._kept']")
     assert keep.is_selected()
-    d.execute_script("arguments[0].click()", keep)
+    if js:
+        tile = d.find_element("css selector", ".fw-attachment .fw-attachment__open")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
+        tile.click()
+        WebDriverWait(d, 10).until(lambda _: q(d, "dialog.fw-preview[open]"))
+        d.find_element("xpath", "//dialog[contains(@class,'fw-preview')]//button[normalize-space()='Delete']").click()
+        WebDriverWait(d, 10).until(lambda _: q(d, "dialog.fw-discard[open]"))
+        d.find_element("xpath", "//dialog[contains(@class,'fw-discard')]//button[normalize-space()='Delete']").click()
+        WebDriverWait(d, 10).until(lambda _: not q(d, "dialog.fw-preview"))
+    else:
+        d.execute_script("arguments[0].click()", keep)
+    assert not keep.is_selected()
     submit(d)
     b.settle()
     assert d.current_url == object_url

@@ -25,7 +25,8 @@ enum FileListMarkup {
         }
     }
 
-    /// The files already received for a form's attachments field, each with a ticked Keep box.
+    /// The files already received for a form's attachments field, each with a ticked Keep box (and
+    /// its URL in `data-url`, for the previewer).
     static func writeKept(
         _ files: [SubmittedFile], field: String, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
     ) {
@@ -35,6 +36,7 @@ enum FileListMarkup {
             for file in files {
                 markup.keptFile.write(to: &buffer) { part, buffer in
                     switch part {
+                    case .url: HTML.writeEscaped(url(for: file, state: state), to: &buffer)
                     case .thumbnail: writeThumbnail(file, state: state, markup: markup, to: &buffer)
                     case .name: HTML.writeEscaped(file.name, to: &buffer)
                     case .size: HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)

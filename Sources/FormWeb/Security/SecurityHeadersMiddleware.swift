@@ -4,8 +4,12 @@ import Hummingbird
 /// Adds the security headers to every response, error pages included.
 public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// No inline script or style anywhere, so the policy can be strict.
+    /// `frame-src 'self' blob:`: the attachment previewer shows a PDF in an `<iframe>` from a
+    /// blob: URL (a chosen file not yet uploaded, or a stored one fetched), which `default-src`
+    /// alone would block.
     public static var contentSecurityPolicy: String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self' blob:; "
+            + "form-action 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
