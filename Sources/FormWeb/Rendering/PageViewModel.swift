@@ -38,14 +38,7 @@ enum PageViewModel {
         ]
 
         /// A section of the form: its groups of field cells.
-        struct Section: KeyPathContext {
-            let sectionKind: String
-            let groups: [Group]
-
-            static let templateKeys: [String: PartialKeyPath<Section> & Sendable] = [
-                "sectionKind": \.sectionKind, "groups": \.groups,
-            ]
-        }
+        typealias Section = PageSection<Group>
 
         /// A group of cells, labelled or not.
         struct Group: KeyPathContext {
@@ -197,15 +190,8 @@ enum PageViewModel {
             "objectPath": \.objectPath, "editLabel": \.editLabel, "sections": \.sections,
         ]
 
-        /// A section of the page: its groups.
-        struct Section: KeyPathContext {
-            let sectionKind: String
-            let groups: [Group]
-
-            static let templateKeys: [String: PartialKeyPath<Section> & Sendable] = [
-                "sectionKind": \.sectionKind, "groups": \.groups,
-            ]
-        }
+        /// A section of the page: its groups of rows.
+        typealias Section = PageSection<Group>
 
         /// A group's rows, hidden when none of its fields has a value.
         struct Group: KeyPathContext {
@@ -380,5 +366,16 @@ enum Plural {
         }
         if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }
         return word + "s"
+    }
+}
+
+/// A section of a form's page (key information, properties, accessory) and its groups: the
+/// create and edit view's groups of cells, the detail page's groups of rows.
+struct PageSection<Group>: KeyPathContext {
+    let sectionKind: String
+    let groups: [Group]
+
+    static var templateKeys: [String: PartialKeyPath<PageSection> & Sendable] {
+        ["sectionKind": \.sectionKind, "groups": \.groups]
     }
 }
