@@ -37,6 +37,8 @@ async function open(link) {
   document.body.append(dialog);
 
   const show = (sheet, refused) => {
+    // A refusal replaces the sheet in place: it does not slide in again.
+    if (refused) sheet.classList.add("fw-sheet--again");
     dialog.replaceChildren(sheet);
     sheet.querySelector(".fw-navbar__title")?.setAttribute("id", "fw-modal-title");
     wire(sheet);

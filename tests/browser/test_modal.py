@@ -77,6 +77,9 @@ def test_a_refusal_stays_in_the_modal_and_a_create_leaves_it(size, browser):
     assert b.js_eval("return document.activeElement.classList.contains('fw-error-summary')")
     assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == marker
     b.screenshot(f"modal-refused-{size[0]}")
+    b.settle()
+    assert not b.js_eval("return document.getAnimations().some(a => a.playState === 'running')"), \
+        "a refusal does not slide the sheet in again"
     b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-project").click()
     b.settle()
     b.driver.find_element(By.XPATH, "//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='Customer Portal']").click()
