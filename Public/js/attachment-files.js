@@ -4,8 +4,10 @@
 // adds to input.files; a file already received becomes a tile over its Keep box (hidden, still
 // submitted). A tile opens the previewer: a modal dialog showing one file (an image; a PDF in a
 // frame from a blob: URL, a chosen file's own or a stored one's fetched bytes; else its type
-// icon and name), Previous and Next, and Delete after a confirmation. The detail page's list (a
-// ul with data-attachments) opens it too, without "+" or Delete. Styles: attachments.css.
+// icon and name), Previous and Next (and the arrow keys), and Delete after a confirmation. The
+// detail page's list (a ul with data-attachments) opens it too, without "+" or Delete. Styles:
+// attachments.css.
+import { button, element } from "./element.js";
 import { confirmDiscard } from "./unsaved-changes.js";
 
 let styles;
@@ -22,14 +24,6 @@ function stylesheet() {
   return styles;
 }
 
-function button(text, className = "fw-button") {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.className = className;
-  element.textContent = text;
-  return element;
-}
-
 /// Shows `items[items.indexOf(li)]`; `remove(li)` deletes a file, false disables Delete, null
 /// leaves Delete out (the detail page).
 export async function preview(items, li, remove) {
@@ -37,26 +31,21 @@ export async function preview(items, li, remove) {
   let index = items.indexOf(li);
   let blob = "";
   let shown = 0;
-  const dialog = document.createElement("dialog");
-  dialog.className = "fw-preview";
+  const dialog = element("dialog", "fw-preview");
   dialog.setAttribute("aria-labelledby", "fw-preview-title");
-  const bar = document.createElement("div");
-  bar.className = "fw-preview__bar";
-  const close = button("Close");
-  const title = document.createElement("h2");
-  title.className = "fw-preview__title";
+  const bar = element("div", "fw-preview__bar");
+  const close = button("Close", "fw-button");
+  const title = element("h2", "fw-preview__title");
   title.id = "fw-preview-title";
   const remover = button("Delete", "fw-button fw-button--danger");
   remover.disabled = remove === false;
   bar.append(close, title);
   if (remove !== null) bar.append(remover);
-  const body = document.createElement("div");
-  body.className = "fw-preview__body";
-  const nav = document.createElement("div");
-  nav.className = "fw-preview__nav";
-  const previous = button("Previous");
-  const next = button("Next");
-  const position = document.createElement("span");
+  const body = element("div", "fw-preview__body");
+  const nav = element("div", "fw-preview__nav");
+  const previous = button("Previous", "fw-button");
+  const next = button("Next", "fw-button");
+  const position = element("span", "");
   nav.append(previous, position, next);
   dialog.append(bar, body, nav);
 
@@ -67,8 +56,11 @@ export async function preview(items, li, remove) {
     const name = item.querySelector(".fw-attachment__name").textContent;
     title.textContent = name;
     position.textContent = index + 1 + " of " + items.length;
+    // A button that turns disabled under focus would drop it to the page: it moves to the other.
+    const focused = document.activeElement;
     previous.disabled = index === 0;
     next.disabled = index === items.length - 1;
+    if (focused?.disabled) [previous, next, close].find((other) => !other.disabled).focus();
     const image = item.querySelector("img");
     let view;
     if (image) {
@@ -91,16 +83,23 @@ export async function preview(items, li, remove) {
       } catch { /* shown as its icon below */ }
     }
     if (!view) {
-      view = document.createElement("div");
-      view.className = "fw-preview__file";
+      view = element("div", "fw-preview__file");
       view.append(item.querySelector(".fw-attachment__icon").cloneNode(), name);
     }
     body.replaceChildren(view);
   }
 
+  const step = (by) => {
+    const to = Math.max(0, Math.min(items.length - 1, index + by));
+    if (to !== index) { index = to; show(); }
+  };
   close.addEventListener("click", () => dialog.close());
-  previous.addEventListener("click", () => { index--; show(); });
-  next.addEventListener("click", () => { index++; show(); });
+  previous.addEventListener("click", () => step(-1));
+  next.addEventListener("click", () => step(1));
+  // Left and Right move through the files, as in a photo viewer.
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") step(event.key === "ArrowLeft" ? -1 : 1);
+  });
   remover.addEventListener("click", async () => {
     const name = title.textContent;
     if (!await confirmDiscard("Delete " + name + "?", "Delete", "Cancel")) return;
@@ -121,14 +120,12 @@ export async function preview(items, li, remove) {
   close.focus();
 }
 
-
 /// Shows the number of tiles after the label's own text.
 function count(label, list) {
   if (!label) return;
   let span = label.querySelector(".fw-attachments__n");
   if (!span) {
-    span = document.createElement("span");
-    span.className = "fw-attachments__n";
+    span = element("span", "fw-attachments__n");
     label.firstChild.after(span);
   }
   const n = list.querySelectorAll("li:not([hidden])").length;
@@ -137,18 +134,13 @@ function count(label, list) {
 
 /// A tile's opener: a button holding the thumbnail and the name.
 function opener(...parts) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "fw-attachment__open";
-  button.append(...parts);
-  return button;
+  const made = button("", "fw-attachment__open");
+  made.append(...parts);
+  return made;
 }
 
 function span(kind, text) {
-  const element = document.createElement("span");
-  element.className = "fw-attachment__" + kind;
-  element.textContent = text;
-  return element;
+  return element("span", "fw-attachment__" + kind, text);
 }
 
 /// The tile of a chosen file: an image's thumbnail read as a data: URL, else a type icon.
@@ -166,8 +158,7 @@ function tile(file) {
     thumb.setAttribute("aria-hidden", "true");
   }
   const size = file.size < 1024 ? file.size + " bytes" : file.size < 1048576 ? (file.size / 1024).toFixed(1) + " KB" : (file.size / 1048576).toFixed(1) + " MB";
-  const li = document.createElement("li");
-  li.className = "fw-attachment";
+  const li = element("li", "fw-attachment");
   li.fwFile = file;
   li.append(opener(thumb, span("name", file.name)), span("size", size));
   return li;
@@ -200,8 +191,7 @@ export async function enhance(root) {
     const label = box.closest(".fw-cell")?.querySelector(".fw-label");
     let list = box.querySelector("ul");
     if (!list) {
-      list = document.createElement("ul");
-      list.className = "fw-attachments__list";
+      list = element("ul", "fw-attachments__list");
     }
     box.querySelector(".fw-attachments__add").after(list);
     box.classList.add("fw-attachments--tiles");

@@ -4,6 +4,7 @@
 // expandable search, the list's groups, radios for one value and checkboxes for several with a
 // "Selected" group on top. A choice applies at once: there is no Apply button. The native
 // control stays in the form (hidden), so what is submitted is what it always was.
+import { button, element } from "./element.js";
 import { labelText } from "./label-text.js";
 import { isCompact } from "./layout.js";
 
@@ -92,41 +93,30 @@ function openList(cell, control, title, multiple, done) {
   const remote = control.dataset.optionsUrl && control.classList.contains("fw-longlist");
   const options = optionsOf(control);
   const searchable = remote || control.hasAttribute("data-searchable") || options.length > 10;
-  const dialog = document.createElement("dialog");
-  dialog.className = "fw-drilldown";
+  const dialog = element("dialog", "fw-drilldown");
   const id = "fw-drilldown-" + ++counter;
   dialog.setAttribute("aria-labelledby", id + "-title");
 
-  const header = document.createElement("header");
-  header.className = "fw-drilldown__bar";
-  const back = document.createElement("button");
-  back.type = "button";
-  back.className = "fw-drilldown__back";
-  back.textContent = "Back";
-  const heading = document.createElement("h2");
-  heading.className = "fw-drilldown__title";
+  const header = element("header", "fw-drilldown__bar");
+  const back = button("Back", "fw-drilldown__back");
+  const heading = element("h2", "fw-drilldown__title");
   heading.id = id + "-title";
   heading.textContent = title;
-  const toggle = document.createElement("button");
-  toggle.type = "button";
-  toggle.className = "fw-drilldown__search-toggle";
+  const toggle = button("", "fw-drilldown__search-toggle");
   toggle.setAttribute("aria-label", "Search " + title);
   toggle.setAttribute("aria-expanded", "false");
   header.append(back, heading);
   if (searchable) header.append(toggle);
 
-  const search = document.createElement("input");
+  const search = element("input", "fw-input fw-drilldown__search");
   search.type = "search";
-  search.className = "fw-input fw-drilldown__search";
   search.setAttribute("aria-label", "Search " + title);
   search.setAttribute("autocomplete", "off");
   search.hidden = !remote;
   toggle.setAttribute("aria-expanded", String(remote));
 
-  const body = document.createElement("div");
-  body.className = "fw-drilldown__body";
-  const status = document.createElement("p");
-  status.className = "fw-visually-hidden";
+  const body = element("div", "fw-drilldown__body");
+  const status = element("p", "fw-visually-hidden");
   status.setAttribute("aria-live", "polite");
 
   const rows = [];
@@ -143,15 +133,11 @@ function openList(cell, control, title, multiple, done) {
       groups.get(option.group).push(option);
     }
     for (const [name, members] of groups) {
-      const group = document.createElement("fieldset");
-      group.className = "fw-drilldown__group";
-      const legend = document.createElement("legend");
-      legend.className = name ? "fw-drilldown__legend" : "fw-visually-hidden";
-      legend.textContent = name || title;
+      const group = element("fieldset", "fw-drilldown__group");
+      const legend = element("legend", name ? "fw-drilldown__legend" : "fw-visually-hidden", name || title);
       group.append(legend);
       for (const option of members) {
-        const row = document.createElement("div");
-        row.className = "fw-drilldown__row";
+        const row = element("div", "fw-drilldown__row");
         const input = document.createElement("input");
         input.type = multiple ? "checkbox" : "radio";
         input.id = id + "-" + n++;
@@ -263,12 +249,12 @@ export function enhance(root) {
     const cell = document.createElement(readOnly ? "div" : "button");
     cell.className = "fw-drill" + (readOnly ? " fw-drill--readonly" : "");
     if (!readOnly) cell.type = "button";
-    const value = document.createElement("span");
-    value.className = "fw-drill__value";
+    const value = element("span", "fw-drill__value");
+    // Nothing chosen shows what the select's empty option says ("Select"), as a placeholder.
+    if (!readOnly) value.dataset.placeholder = control.querySelector('option[value=""]')?.textContent || "Select";
     cell.append(value);
     if (!readOnly) {
-      const chevron = document.createElement("span");
-      chevron.className = "fw-drill__chevron";
+      const chevron = element("span", "fw-drill__chevron");
       chevron.setAttribute("aria-hidden", "true");
       cell.append(chevron);
       // The control keeps its describedby (hint, error) on the cell that replaces it.

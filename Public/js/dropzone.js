@@ -1,11 +1,12 @@
 // Admin import: files dropped on the zone join the file input (so the form posts them as if
 // chosen), and the chosen names are listed in order, since that order is the import's order.
+import { element } from "./element.js";
+
 export function enhance(root) {
   root.querySelectorAll("[data-dropzone]").forEach((zone) => {
     const input = zone.querySelector("input[type=file]");
     if (!input || typeof DataTransfer === "undefined") return;
-    const list = document.createElement("ol");
-    list.className = "fw-dropzone__files";
+    const list = element("ol", "fw-dropzone__files");
     list.setAttribute("aria-live", "polite");
     zone.appendChild(list);
     const show = () => {

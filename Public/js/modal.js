@@ -4,6 +4,7 @@
 // stored object goes to its detail page, a refusal re-renders inside the modal with focus on
 // the error summary. Cancel, Escape and, at regular width, a click outside the sheet close it,
 // asking first when input changed. Without JavaScript "+" stays a link to the create view.
+import { element } from "./element.js";
 import { isCompact } from "./layout.js";
 import { confirmDiscard } from "./unsaved-changes.js";
 
@@ -18,8 +19,7 @@ function sheetOf(html) {
   const doc = new DOMParser().parseFromString(html, "text/html");
   const main = doc.querySelector("main.fw-sheet");
   if (!main) return null;
-  const sheet = document.createElement("div");
-  sheet.className = main.className;
+  const sheet = element("div", main.className);
   sheet.append(...Array.from(main.childNodes).map((n) => document.importNode(n, true)));
   return { sheet, popover: doc.documentElement.classList.contains("fw-presentation-popover") };
 }
@@ -31,8 +31,7 @@ async function open(link) {
   if (!found) return false;
   const { enhance } = await import("./fieldwork.js");
 
-  const dialog = document.createElement("dialog");
-  dialog.className = "fw-modal" + (found.popover ? " fw-modal--popover" : "");
+  const dialog = element("dialog", "fw-modal" + (found.popover ? " fw-modal--popover" : ""));
   dialog.setAttribute("aria-labelledby", "fw-modal-title");
   document.body.append(dialog);
 

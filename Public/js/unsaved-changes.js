@@ -2,23 +2,24 @@
 // loaded with asks first ("Discard this new issue?", Discard or Keep editing); untouched, it
 // leaves at once. Leaving by the browser's own navigation asks through beforeunload. Create and
 // Save never ask. The form says what to ask in data-unsaved.
+import { element } from "./element.js";
 
 /// The form's values as one comparable string: every named control but the tokens, files by
 /// name and size. Compared with the snapshot taken on load, not tracked by change events.
 export function snapshot(form) {
   const parts = [];
-  for (const element of form.elements) {
-    if (!element.name || element.disabled || element.type === "hidden" || element.type === "submit") continue;
-    if ((element.type === "checkbox" || element.type === "radio") && !element.checked) continue;
-    if (element.type === "file") {
-      for (const file of element.files || []) parts.push(element.name + "=file:" + file.name + ":" + file.size);
+  for (const control of form.elements) {
+    if (!control.name || control.disabled || control.type === "hidden" || control.type === "submit") continue;
+    if ((control.type === "checkbox" || control.type === "radio") && !control.checked) continue;
+    if (control.type === "file") {
+      for (const file of control.files || []) parts.push(control.name + "=file:" + file.name + ":" + file.size);
       continue;
     }
-    if (element.tagName === "SELECT") {
-      for (const option of element.selectedOptions) parts.push(element.name + "=" + option.value);
+    if (control.tagName === "SELECT") {
+      for (const option of control.selectedOptions) parts.push(control.name + "=" + option.value);
       continue;
     }
-    parts.push(element.name + "=" + element.value);
+    parts.push(control.name + "=" + control.value);
   }
   return parts.join("\n");
 }
@@ -27,26 +28,18 @@ export function snapshot(form) {
 /// attachment previewer asks the same way with its own words ("Delete", "Cancel").
 export function confirmDiscard(question, yes = "Discard", no = "Keep editing") {
   return new Promise((resolve) => {
-    const dialog = document.createElement("dialog");
-    dialog.className = "fw-discard";
+    const dialog = element("dialog", "fw-discard");
     const id = "fw-discard-" + Math.random().toString(36).slice(2);
     dialog.setAttribute("aria-labelledby", id);
     const form = document.createElement("form");
     form.method = "dialog";
-    const text = document.createElement("p");
-    text.className = "fw-discard__text";
+    const text = element("p", "fw-discard__text", question);
     text.id = id;
-    text.textContent = question;
-    const actions = document.createElement("div");
-    actions.className = "fw-confirm__actions";
-    const keep = document.createElement("button");
-    keep.className = "fw-button";
+    const actions = element("div", "fw-confirm__actions");
+    const keep = element("button", "fw-button", no);
     keep.value = "keep";
-    keep.textContent = no;
-    const discard = document.createElement("button");
-    discard.className = "fw-button fw-button--danger";
+    const discard = element("button", "fw-button fw-button--danger", yes);
     discard.value = "discard";
-    discard.textContent = yes;
     actions.append(discard, keep);
     form.append(text, actions);
     dialog.append(form);

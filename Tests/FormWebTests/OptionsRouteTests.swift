@@ -78,6 +78,42 @@ struct OptionsRouteTests {
         }
     }
 
+    @Test(
+        "Enter in a long list's search box with a new query searches; Enter elsewhere, or on the same query, sends the form"
+    )
+    func enterSearches() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/trip/new")
+            // The form's first submit button is the hidden one that Enter clicks.
+            let form = try #require(view.body.range(of: "<form "))
+            let firstButton = try #require(view.body[form.upperBound...].range(of: "<button "))
+            #expect(
+                view.body[firstButton.lowerBound...].hasPrefix(
+                    #"<button type="submit" name="_enter" value="1" hidden tabindex="-1"></button>"#))
+            let csrf = ("_csrf", view.csrf ?? "")
+            let searched = try await browser.post(
+                "/forms/trip", [csrf, ("title", "Conference"), ("city._q", "City 4999"), ("_enter", "1")])
+            #expect(searched.status == .ok)
+            #expect(searched.body.contains(#"name="city._searched" value="City 4999""#))
+            #expect(searched.body.contains(#"name="city" value="c4999"><label"#))
+            // Enter again (in the title, say) with the query whose matches are shown: the form is sent.
+            let created = try await browser.post(
+                "/forms/trip",
+                [
+                    csrf, ("title", "Conference"), ("city._q", "City 4999"), ("city._searched", "City 4999"),
+                    ("city", "c4999"), ("_enter", "1"),
+                ])
+            #expect(created.status == .seeOther)
+            // Enter with an empty search box sends the form too (refused here: no title).
+            let refused = try await browser.post("/forms/trip", [csrf, ("city._q", ""), ("_enter", "1")])
+            #expect(refused.status == .unprocessableContent)
+            // A Search button naming a field that is not a long list does not search.
+            let notAList = try await browser.post("/forms/trip", [csrf, ("_search", "note")])
+            #expect(notAList.status == .unprocessableContent)
+        }
+    }
+
     @Test("a list of 5,000 options sends none of them with the create view; a chosen one comes back with its label")
     func pageWeight() async throws {
         try await TestApp.run(forms: [(Self.form, .public)]) { client in

@@ -8,6 +8,8 @@ import tempfile
 
 import pytest
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import choose, wait_gone
@@ -120,6 +122,10 @@ def kept_url_serves_pdf(d) -> bool:
         "fetch(url).then(r => r.text()).then(t => done(t.startsWith('%PDF-')), () => done(false));")
 
 
+def focused_text(d):
+    return d.execute_script("return document.activeElement.textContent.trim()")
+
+
 def shown_view(d):
     """What the previewer shows: img (with its src), iframe (with its src) or the icon."""
     return d.execute_script(
@@ -167,9 +173,20 @@ def test_tiles_preview_delete_and_kept(width, height, browser, files):
     view = shown_view(d)
     assert view[0] == "iframe" and view[1].startswith("blob:"), view
     assert "report.pdf" in dialog.text and "2 of 2" in dialog.text
+    # Next is disabled at the last file: the focus it had moves to Previous, not to the page.
+    assert focused_text(d) == "Previous"
     b.screenshot(f"attachments-preview-pdf-{width}")
     dialog.find_element("xpath", ".//button[normalize-space()='Previous']").click()
     wait_for(d, "return !!document.querySelector('dialog.fw-preview img')")
+    assert focused_text(d) == "Next"
+    # The arrow keys move too, and stop at the ends.
+    ActionChains(d).send_keys(Keys.ARROW_RIGHT).perform()
+    wait_for(d, "return document.querySelector('dialog.fw-preview').textContent.includes('2 of 2')")
+    ActionChains(d).send_keys(Keys.ARROW_RIGHT).perform()
+    assert "2 of 2" in dialog.text
+    ActionChains(d).send_keys(Keys.ARROW_LEFT).perform()
+    wait_for(d, "return !!document.querySelector('dialog.fw-preview img')")
+    assert "1 of 2" in dialog.text
 
     # Delete (confirmed) removes the image from what will be submitted.
     delete_in_preview(b)

@@ -27,6 +27,10 @@ def test_single_value_list_drills_down_and_returns_with_the_choice(size, browser
     project = cell(b, "project")
     assert project.tag_name == "button"
     assert project.get_attribute("aria-label") == "Project: none chosen"
+    # Nothing chosen: the cell shows the select's "Select" as a placeholder.
+    placeholder = b.js_eval(
+        "return getComputedStyle(document.querySelector('#field-project .fw-drill__value'), '::before').content")
+    assert placeholder == '"Select"', placeholder
     assert not b.driver.find_element(By.NAME, "project").is_displayed(), "the native select is hidden"
     project.click()
     b.settle()

@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import Browser, wait_gone
@@ -94,3 +95,23 @@ def test_without_javascript_search_keeps_what_was_typed(admin_nojs):
     WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     body = b.driver.find_element(By.TAG_NAME, "body").text
     assert "City 120" in body and "window seat" in body, body
+
+
+def test_without_javascript_enter_in_the_search_box_searches(admin_nojs):
+    """Enter in the search box searches (it does not send the form); Enter in another field
+    afterwards sends it."""
+    b = admin_nojs.open(f"/forms/{FORM_ID}/new")
+    b.driver.find_element(By.ID, "field-title").send_keys("Enter without scripts")
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.ID, "field-city").send_keys("city 77" + Keys.ENTER)
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    assert b.driver.current_url.endswith(f"/forms/{FORM_ID}"), "the form came back, nothing created"
+    assert not b.driver.find_elements(By.CSS_SELECTOR, ".fw-error-summary")
+    labels = [e.text for e in b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options label")]
+    assert labels[0] == "City 77" and all("77" in label for label in labels), labels
+    b.driver.find_element(By.XPATH, "//label[normalize-space()='City 177']").click()
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.ID, "field-title").send_keys(Keys.ENTER)
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    body = b.driver.find_element(By.TAG_NAME, "body").text
+    assert "Enter without scripts" in body and "City 177" in body, body

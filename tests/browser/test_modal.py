@@ -1,13 +1,17 @@
-"""The create view in a modal over its parent page: "+" opens it (full screen at compact width,
-a centred sheet at regular width), focus goes to the first key field, Cancel, Escape and a click
-outside close it (asking first when something was typed), a refusal re-renders inside it and a
-create goes to the new object's page; without JavaScript "+" is a link."""
+"""The create view in a modal over its parent page: "+" opens it (sliding up full screen at
+compact width, a centred sheet at regular width, a popover by "+" for regular="popover"), focus
+goes to the first key field, Cancel, Escape and a click outside close it (asking first when
+something was typed), a refusal re-renders inside it and a create goes to the new object's page;
+without JavaScript "+" is a link."""
+import uuid
+
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import wait_gone
+from conftest import Browser, wait_gone
+from test_admin import PASSWORD, click_and_load, paste_and_import
 
 PARENT = "/forms/new-issue"
 WIDTHS = [(390, 844), (1280, 800)]
@@ -34,6 +38,9 @@ def test_plus_opens_the_create_view_in_a_modal(size, browser):
     else:
         assert 540 <= sheet["width"] <= 600 and abs(sheet["x"] + sheet["width"] / 2 - 640) < 2, sheet
     assert modal.find_element(By.CSS_SELECTOR, ".fw-navbar__title").text == "New Issue"
+    # It slides up at compact width and fades in as a sheet at regular width.
+    animation = b.js_eval("return getComputedStyle(document.querySelector('dialog.fw-modal .fw-sheet')).animationName")
+    assert animation == ("fw-slide-up" if size[0] == 390 else "fw-sheet-in"), animation
     b.screenshot(f"modal-{size[0]}")
     # Untouched, Cancel closes at once and focus goes back to "+".
     modal.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
@@ -94,3 +101,59 @@ def test_without_javascript_plus_is_a_link(browser_nojs):
     b = browser_nojs.viewport(1280, 800).open(PARENT)
     b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
     assert b.driver.current_url.endswith("/forms/new-issue/new")
+
+
+POPOVER_SPEC = """<?xml version="1.0" encoding="UTF-8"?>
+<form xmlns="urn:fieldwork:form:1" id="{id}" title="New Note" object="Note" regular="popover">
+  <key>
+    <text name="title" placeholder="Title" required="true"/>
+  </key>
+  <properties>
+    <text name="place" label="Place"/>
+  </properties>
+</form>
+"""
+
+
+@pytest.fixture(scope="module")
+def popover_form():
+    """A form that asks for a popover at regular width, imported by an admin, and the admin's
+    browser (an imported form is for signed-in users)."""
+    form_id = "note-" + uuid.uuid4().hex[:8]
+    admin = Browser(js=True).viewport(1280, 800)
+    try:
+        admin.open("/login?next=/admin")
+        admin.driver.find_element(By.ID, "field-name").send_keys("admin")
+        admin.driver.find_element(By.ID, "field-password").send_keys(PASSWORD)
+        click_and_load(admin, By.CSS_SELECTOR, ".fw-login__submit")
+        paste_and_import(admin, POPOVER_SPEC.format(id=form_id))
+        assert "/admin/imports/" in admin.driver.current_url, admin.driver.current_url
+        yield form_id, admin
+    finally:
+        admin.quit()
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=IDS)
+def test_a_popover_form_opens_by_plus_at_regular_width(size, popover_form):
+    form_id, b = popover_form
+    b.viewport(*size).open(f"/forms/{form_id}")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
+    WebDriverWait(b.driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] form"))
+    b.settle()
+    sheet = b.rect("dialog.fw-modal .fw-sheet")
+    plus = b.rect(".fw-page-header__add")
+    if size[0] == 390:
+        # Compact width has no popover: the full-screen view.
+        assert abs(sheet["x"]) < 1 and abs(sheet["width"] - 390) < 1, sheet
+    else:
+        # By "+": under the header, at the right edge, narrower than a form sheet; the page
+        # behind stays undimmed.
+        assert sheet["width"] <= 420 and abs(sheet["x"] + sheet["width"] - (1280 - 16)) < 2, sheet
+        assert sheet["y"] >= plus["y"] + plus["height"] - 1 and sheet["y"] < 120, (sheet, plus)
+        backdrop = b.js_eval("return getComputedStyle(document.querySelector('dialog.fw-modal'), '::backdrop').backgroundColor")
+        assert backdrop.replace(" ", "") in ("rgba(0,0,0,0)", "transparent"), backdrop
+    assert b.js_eval("return document.activeElement.id") == "field-title"
+    b.screenshot(f"modal-popover-{size[0]}")
+    b.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    assert wait_gone(b, "dialog.fw-modal")

@@ -2,6 +2,7 @@
 ///
 /// - comments go;
 /// - a run of whitespace becomes one space;
+/// - the semicolon after a block's last declaration goes;
 /// - that space goes entirely only where a space never matters: next to `{`, `}`, `;` and `,`,
 ///   and after the colon of a declaration (a property name alone at the start of a statement
 ///   inside a block: `color: red`, `--fw-gap: 8px`), whose value the parser trims anyway;
@@ -39,6 +40,10 @@ enum CSSMinifier {
                 writer.edge = .other
             case .openBrace, .closeBrace, .semicolon, .comma:
                 writer.startToken(delimiter: true)
+                // A block's last declaration needs no semicolon: `a;}` is `a}`.
+                if byte == .closeBrace, writer.edge == .delimiter, writer.out.last == .semicolon {
+                    writer.out.removeLast()
+                }
                 writer.out.append(byte)
                 writer.edge = .delimiter
                 if byte == .openBrace { writer.depth += 1 }

@@ -31,6 +31,9 @@ final class FieldViewModel: KeyPathContext {
     let searchName: PageText
     let optionsURL: PageText
     let sQuery: String
+    /// The hidden `NAME._searched`: the query whose matches are shown (``InputName/searchedQuery(of:)``).
+    let searchedName: PageText
+    let sSearched: String
     let sChoices: String
     let inputType: String
     let attrs: [Attribute]
@@ -63,7 +66,7 @@ final class FieldViewModel: KeyPathContext {
         "sText": \.sText, "sSwitch": \.sSwitch, "sHours": \.sHours, "sMinutes": \.sMinutes, "sHidden": \.sHidden,
         "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
         "sFiles": \.sFiles, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
-        "sQuery": \.sQuery, "sChoices": \.sChoices,
+        "sQuery": \.sQuery, "sChoices": \.sChoices, "searchedName": \.searchedName, "sSearched": \.sSearched,
     ]
 
     /// An attribute of the main control: `{{n}}="{{v}}"`.
@@ -170,6 +173,9 @@ final class FieldViewModel: KeyPathContext {
         self.searchName = PageText(searchName)
         optionsURL = "/api/forms/\(builder.schema.id)/fields/\(name)/options"
         sQuery = longList ? registry.sentinel(.value(field: searchName)) : ""
+        let searchedName = InputName.searchedQuery(of: field.name)
+        self.searchedName = PageText(searchedName)
+        sSearched = longList ? registry.sentinel(.value(field: searchedName)) : ""
         sChoices =
             longList
             ? registry.sentinel(

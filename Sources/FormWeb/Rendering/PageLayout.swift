@@ -5,21 +5,29 @@ import Mustache
 struct PageLayout: KeyPathContext {
     let title: PageText
     let htmlClass: PageText
+    /// The `media` of the regular-width stylesheet's link (``LayoutMode/regularMedia``).
+    let regularMedia: PageText
     let bodyClass: String
     /// Only admin pages load `admin.css`, so the create view does not carry their styles.
     let adminStyles: Bool
 
     static let templateKeys: [String: PartialKeyPath<PageLayout> & Sendable] = [
-        "title": \.title, "htmlClass": \.htmlClass, "bodyClass": \.bodyClass, "adminStyles": \.adminStyles,
+        "title": \.title, "htmlClass": \.htmlClass, "regularMedia": \.regularMedia, "bodyClass": \.bodyClass,
+        "adminStyles": \.adminStyles,
     ]
 
     /// - Parameters:
     ///   - title: the whole `<title>`, site name included.
     ///   - htmlClass: the classes on `<html>`; the layout's (``LayoutMode``) unless a slot sets it.
+    ///   - regularMedia: when the regular-width stylesheet applies; the viewport decides unless a slot sets it.
     ///   - body: the page's kind, for the `fw-body--<body>` class.
-    init(title: PageText, htmlClass: PageText = "fw-page fw-layout-auto", body: String) {
+    init(
+        title: PageText, htmlClass: PageText = "fw-page fw-layout-auto",
+        regularMedia: PageText = PageText(LayoutMode.auto.regularMedia), body: String
+    ) {
         self.title = title
         self.htmlClass = htmlClass
+        self.regularMedia = regularMedia
         bodyClass = "fw-body fw-body--\(body)"
         adminStyles = body == "admin"
     }

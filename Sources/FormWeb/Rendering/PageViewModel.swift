@@ -28,13 +28,15 @@ enum PageViewModel {
         let unsaved: PageText
         /// Whether the form is long enough for dividers between its sections.
         let long: Bool
+        /// The hidden default button (``InputName/enter``) of a form with a long value list.
+        let enterName: [String]
 
         static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
             "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
             "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel, "prefillSeal": \.prefillSeal,
             "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
             "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
-            "unsaved": \.unsaved, "long": \.long,
+            "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName,
         ]
 
         /// A section of the form: its groups of field cells.
@@ -64,6 +66,7 @@ enum PageViewModel {
                 title: "\(slot: registry.sentinel(.titlePrefix))\(title) – \(siteName)",
                 htmlClass:
                     "fw-page \(slot: registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
+                regularMedia: "\(slot: registry.sentinel(.regularMedia))",
                 body: "create")
             self.title = title
             submit = mode == .create ? PageText(schema.submit) : "Save"
@@ -79,6 +82,7 @@ enum PageViewModel {
             // More than eight fields make a long form, whose sections are divided, as the create
             // pattern asks; a short form's run on.
             long = schema.allFields.count > 8
+            enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
             prefillSeal = mode == .create ? registry.sentinel(.prefillSeal) : ""
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue

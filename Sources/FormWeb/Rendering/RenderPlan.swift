@@ -46,6 +46,8 @@ public struct RenderPlan: Sendable {
         switch slot {
         case .layoutClass:
             buffer.writeString(state.layout.htmlClass)
+        case .regularMedia:
+            buffer.writeString(state.layout.regularMedia)
         case .titlePrefix:
             if !state.errors.isEmpty { buffer.writeStaticString("Error: ") }
         case .csrfToken:

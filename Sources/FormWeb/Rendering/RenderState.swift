@@ -40,6 +40,16 @@ public enum LayoutMode: String, Sendable, Hashable, CaseIterable {
     /// The class on `<html>` that the stylesheet keys on.
     public var htmlClass: String { "fw-layout-\(rawValue)" }
 
+    /// When `regular.css`, the form sheet over the parent page, applies: from 600 px wide, always,
+    /// or never. One stylesheet serves the viewport's choice and the forced one.
+    public var regularMedia: String {
+        switch self {
+        case .auto: "(min-width: 600px)"
+        case .regular: "all"
+        case .compact: "not all"
+        }
+    }
+
     /// `?layout=compact|regular`; anything else lets the viewport decide.
     public init(query value: String?) {
         self = value.flatMap { LayoutMode(rawValue: $0) } ?? .auto

@@ -5,6 +5,8 @@
 enum Slot: Hashable, Sendable {
     /// The class on `<html>` that picks the layout: `fw-layout-auto|compact|regular`.
     case layoutClass
+    /// The media query of the regular-width stylesheet's `<link>` (``LayoutMode/regularMedia``).
+    case regularMedia
     /// "Error: " before the page title when the form has errors, as screen readers hear the title first.
     case titlePrefix
     /// The hidden `_csrf` input's value.

@@ -47,7 +47,7 @@ struct CreateController {
         let sealed =
             prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
             ?? view.readOnlyValues(view.initialValues(query: [:]))
-        if let search = received.listSearch, view.optionSearches[search.field] != nil {
+        if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.
             let serverValues = ObjectSubmissions.serverValues(view: view, known: sealed)
@@ -95,6 +95,7 @@ extension RenderState {
     mutating func showSearch(_ search: ListSearch, in view: FormView) {
         guard let finder = view.optionSearches[search.field] else { return }
         listSearches[search.field] = ListSearchResult(query: search.query, matches: finder.search(search.query).matches)
+        values[InputName.searchedQuery(of: search.field)] = [search.query]
     }
 }
 

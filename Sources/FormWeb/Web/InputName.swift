@@ -11,4 +11,13 @@ enum InputName {
 
     /// The search box of a long value list, `NAME._q`.
     static func searchQuery(of field: String) -> String { "\(field)._q" }
+
+    /// The query whose matches the page shows for a long value list, `NAME._searched`: Enter
+    /// in a search box with a new query searches, Enter anywhere else sends the form.
+    static func searchedQuery(of field: String) -> String { "\(field)._searched" }
+
+    /// The hidden first submit button of a form with a long value list: the form's default
+    /// button, which Enter in a text box clicks (implicit submission), so the server can tell
+    /// Enter from a click on Create or Save.
+    static let enter = "_enter"
 }

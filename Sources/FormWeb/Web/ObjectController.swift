@@ -60,7 +60,7 @@ struct ObjectController {
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         let storedFiles = InputStrings.files(of: object.values)
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
-        if let search = received.listSearch, view.optionSearches[search.field] != nil {
+        if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the edit view again with everything typed kept.
             let serverValues = ObjectSubmissions.serverValues(view: view, known: InputStrings.of(object.values))
             var state = RenderState(received: received, issues: [], serverValues: serverValues, viewer: viewer)

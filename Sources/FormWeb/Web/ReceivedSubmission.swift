@@ -11,7 +11,9 @@ struct ReceivedSubmission: Sendable {
     var stagedIDs: Set<String> = []
 
     /// Inputs that steer the request rather than carry a field's value.
-    static let controlNames: Set<String> = [CSRF.fieldName, SignedPrefill.fieldName, InputName.search]
+    static let controlNames: Set<String> = [
+        CSRF.fieldName, SignedPrefill.fieldName, InputName.search, InputName.enter,
+    ]
 
     /// Splits the control inputs off a body's fields.
     init(fields: [String: [String]], files: [String: [SubmittedFile]] = [:]) {
@@ -26,11 +28,23 @@ struct ReceivedSubmission: Sendable {
 
     func control(_ name: String) -> String? { controls[name] }
 
-    /// The long value list the user asked to search (the Search button, without JavaScript)
-    /// and what they typed into its search box; nil when the form was sent to be stored.
-    var listSearch: ListSearch? {
-        guard let field = controls[InputName.search], !field.isEmpty else { return nil }
-        return ListSearch(field: field, query: submission.fields[InputName.searchQuery(of: field)]?.first ?? "")
+    /// The long value list the user asked to search, without JavaScript, and what they typed
+    /// into its search box; nil when the form was sent to be stored. Asked by its Search button,
+    /// or by Enter (``InputName/enter``) while one of the `longLists`' boxes holds a query other
+    /// than the one whose matches are shown: Enter in a search box searches, as people expect.
+    func listSearch(longLists: some Collection<String>) -> ListSearch? {
+        if let field = controls[InputName.search], !field.isEmpty {
+            return longLists.contains(field) ? search(field) : nil
+        }
+        guard controls[InputName.enter] != nil else { return nil }
+        return longLists.sorted().lazy.map(search).first { search in
+            !search.query.isEmpty
+                && search.query != submission.fields[InputName.searchedQuery(of: search.field)]?.first
+        }
+    }
+
+    private func search(_ field: String) -> ListSearch {
+        ListSearch(field: field, query: submission.fields[InputName.searchQuery(of: field)]?.first ?? "")
     }
 }
 
