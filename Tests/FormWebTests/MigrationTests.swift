@@ -11,7 +11,7 @@ struct MigrationTests {
             FieldworkDatabase.migrations.map(\.name) == [
                 "FormWeb.CreateForms", "FormWeb.CreateFormVersions", "FormWeb.CreateUsers", "FormWeb.CreateSessions",
                 "FormWeb.CreateObjects", "FormWeb.CreateAttachments", "FormWeb.AddAdminTables",
-                "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles",
+                "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles", "FormWeb.AddCacheChanges",
             ])
     }
 }

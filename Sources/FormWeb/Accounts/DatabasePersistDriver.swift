@@ -5,38 +5,46 @@ import Hummingbird
 /// Hummingbird's key/value `PersistDriver` over the `sessions` table, so sign-ins survive a
 /// restart and work across several server processes on one database.
 ///
+/// Sessions are read from memory in the steady state (``SessionCache``): a sign-out, a password
+/// reset or a deleted account drops them on every instance within a second (``ChangeFeed``).
 /// Expired rows read as absent; each write also deletes a few expired rows, which keeps the
 /// table from growing without a separate sweeper task.
 public struct DatabasePersistDriver: PersistDriver {
     let database: FieldworkDatabase
+    let sessions: SessionCache
 
     public init(database: FieldworkDatabase) {
         self.database = database
+        sessions = SessionCache(feed: database.feed)
     }
 
     public func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let db = database.database()
-        if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing) {
+        if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing.expiresAt) {
             throw PersistError.duplicate
         }
         try await SessionRecord.query(on: db).filter(\.$id == key).delete()
-        try await SessionRecord(id: key, value: try Self.encode(value), expiresAt: Self.date(after: expires)).create(
-            on: db)
+        let entry = SessionCache.Entry(value: try Self.encode(value), expiresAt: Self.date(after: expires))
+        try await SessionRecord(id: key, value: entry.value, expiresAt: entry.expiresAt).create(on: db)
+        sessions.store(entry, key: key)
         try await sweep(on: db)
     }
 
     public func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let db = database.database()
         let text = try Self.encode(value)
+        var entry = SessionCache.Entry(value: text, expiresAt: Self.date(after: expires))
         if let existing = try await SessionRecord.find(key, on: db) {
             existing.value = text
             // A nil expiry keeps the one already there, as the protocol asks.
-            if let expires { existing.expiresAt = Self.date(after: expires) }
+            if expires != nil { existing.expiresAt = entry.expiresAt } else { entry.expiresAt = existing.expiresAt }
             try await existing.update(on: db)
         } else {
-            try await SessionRecord(id: key, value: text, expiresAt: Self.date(after: expires)).create(on: db)
+            try await SessionRecord(id: key, value: text, expiresAt: entry.expiresAt).create(on: db)
             try await sweep(on: db)
         }
+        try await database.feed.publish([.session(key)], on: db)
+        sessions.store(entry, key: key)
     }
 
     public func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
@@ -48,20 +56,26 @@ public struct DatabasePersistDriver: PersistDriver {
     ) async throws
         -> (object: Object, ttl: Duration?)?
     {
-        guard let record = try await SessionRecord.find(key, on: database.database()), !Self.isExpired(record) else {
-            return nil
+        let entry = try await sessions.entry(key: key) {
+            try await SessionRecord.find(key, on: database.database()).map {
+                SessionCache.Entry(value: $0.value, expiresAt: $0.expiresAt)
+            }
         }
+        guard let entry, !Self.isExpired(entry.expiresAt) else { return nil }
         do {
-            let object = try JSONDecoder().decode(Object.self, from: Data(record.value.utf8))
-            let ttl = record.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
+            let object = try JSONDecoder().decode(Object.self, from: Data(entry.value.utf8))
+            let ttl = entry.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
             return (object, ttl)
         } catch {
             throw PersistError.invalidConversion
         }
     }
 
+    /// Deletes the session here and on every instance's cache.
     public func remove(key: String) async throws {
-        try await SessionRecord.query(on: database.database()).filter(\.$id == key).delete()
+        let db = database.database()
+        try await SessionRecord.query(on: db).filter(\.$id == key).delete()
+        try await database.feed.publish([.session(key)], on: db)
     }
 
     /// Deletes expired rows; bounded so one request never pays for a long backlog.
@@ -71,8 +85,8 @@ public struct DatabasePersistDriver: PersistDriver {
         try await SessionRecord.query(on: db).filter(\.$id ~~ stale).delete()
     }
 
-    static func isExpired(_ record: SessionRecord, now: Date = Date()) -> Bool {
-        record.expiresAt.map { $0 <= now } ?? false
+    static func isExpired(_ expiresAt: Date?, now: Date = Date()) -> Bool {
+        expiresAt.map { $0 <= now } ?? false
     }
 
     static func date(after duration: Duration?) -> Date? {

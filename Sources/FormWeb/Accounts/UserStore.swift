@@ -9,11 +9,13 @@ public struct UserStore: Sendable {
     /// A hash of a random password at the configured cost, checked when the user name is
     /// unknown so the answer takes as long as for a known name.
     let decoy: String
+    let accounts: AccountCache
 
     /// Prepares the store; hashes the decoy once, so it takes one bcrypt round.
     public init(database: FieldworkDatabase, hasher: PasswordHasher) async throws {
         self.database = database
         self.hasher = hasher
+        accounts = AccountCache(feed: database.feed)
         self.decoy = try await hasher.hash(Self.generatePassword())
     }
 
@@ -26,8 +28,11 @@ public struct UserStore: Sendable {
     }
 
     /// The account with an id, or nil when it was deleted.
+    /// Kept in memory (``AccountCache``) until the ``ChangeFeed`` says the account changed.
     public func account(id: UUID) async throws -> Account? {
-        try await UserRecord.find(id, on: database.database()).flatMap(Self.account)
+        try await accounts.account(id: id) {
+            try await UserRecord.find(id, on: database.database()).flatMap(Self.account)
+        }
     }
 
     /// Adds an account; fails when the name is taken.
@@ -56,7 +61,9 @@ public struct UserStore: Sendable {
             record.passwordHash = hash
             try await record.save(on: db)
             try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
+            try await database.feed.record([.account(id)], on: db)
         }
+        database.feed.apply([.account(id)])
     }
 
     /// Removes an account and its sessions; the objects it created stay, visible to admins.
@@ -64,7 +71,9 @@ public struct UserStore: Sendable {
         try await database.database().transaction { db in
             try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
             try await UserRecord.query(on: db).filter(\.$id == id).delete()
+            try await database.feed.record([.account(id)], on: db)
         }
+        database.feed.apply([.account(id)])
     }
 
     /// Creates `admin` on first start with the given password, or a generated one that is

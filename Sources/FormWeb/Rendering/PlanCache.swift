@@ -2,8 +2,13 @@ import FormModel
 import Foundation
 
 /// Prepared pages per form version, built on first use and kept until a newer version appears
-/// or an admin uploads options for one of the form's lists (the lists revision is in the key).
+/// or an admin uploads options for one of the form's lists (the lists revision is in the key),
+/// at most ``capacity`` per kind of page (least recently used out), so memory stays bounded
+/// however many forms and versions there are.
 actor PlanCache {
+    /// How many plans of each kind are kept.
+    static let capacity = 256
+
     private struct Key: Hashable {
         var formID: String
         var version: Int
@@ -23,12 +28,12 @@ actor PlanCache {
     private let renderer: PageRenderer
     /// The schema of a stored version with its uploaded options; only called to build a plan.
     private let schemas: @Sendable (StoredForm) async throws -> FormSchema
-    private var createViews: [Key: FormView] = [:]
+    private var createViews = LRUCache<Key, FormView>(capacity: capacity)
     /// Edit views, detail and delete pages stay for every version objects were created with.
-    private var editViews: [Key: FormView] = [:]
-    private var detailPages: [Key: RenderPlan] = [:]
-    private var deletePages: [Key: RenderPlan] = [:]
-    private var parentPages: [Key: RenderPlan] = [:]
+    private var editViews = LRUCache<Key, FormView>(capacity: capacity)
+    private var detailPages = LRUCache<Key, RenderPlan>(capacity: capacity)
+    private var deletePages = LRUCache<Key, RenderPlan>(capacity: capacity)
+    private var parentPages = LRUCache<Key, RenderPlan>(capacity: capacity)
     /// Form lists by the forms they show (visitors and signed-in users see different lists).
     private var indexes: [[Key]: RenderPlan] = [:]
 
@@ -48,21 +53,21 @@ actor PlanCache {
     /// - Parameter latestOnly: drop the plans of the form's other versions (pages that only
     ///   ever show the newest version); pages of objects keep every version they were made with.
     private static func memo<Plan>(
-        _ table: inout [Key: Plan], _ key: Key, latestOnly: Bool = false, _ build: () throws -> Plan
+        _ table: inout LRUCache<Key, Plan>, _ key: Key, latestOnly: Bool = false, _ build: () throws -> Plan
     ) rethrows -> Plan {
-        if let cached = table[key] { return cached }
+        if let cached = table.value(for: key) { return cached }
         let plan = try build()
         // An older lists revision is stale for every version of the form.
-        table = table.filter {
-            $0.key.formID != key.formID || ($0.key.listsRevision == key.listsRevision && !latestOnly)
+        table.removeAll { other, _ in
+            other.formID == key.formID && (other.listsRevision != key.listsRevision || latestOnly)
         }
-        table[key] = plan
+        table.set(plan, for: key)
         return plan
     }
 
     /// The create view of a stored form version, built once.
     func createView(for form: StoredForm) async throws -> FormView {
-        if let cached = createViews[Key(form)] { return cached }
+        if let cached = createViews.value(for: Key(form)) { return cached }
         let schema = try await schemas(form)
         return try Self.memo(&createViews, Key(form), latestOnly: true) {
             var view = try renderer.formView(for: schema, version: form.version)
@@ -74,12 +79,12 @@ actor PlanCache {
 
     /// The edit view of a form version, if built already: saves loading the version.
     func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
-        editViews[Key(formID: formID, version: version, listsRevision: listsRevision)]
+        editViews.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
     }
 
     /// The edit view of a stored form version, built once.
     func editView(for form: StoredForm) async throws -> FormView {
-        if let cached = editViews[Key(form)] { return cached }
+        if let cached = editViews.value(for: Key(form)) { return cached }
         let schema = try await schemas(form)
         return try Self.memo(&editViews, Key(form)) {
             var view = try renderer.formView(for: schema, version: form.version, mode: .edit)

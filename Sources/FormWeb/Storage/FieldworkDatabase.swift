@@ -14,6 +14,8 @@ import SQLKit
 public struct FieldworkDatabase: Sendable {
     public let databases: Databases
     let logger: Logger
+    /// What every write that can make a cache stale records, and every cache follows.
+    public let feed = ChangeFeed()
 
     /// Opens SQLite `<data>/fieldwork.sqlite` (or PostgreSQL when the configuration has a URL),
     /// creating the data folder, and runs the migrations.
@@ -83,6 +85,7 @@ public struct FieldworkDatabase: Sendable {
         AddAdminTables(),
         AddStagedDocuments(),
         AddVersionTitles(),
+        AddCacheChanges(),
     ]
 
     private func migrate() async throws {

@@ -73,8 +73,10 @@ public struct FormStore: Sendable {
                 id: importID, sourceKind: kind, summary: ImportSummary(results: results, versions: stored),
                 importedBy: importedBy
             ).create(on: db)
+            try await database.feed.record(stored.map { .form($0.formID) }, on: db)
             return stored
         }
+        database.feed.apply(versions.map { .form($0.formID) })
         return StoredImport(id: importID, versions: versions)
     }
 
@@ -142,16 +144,24 @@ public struct FormStore: Sendable {
 
     /// Changes who may fill a form.
     public func setAccess(_ access: FormAccess, formID: String) async throws {
-        guard let form = try await FormRecord.find(formID, on: database.database()) else { return }
-        form.access = access.rawValue
-        try await form.save(on: database.database())
+        try await changeForm(formID) { $0.access = access.rawValue }
     }
 
     /// Retires or restores a form.
     public func setState(_ state: FormState, formID: String) async throws {
-        guard let form = try await FormRecord.find(formID, on: database.database()) else { return }
-        form.state = state.rawValue
-        try await form.save(on: database.database())
+        try await changeForm(formID) { $0.state = state.rawValue }
+    }
+
+    /// Changes a form's row and tells every instance's caches, in one transaction.
+    private func changeForm(_ formID: String, _ change: @escaping @Sendable (FormRecord) -> Void) async throws {
+        let changed = try await database.database().transaction { db in
+            guard let form = try await FormRecord.find(formID, on: db) else { return false }
+            change(form)
+            try await form.save(on: db)
+            try await database.feed.record([.form(formID)], on: db)
+            return true
+        }
+        if changed { database.feed.apply([.form(formID)]) }
     }
 
     /// Replaces the options of a form's list with uploaded ones, for every version of the form at
@@ -171,7 +181,9 @@ public struct FormStore: Sendable {
             try await record.save(on: db)
             form.listsRevision += 1
             try await form.save(on: db)
+            try await database.feed.record([.form(formID)], on: db)
         }
+        database.feed.apply([.form(formID)])
     }
 
     /// The uploaded options of a form's lists, by list id, with when and by whom.

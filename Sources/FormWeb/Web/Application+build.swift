@@ -26,6 +26,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         ])
     let secret = try ServerSecret.loadOrCreate(at: configuration.secretFile)
     let database = try await FieldworkDatabase.open(configuration, logger: logger)
+    // Where the change feed ends now: caches fill from here on, so only later changes matter.
+    try await database.feed.catchUp(on: database.database())
     let store = database.forms
     let users: UserStore
     do {
@@ -68,6 +70,9 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 keyPrefix: "s.",
                 defaultSessionExpiration: configuration.sessionLifetime)))
 
+    // Form heads, sessions and accounts are read from memory in the steady state; every
+    // instance follows the database's change feed to drop what another one changed.
+    let heads = CachedFormHeads(store, feed: database.feed)
     let plans = PlanCache(
         renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
     let csrf = CSRF(secret: secret)
@@ -88,14 +93,15 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     }
     let admin = router.group("admin").add(middleware: AdminGateMiddleware())
 
-    FormController(store: store, objects: database.objects, plans: plans).addRoutes(to: router, api: api)
-    CreateController(forms: store, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
+    FormController(store: store, heads: heads, objects: database.objects, plans: plans).addRoutes(
+        to: router, api: api)
+    CreateController(forms: heads, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
         .addRoutes(to: router)
     ObjectController(
-        forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
+        forms: store, heads: heads, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
         attachments: attachments
     ).addRoutes(to: router)
-    ObjectAPIController(forms: store, objects: database.objects, plans: plans, submissions: submissions)
+    ObjectAPIController(forms: heads, objects: database.objects, plans: plans, submissions: submissions)
         .addRoutes(to: api)
     AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: router)
     let drafts = ImportDraftStore(database: database)
@@ -114,6 +120,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         logger: logger
     )
     app.addServices(
-        DatabaseService(database: database), AttachmentPurgeService(store: attachments, drafts: drafts, logger: logger))
+        DatabaseService(database: database), AttachmentPurgeService(store: attachments, drafts: drafts, logger: logger),
+        ChangeFeedService(feed: database.feed, database: database, logger: logger))
     return app
 }

@@ -5,7 +5,7 @@ import Hummingbird
 /// The create use case in the browser: the create view (`GET /forms/{id}/new`) and its POST
 /// (`POST /forms/{id}`), which ``ObjectSubmissions`` validates and stores.
 struct CreateController {
-    let forms: FormStore
+    let forms: any FormHeads
     let plans: PlanCache
     let prefill: SignedPrefill
     let reader: SubmissionReader
@@ -96,20 +96,5 @@ extension RenderState {
         guard let finder = view.optionSearches[search.field] else { return }
         listSearches[search.field] = ListSearchResult(query: search.query, matches: finder.search(search.query).matches)
         values[InputName.searchedQuery(of: search.field)] = [search.query]
-    }
-}
-
-extension FormStore {
-    /// The latest version of a form; 404 when there is none.
-    func require(_ formID: String) async throws -> StoredForm {
-        guard let form = try await latest(formID: formID) else { throw HTTPError(.notFound) }
-        return form
-    }
-
-    /// The latest version of a form that is offered; 404 when there is none, 410 when retired.
-    func requireActive(_ formID: String) async throws -> StoredForm {
-        let form = try await require(formID)
-        guard form.state == .active else { throw HTTPError(.gone) }
-        return form
     }
 }

@@ -8,6 +8,8 @@ import NIOCore
 /// of a form.
 struct FormController {
     let store: FormStore
+    /// The forms' heads, from memory.
+    let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
 
@@ -33,7 +35,7 @@ struct FormController {
 
     /// `GET /forms/{id}`: the parent page, listing the objects this viewer may see, newest first.
     @Sendable func parentPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await store.require(try context.parameters.require("id"))
+        let form = try await heads.require(try context.parameters.require("id"))
         let viewer = try context.viewer
         if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         var state = RenderState(values: [:], csrfToken: "")
@@ -52,7 +54,7 @@ struct FormController {
 
     /// `GET /api/forms/{id}`: the canonical JSON schema.
     @Sendable func schemaJSON(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await store.require(try context.parameters.require("id"))
+        let form = try await heads.require(try context.parameters.require("id"))
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: form.schemaJSON)))
@@ -63,7 +65,7 @@ struct FormController {
     /// `{"options": [{"value", "label", "group"?}], "total", "page", "more"}`; 404 for a field
     /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await store.requireActive(try context.parameters.require("id"))
+        let form = try await heads.requireActive(try context.parameters.require("id"))
         if let refusal = try ObjectAPIController.refusal(form: form, viewer: try context.viewer) { return refusal }
         let view = try await plans.createView(for: form)
         guard let search = view.optionSearches[try context.parameters.require("field")] else {

@@ -6,7 +6,7 @@ import NIOCore
 /// The JSON API for objects: create from `{"field": value}` (through ``ObjectSubmissions``,
 /// as the browser's form does) and read back.
 struct ObjectAPIController {
-    let forms: FormStore
+    let forms: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
     let submissions: ObjectSubmissions

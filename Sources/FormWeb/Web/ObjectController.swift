@@ -7,6 +7,8 @@ import NIOCore
 /// and their files. Creating is ``CreateController``'s.
 struct ObjectController {
     let forms: FormStore
+    /// The forms' heads, from memory.
+    let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
     let reader: SubmissionReader
@@ -124,7 +126,7 @@ struct ObjectController {
     private func load(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
         let formID = try context.parameters.require("id")
         guard let objectID = UUID(uuidString: try context.parameters.require("object")),
-            let form = try await forms.latest(formID: formID),
+            let form = try await heads.latest(formID: formID),
             let object = try await objects.find(formID: formID, id: objectID)
         else { throw HTTPError(.notFound) }
         guard try context.viewer.mayAccess(object) else { throw HTTPError(.notFound) }

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// What the pages read of a form on every request: its latest version with its settings
+/// (access, state, lists revision). ``FormStore`` reads it from the database; the server reads
+/// it through ``CachedFormHeads``.
+protocol FormHeads: Sendable {
+    /// The latest version of a form, or nil when no form has the id.
+    func latest(formID: String) async throws -> StoredForm?
+}
+
+extension FormStore: FormHeads {}
+
+extension FormHeads {
+    /// The latest version of a form; 404 when there is none.
+    func require(_ formID: String) async throws -> StoredForm {
+        guard let form = try await latest(formID: formID) else { throw HTTPError(.notFound) }
+        return form
+    }
+
+    /// The latest version of a form that is offered; 404 when there is none, 410 when retired.
+    func requireActive(_ formID: String) async throws -> StoredForm {
+        let form = try await require(formID)
+        guard form.state == .active else { throw HTTPError(.gone) }
+        return form
+    }
+}
+
+/// Form heads kept in memory, at most `capacity` forms (least recently used out), dropped when
+/// the ``ChangeFeed`` says a form changed (an import, an access or state change, an options
+/// upload) here or on another instance.
+final class CachedFormHeads: FormHeads {
+    private let base: any FormHeads
+    private let cache: Mutex<LRUCache<String, StoredForm>>
+    /// Bumped by every change, so a read that raced a change does not cache what it read.
+    private let generation = Mutex<UInt64>(0)
+
+    init(_ base: any FormHeads, feed: ChangeFeed, capacity: Int = 256) {
+        self.base = base
+        cache = Mutex(LRUCache(capacity: capacity))
+        feed.subscribe { [weak self] change in
+            guard case .form(let id) = change, let self else { return }
+            generation.withLock { $0 &+= 1 }
+            cache.withLock { $0.removeValue(for: id) }
+        }
+    }
+
+    func latest(formID: String) async throws -> StoredForm? {
+        if let cached = cache.withLock({ $0.value(for: formID) }) { return cached }
+        let before = generation.withLock { $0 }
+        guard let form = try await base.latest(formID: formID) else { return nil }
+        if generation.withLock({ $0 }) == before { cache.withLock { $0.set(form, for: formID) } }
+        return form
+    }
+}

@@ -1,0 +1,138 @@
+import FluentKit
+import FormModel
+import Foundation
+import SQLKit
+import Testing
+
+@testable import FormWeb
+
+@Suite("Caches")
+struct CacheTests {
+    @Test("an LRU cache keeps at most its capacity, dropping the least recently used")
+    func lru() {
+        var cache = LRUCache<Int, String>(capacity: 4)
+        for key in 1...4 { cache.set("\(key)", for: key) }
+        #expect(cache.value(for: 1) == "1")  // 1 is now the most recent
+        cache.set("5", for: 5)
+        #expect(cache.count <= 4)
+        #expect(cache.value(for: 2) == nil, "the least recently used went first")
+        #expect(cache.value(for: 1) == "1" && cache.value(for: 5) == "5")
+        cache.removeAll { key, _ in key == 5 }
+        #expect(cache.value(for: 5) == nil)
+    }
+
+    /// Two "instances" on one database (SQLite, or PostgreSQL with `FIELDWORK_TEST_POSTGRES`),
+    /// each with its own caches and change feed, as two server processes have.
+    static func twoInstances(
+        _ test: (FieldworkDatabase, FieldworkDatabase) async throws -> Void
+    ) async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        var configuration = Fixtures.configuration(data: data)
+        let scratch = try await ScratchPostgres.create()
+        configuration.databaseURL = scratch?.url
+        var opened: [FieldworkDatabase] = []
+        do {
+            for _ in 0..<2 {
+                let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
+                opened.append(database)
+                try await database.feed.catchUp(on: database.database())
+            }
+            try await test(opened[0], opened[1])
+        } catch {
+            for database in opened { await database.shutdown() }
+            try await scratch?.drop()
+            throw error
+        }
+        for database in opened { await database.shutdown() }
+        try await scratch?.drop()
+    }
+
+    @Test("a form's access, state or new version changed on one instance reaches the other's cache by the feed")
+    func formHeads() async throws {
+        try await Self.twoInstances { a, b in
+            try await a.forms.store(Fixtures.importResult([Fixtures.schema([Field(name: "note", kind: .text)])]))
+            let id = Fixtures.schema([]).id
+            let headsA = CachedFormHeads(a.forms, feed: a.feed)
+            let headsB = CachedFormHeads(b.forms, feed: b.feed)
+            #expect(try await headsB.latest(formID: id)?.state == .active)
+            try await a.forms.setState(.retired, formID: id)
+            #expect(try await headsA.latest(formID: id)?.state == .retired, "at once where it changed")
+            #expect(try await headsB.latest(formID: id)?.state == .active, "cached until the feed is read")
+            #expect(try await b.feed.catchUp(on: b.database()) >= 1)
+            #expect(try await headsB.latest(formID: id)?.state == .retired)
+            try await a.forms.setAccess(.public, formID: id)
+            try await a.forms.store(Fixtures.importResult([Fixtures.schema([Field(name: "other", kind: .text)])]))
+            try await b.feed.catchUp(on: b.database())
+            let head = try #require(try await headsB.latest(formID: id))
+            #expect(head.version == 2 && head.access == .public)
+        }
+    }
+
+    @Test("a sign-out, a password reset or a deleted account on one instance ends the session on the other")
+    func sessions() async throws {
+        try await Self.twoInstances { a, b in
+            let usersA = try await UserStore(database: a, hasher: PasswordHasher(cost: 4))
+            let usersB = try await UserStore(database: b, hasher: PasswordHasher(cost: 4))
+            let driverA = DatabasePersistDriver(database: a)
+            let driverB = DatabasePersistDriver(database: b)
+            let account = try await usersA.create(name: "kim", password: "a long enough password", isAdmin: false)
+            let value = ["userID": account.id.uuidString]
+            try await driverA.create(key: "s.one", value: value, expires: .seconds(600))
+            try await driverA.create(key: "s.two", value: value, expires: .seconds(600))
+            #expect(try await driverB.get(key: "s.one", as: [String: String].self) == value)
+            #expect(try await driverB.get(key: "s.two", as: [String: String].self) == value)
+            #expect(try await usersB.account(id: account.id)?.name == "kim")
+
+            try await driverA.remove(key: "s.one")
+            #expect(try await driverA.get(key: "s.one", as: [String: String].self) == nil)
+            #expect(try await driverB.get(key: "s.one", as: [String: String].self) == value, "cached until the feed")
+            try await b.feed.catchUp(on: b.database())
+            #expect(try await driverB.get(key: "s.one", as: [String: String].self) == nil)
+
+            try await usersA.setPassword("another long password", for: account.id)
+            try await b.feed.catchUp(on: b.database())
+            #expect(try await driverB.get(key: "s.two", as: [String: String].self) == nil)
+            #expect(try await usersB.account(id: account.id)?.name == "kim", "read again, and cached")
+
+            try await usersA.delete(id: account.id)
+            #expect(try await usersB.account(id: account.id)?.name == "kim", "cached until the feed")
+            try await b.feed.catchUp(on: b.database())
+            #expect(try await usersB.account(id: account.id) == nil)
+        }
+    }
+
+    @Test("in the steady state the create view, a refused create and a signed-in page read nothing from the database")
+    func steadyState() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let form = Fixtures.schema([Field(name: "note", kind: .text, label: "Note", required: true)])
+        try await TestApp.run(
+            forms: [(form, .users)], data: data, keepData: true, users: [("kim", "a long enough password", false)]
+        ) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("kim", password: "a long enough password")
+            // The form is for signed-in users: a 200 (not a 303 to /login) means the session counted.
+            let warm = try await browser.get("/forms/\(form.id)/new")
+            #expect(warm.status == .ok)
+            // Hide the tables the hot path would read: if it read them, these requests would fail.
+            let other = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+            let sql = try #require(other.database() as? any SQLDatabase)
+            for table in ["forms", "form_versions", "sessions", "users"] {
+                try await sql.raw("ALTER TABLE \(ident: table) RENAME TO \(ident: table + "_hidden")").run()
+            }
+            do {
+                let view = try await browser.get("/forms/\(form.id)/new")
+                #expect(view.status == .ok, "\(view.body.prefix(3000))")
+                let refused = try await browser.post("/forms/\(form.id)", [("_csrf", view.csrf ?? "")])
+                #expect(refused.status == .unprocessableContent)
+            } catch {
+                Issue.record(error)
+            }
+            for table in ["forms", "form_versions", "sessions", "users"] {
+                try await sql.raw("ALTER TABLE \(ident: table + "_hidden") RENAME TO \(ident: table)").run()
+            }
+            await other.shutdown()
+        }
+    }
+}
