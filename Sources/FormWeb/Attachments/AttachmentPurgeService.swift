@@ -2,14 +2,15 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Wakes every hour and purges staged uploads nobody claimed within a day, and the files of
-/// refused admin imports kept as long.
+/// Wakes every hour and purges staged uploads nobody claimed within a day, the files of
+/// refused admin imports kept as long, and the one-time keys of creates as old.
 ///
 /// List it after ``DatabaseService`` in the `ServiceGroup`: services stop in reverse order,
 /// so the database is still open while this one stops.
 public struct AttachmentPurgeService: Service {
     let store: AttachmentStore
     let drafts: ImportDraftStore?
+    let objects: ObjectStore?
     let interval: Duration
     let maxAge: TimeInterval
     let logger: Logger
@@ -17,15 +18,18 @@ public struct AttachmentPurgeService: Service {
     /// - Parameters:
     ///   - store: the attachments store to purge.
     ///   - drafts: the kept files of refused admin imports, purged by the same age.
+    ///   - objects: the store whose one-time create keys are forgotten at the same age.
     ///   - interval: time between purges; the first runs at start.
     ///   - maxAge: how old, in seconds, an unclaimed staged upload may get.
     public init(
-        store: AttachmentStore, drafts: ImportDraftStore? = nil, interval: Duration = .seconds(3600),
+        store: AttachmentStore, drafts: ImportDraftStore? = nil, objects: ObjectStore? = nil,
+        interval: Duration = .seconds(3600),
         maxAge: TimeInterval = 24 * 3600,
         logger: Logger
     ) {
         self.store = store
         self.drafts = drafts
+        self.objects = objects
         self.interval = interval
         self.maxAge = maxAge
         self.logger = logger
@@ -50,6 +54,7 @@ public struct AttachmentPurgeService: Service {
             if let drafts, case let kept = try await drafts.purge(olderThan: cutoff), kept > 0 {
                 logger.info("Purged files kept from refused imports", metadata: ["count": "\(kept)"])
             }
+            try await objects?.purgeTokens(olderThan: cutoff)
         } catch {
             logger.error("Purging unclaimed uploads failed", metadata: ["error": "\(error)"])
         }

@@ -8,11 +8,14 @@ public struct ObjectStore: Sendable {
     let database: FieldworkDatabase
 
     /// Stores a new object created with a form version.
-    /// - Parameter alongside: runs in the same transaction with the new object's id (the
-    ///   attachments claim their files there), so both commit or neither does.
-    public func create(
+    /// - Parameters:
+    ///   - once: the create's one-time key, stored in the same transaction: a second create
+    ///     with it fails there, and nothing of it is stored (see ``object(once:)``).
+    ///   - alongside: runs in the same transaction with the new object's id (the attachments
+    ///     claim their files there), so both commit or neither does.
+    func create(
         formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator,
-        alongside: (@Sendable (any Database, UUID) async throws -> Void)? = nil
+        once: OnceKey? = nil, alongside: (@Sendable (any Database, UUID) async throws -> Void)? = nil
     ) async throws -> StoredObject {
         let record = ObjectRecord()
         record.id = UUID()
@@ -27,9 +30,25 @@ public struct ObjectStore: Sendable {
         let id = record.id!
         try await database.database().transaction { db in
             try await record.create(on: db)
+            if let once { try await SubmissionTokenRecord(once, formID: formID, objectID: id).create(on: db) }
             try await alongside?(db, id)
         }
         return try StoredObject(record)
+    }
+
+    /// The object a create with this one-time key stored, with the key's fingerprint (an API
+    /// request's body hash); nil when no stored create had the key.
+    func object(once: OnceKey) async throws -> (object: StoredObject, fingerprint: String?)? {
+        let db = database.database()
+        guard let token = try await SubmissionTokenRecord.find(once.storageKey, on: db),
+            let record = try await ObjectRecord.find(token.objectID, on: db)
+        else { return nil }
+        return (try StoredObject(record), token.fingerprint)
+    }
+
+    /// Forgets one-time keys older than `cutoff`: a resubmission a day later makes a new object.
+    func purgeTokens(olderThan cutoff: Date) async throws {
+        try await SubmissionTokenRecord.query(on: database.database()).filter(\.$createdAt < cutoff).delete()
     }
 
     /// The object with an id in a form, or nil.

@@ -83,7 +83,8 @@ enum PageViewModel {
             // pattern asks; a short form's run on.
             long = schema.allFields.count > 8
             enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
-            prefillSeal = mode == .create ? registry.sentinel(.prefillSeal) : ""
+            prefillSeal =
+                mode == .create ? registry.sentinel(.prefillSeal) + registry.sentinel(.submissionToken) : ""
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
             legend = marking.showsLegend ? [RequiredMarking.legend] : []

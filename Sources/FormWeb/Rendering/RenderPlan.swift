@@ -118,6 +118,10 @@ public struct RenderPlan: Sendable {
             if let seal = state.prefillSeal {
                 writeHiddenInput(name: SignedPrefill.fieldName, value: seal, to: &buffer)
             }
+        case .submissionToken:
+            if let token = state.submissionToken {
+                writeHiddenInput(name: SubmissionToken.fieldName, value: token, to: &buffer)
+            }
         case .files(let field):
             FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, markup: markup, to: &buffer)
         case .displayValue(let field):

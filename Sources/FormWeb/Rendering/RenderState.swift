@@ -69,6 +69,8 @@ public struct RenderState: Sendable {
     public var objectPath: String = ""
     /// The signed read-only values the create view carries (``SignedPrefill``).
     public var prefillSeal: String?
+    /// The create view's one-time token (``SubmissionToken``).
+    var submissionToken: String?
     /// Files already received, per attachments field: staged on a failed create, stored on edit.
     public var files: [String: [SubmittedFile]] = [:]
     /// Which of ``files`` are staged uploads rather than an object's files (they are served apart).

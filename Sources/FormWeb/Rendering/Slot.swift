@@ -39,6 +39,8 @@ enum Slot: Hashable, Sendable {
     case objectPath
     /// The hidden input with the signed values of read-only fields (``SignedPrefill``), or nothing.
     case prefillSeal
+    /// The hidden input with the create view's one-time token (``SubmissionToken``), or nothing.
+    case submissionToken
     /// The files already received for an attachments field, listed with hidden inputs that
     /// send them back, so they are not uploaded twice.
     case files(field: String)

@@ -86,6 +86,7 @@ public struct FieldworkDatabase: Sendable {
         AddStagedDocuments(),
         AddVersionTitles(),
         AddCacheChanges(),
+        AddSubmissionTokens(),
     ]
 
     private func migrate() async throws {

@@ -13,8 +13,11 @@ struct ObjectSubmissions: Sendable {
 
     /// What became of a submission.
     enum Outcome: Sendable {
-        /// Committed: the new or updated object.
+        /// Committed: the new or updated object; for a create whose one-time key was used
+        /// already, the object that first create stored.
         case stored(StoredObject)
+        /// An API create's `Idempotency-Key` was used before with another body: nothing stored.
+        case keyReused
         /// Refused, nothing stored: every issue in form order, and the server's values of the
         /// read-only fields, which the form shows again in place of whatever was sent.
         case refused(ValidationResult, serverValues: [String: [String]])
@@ -26,10 +29,13 @@ struct ObjectSubmissions: Sendable {
     ///     carried), else the form's defaults; whatever was submitted for them is ignored.
     ///   - readIssues: what the transport could not even turn into a field's strings (a JSON
     ///     value of no form type); any of them refuses the submission, listed first.
+    ///   - once: the create's one-time key: a double click, a resubmission after a timeout or
+    ///     the same key on two instances stores one object, and each later request gets it.
     func create(
         _ submission: Submission, form: StoredForm, view: FormView, viewer: Viewer, readOnlyValues: [String: [String]],
-        readIssues: [FieldIssue] = []
+        readIssues: [FieldIssue] = [], once: OnceKey? = nil
     ) async throws -> Outcome {
+        if let once, let first = try await firstCreate(once) { return first }
         let serverValues = Self.serverValues(view: view, known: readOnlyValues)
         var result = FormValidator.validate(
             view.schema, submission,
@@ -39,14 +45,29 @@ struct ObjectSubmissions: Sendable {
         let fileIDs = Self.fileIDs(result.values)
         let attachments = attachments
         let owner = viewer.ownerKey
-        let object = try await objects.create(
-            formID: form.id, version: form.version, values: result.values,
-            keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator
-        ) { db, objectID in
-            // The files become the object's in the object's own transaction.
-            if !fileIDs.isEmpty { try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, on: db) }
+        do {
+            let object = try await objects.create(
+                formID: form.id, version: form.version, values: result.values,
+                keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator, once: once
+            ) { db, objectID in
+                // The files become the object's in the object's own transaction.
+                if !fileIDs.isEmpty {
+                    try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, on: db)
+                }
+            }
+            return .stored(object)
+        } catch {
+            // Another request with the key committed first (its row made this transaction fail).
+            if let once, let first = try await firstCreate(once) { return first }
+            throw error
         }
-        return .stored(object)
+    }
+
+    /// What a create with an already used one-time key is answered: the first create's object,
+    /// or, for an API key sent again with another body, a refusal.
+    private func firstCreate(_ once: OnceKey) async throws -> Outcome? {
+        guard let first = try await objects.object(once: once) else { return nil }
+        return first.fingerprint == once.fingerprint ? .stored(first.object) : .keyReused
     }
 
     /// Replaces an object's values; 404 when it is gone by the time it is written.

@@ -120,7 +120,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         logger: logger
     )
     app.addServices(
-        DatabaseService(database: database), AttachmentPurgeService(store: attachments, drafts: drafts, logger: logger),
+        DatabaseService(database: database),
+        AttachmentPurgeService(store: attachments, drafts: drafts, objects: database.objects, logger: logger),
         ChangeFeedService(feed: database.feed, database: database, logger: logger))
     return app
 }

@@ -26,6 +26,7 @@ struct CreateController {
         let values = view.initialValues(query: query)
         var state = RenderState(
             values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
+        state.submissionToken = SubmissionToken.make()
         if !view.readOnlyFields.isEmpty {
             state.prefillSeal = prefill.seal(
                 formID: form.id, version: form.version, values: view.readOnlyValues(values))
@@ -60,11 +61,16 @@ struct CreateController {
             }
             return HTMLResponse.page(view.render(state), cacheControl: "no-store")
         }
+        let once = SubmissionToken.parse(received.control(SubmissionToken.fieldName)).map(OnceKey.page)
         switch try await submissions.create(
-            received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed)
+            received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed, once: once)
         {
         case .stored(let object):
+            // Also the answer to the same create sent again: the first one's object.
             return Response.seeOther(ObjectController.path(form.id, object.id))
+        case .keyReused:
+            // A page token has no body to differ by; only an API key is refused this way.
+            throw HTTPError(.conflict)
         case .refused(let result, let serverValues):
             var state = RenderState(
                 received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
@@ -89,6 +95,9 @@ extension RenderState {
             values: values, errors: issues.map { FieldError(field: $0.field, message: $0.message) },
             csrfToken: viewer.csrfToken)
         stagedFileIDs = received.stagedIDs
+        // A create view shown again keeps its one-time token, so the corrected create is one create too.
+        submissionToken =
+            SubmissionToken.parse(received.control(SubmissionToken.fieldName)) ?? SubmissionToken.make()
     }
 
     /// Shows the matches of a long list's search under its search box.

@@ -1,5 +1,7 @@
+import Crypto
 import FormModel
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -21,6 +23,10 @@ struct ObjectAPIController {
 
     /// `POST /api/forms/{id}/objects`: 201 with the stored object, or 422 with every issue.
     ///
+    /// With an `Idempotency-Key` header the create happens once: the same key and body again,
+    /// from this client to any instance, answer 201 with the first create's object; the same
+    /// key with another body answers 422 and stores nothing. Keys are kept for a day.
+    ///
     /// Only `application/json` is taken: a cross-site page cannot send that type without a
     /// CORS preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -33,6 +39,15 @@ struct ObjectAPIController {
         }
         let view = try await plans.createView(for: form)
         let body = try await request.body.collect(upTo: Self.limit)
+        var once: OnceKey?
+        if let key = request.headers[Self.idempotencyKey] {
+            guard Self.isValidKey(key) else {
+                return try JSONResponse.make(
+                    APIMessage("Send an Idempotency-Key of 1 to 255 visible ASCII characters."), status: .badRequest)
+            }
+            let fingerprint = SHA256.hash(data: Data(buffer: body)).map { String(format: "%02x", $0) }.joined()
+            once = .api(key, ownerKey: viewer.ownerKey, formID: form.id, fingerprint: fingerprint)
+        }
         let input: [String: JSONInput]
         do {
             input = try JSONDecoder().decode([String: JSONInput].self, from: Data(buffer: body))
@@ -53,7 +68,7 @@ struct ObjectAPIController {
         // Read-only fields keep their defaults: an API client has no create view to be bound to.
         let outcome = try await submissions.create(
             Submission(fields: fields), form: form, view: view, viewer: viewer,
-            readOnlyValues: view.readOnlyValues(view.initialValues(query: [:])), readIssues: issues)
+            readOnlyValues: view.readOnlyValues(view.initialValues(query: [:])), readIssues: issues, once: once)
         switch outcome {
         case .stored(let object):
             var response = try JSONResponse.make(ObjectJSON(object), status: .created)
@@ -61,7 +76,18 @@ struct ObjectAPIController {
             return response
         case .refused(let result, _):
             return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
+        case .keyReused:
+            return try JSONResponse.make(
+                APIMessage("This Idempotency-Key was used with another request; send a new key."),
+                status: .unprocessableContent)
         }
+    }
+
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+    /// 1 to 255 visible ASCII characters.
+    static func isValidKey(_ key: String) -> Bool {
+        (1...255).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
     /// `GET /api/forms/{id}/objects/{object}`: the stored object; 404 for anyone but its creator and admins.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -74,7 +74,7 @@ struct ObjectController {
         switch try await submissions.update(
             received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs)
         {
-        case .stored:
+        case .stored, .keyReused:  // an update carries no one-time key
             return Response.seeOther(Self.path(object.formID, object.id))
         case .refused(let result, let serverValues):
             var state = RenderState(

@@ -12,7 +12,7 @@ struct ReceivedSubmission: Sendable {
 
     /// Inputs that steer the request rather than carry a field's value.
     static let controlNames: Set<String> = [
-        CSRF.fieldName, SignedPrefill.fieldName, InputName.search, InputName.enter,
+        CSRF.fieldName, SignedPrefill.fieldName, SubmissionToken.fieldName, InputName.search, InputName.enter,
     ]
 
     /// Splits the control inputs off a body's fields.

@@ -1,0 +1,132 @@
+import FluentKit
+import FormModel
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+
+@testable import FormWeb
+
+@Suite("One create per submission")
+struct SubmissionTokenTests {
+    static let form = Fixtures.schema([Field(name: "note", kind: .text, label: "Note", required: true)])
+
+    /// Objects stored for the form, read straight from the database.
+    static func count(_ data: URL) async throws -> Int {
+        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let count = try await ObjectRecord.query(on: database.database()).count()
+        await database.shutdown()
+        return count
+    }
+
+    static func once(_ page: TestBrowser.Page) -> String? {
+        page.body.firstMatch(of: /name="_once" value="([^"]*)"/).map { String($0.1) }
+    }
+
+    @Test("a create view's form sent twice, even at once, makes one object; both answers go to it")
+    func doubleSubmit() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await TestApp.run(forms: [(Self.form, .public)], data: data, keepData: true) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/\(Self.form.id)/new")
+            let token = try #require(Self.once(view))
+            #expect(token.count == 43)
+            let other = try #require(Self.once(try await browser.get("/forms/\(Self.form.id)/new")))
+            #expect(other != token, "every create view has its own token")
+
+            let fields = [("_csrf", view.csrf ?? ""), ("_once", token), ("title", "Once"), ("note", "n")]
+            async let first = browser.post("/forms/\(Self.form.id)", fields)
+            async let second = browser.post("/forms/\(Self.form.id)", fields)
+            let (a, b) = try await (first, second)
+            #expect(a.status == .seeOther && b.status == .seeOther)
+            #expect(a.location != nil && a.location == b.location)
+            // Sent again later (after a timeout, say): the same answer.
+            let again = try await browser.post("/forms/\(Self.form.id)", fields)
+            #expect(again.status == .seeOther && again.location == a.location)
+            // Another create view's token makes another object.
+            let next = try await browser.post(
+                "/forms/\(Self.form.id)",
+                [("_csrf", view.csrf ?? ""), ("_once", other), ("title", "Two"), ("note", "n")])
+            #expect(next.status == .seeOther && next.location != a.location)
+        }
+        #expect(try await Self.count(data) == 2)
+    }
+
+    @Test("a refused create view keeps its token, so the corrected create is one create too")
+    func refusedKeepsToken() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await TestApp.run(forms: [(Self.form, .public)], data: data, keepData: true) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/\(Self.form.id)/new")
+            let token = try #require(Self.once(view))
+            let refused = try await browser.post(
+                "/forms/\(Self.form.id)", [("_csrf", view.csrf ?? ""), ("_once", token), ("title", "Later")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(Self.once(refused) == token)
+            let fields = [("_csrf", view.csrf ?? ""), ("_once", token), ("title", "Later"), ("note", "fixed")]
+            let created = try await browser.post("/forms/\(Self.form.id)", fields)
+            let twice = try await browser.post("/forms/\(Self.form.id)", fields)
+            #expect(created.status == .seeOther && twice.location == created.location)
+            // A token this server could not have made is not one: the refusal gets a fresh one.
+            let forged = try await browser.post(
+                "/forms/\(Self.form.id)", [("_csrf", view.csrf ?? ""), ("_once", "x"), ("title", "Later")])
+            #expect(Self.once(forged).map { $0 != "x" && $0.count == 43 } == true)
+        }
+        #expect(try await Self.count(data) == 1)
+    }
+
+    @Test("the JSON API's Idempotency-Key: the same key and body make one object, another body is refused")
+    func idempotencyKey() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await TestApp.run(forms: [(Self.form, .public)], data: data, keepData: true) { client in
+            let browser = TestBrowser(client)
+            let uri = "/api/forms/\(Self.form.id)/objects"
+            func post(_ json: String, key: String?) async throws -> TestBrowser.Page {
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
+                return try await browser.send(uri, method: .post, headers: headers, body: ByteBuffer(string: json))
+            }
+            // Keys are scoped to their sender: this client's browser cookie first.
+            _ = try await browser.get("/forms/\(Self.form.id)/new")
+            let body = #"{"title":"API once","note":"n"}"#
+            async let first = post(body, key: "order-17")
+            async let second = post(body, key: "order-17")
+            let (a, b) = try await (first, second)
+            #expect(a.status == .created && b.status == .created)
+            #expect(a.location != nil && a.location == b.location)
+            #expect(a.body == b.body)
+            let changed = try await post(#"{"title":"API twice","note":"n"}"#, key: "order-17")
+            #expect(changed.status == .unprocessableContent && changed.body.contains("Idempotency-Key"))
+            #expect(try await post(body, key: "").status == .badRequest)
+            #expect(try await post(body, key: String(repeating: "k", count: 256)).status == .badRequest)
+            // Without a key, every request is a create of its own.
+            #expect(try await post(body, key: nil).status == .created)
+            #expect(try await post(body, key: nil).status == .created)
+        }
+        #expect(try await Self.count(data) == 3)
+    }
+
+    @Test("one token on two instances: the second create fails in its transaction and finds the first's object")
+    func twoInstances() async throws {
+        try await CacheTests.twoInstances { a, b in
+            try await a.forms.store(Fixtures.importResult([Self.form]))
+            let once = OnceKey.page(SubmissionToken.make())
+            let values: [String: FieldValue] = ["title": .text("Shared"), "note": .text("n")]
+            let first = try await a.objects.create(
+                formID: Self.form.id, version: 1, values: values, keyText: "Shared", creator: .browser("x"), once: once)
+            await #expect(throws: (any Error).self) {
+                _ = try await b.objects.create(
+                    formID: Self.form.id, version: 1, values: values, keyText: "Shared", creator: .browser("x"),
+                    once: once)
+            }
+            #expect(try await b.objects.object(once: once)?.object.id == first.id)
+            #expect(try await ObjectRecord.query(on: b.database()).count() == 1)
+            // A day later the key is forgotten.
+            try await b.objects.purgeTokens(olderThan: Date().addingTimeInterval(60))
+            #expect(try await a.objects.object(once: once) == nil)
+        }
+    }
+}
