@@ -88,9 +88,17 @@ struct AdminFormsController {
             values: view.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))
         var response = HTMLResponse.page(view.render(state), cacheControl: "no-store")
-        response.headers[.fwContentSecurityPolicy] = SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy
-            .replacingOccurrences(of: "frame-ancestors 'none'", with: "frame-ancestors 'self'")
+        response.headers[.fwContentSecurityPolicy] = Self.frameContentSecurityPolicy
         return response
+    }
+
+    /// The frame's policy: only this site may frame it, and it is sandboxed as the preview's
+    /// `<iframe>` is (`allow-same-origin` alone: no script runs, no form submits), even when
+    /// opened on its own.
+    static var frameContentSecurityPolicy: String {
+        SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy
+            .replacingOccurrences(of: "frame-ancestors 'none'", with: "frame-ancestors 'self'")
+            + "; sandbox allow-same-origin"
     }
 
     /// `GET /admin/forms/{id}/versions/{n}/schema.json`: the canonical JSON, as a download.
