@@ -74,6 +74,12 @@ let package = Package(
             dependencies: ["FormImport", "FormModel"],
             path: "Benchmarks/ImportBenchmarks"
         ),
+        // The importers under libFuzzer (README, "Fuzzing"); without -DFUZZING it replays the files it is given.
+        .executableTarget(
+            name: "ImportFuzzer",
+            dependencies: ["FormImport", "FormModel"],
+            path: "Fuzz/ImportFuzzer"
+        ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(
             name: "FormImportTests",

@@ -57,6 +57,9 @@ public struct SchemaIssue: Error, Sendable, Hashable, CustomStringConvertible {
         /// Fields inside a field that is not a switch.
         public static let childrenOutsideSwitch = Code("children-outside-switch")
         public static let defaultOutOfRange = Code("default-out-of-range")
+        /// A default the field's own validation rule refuses (a `javascript:` default of a URL
+        /// field, one that misses the pattern), found by submitting it as a browser would.
+        public static let defaultRefused = Code("default-refused")
         public static let duplicateList = Code("duplicate-list")
         public static let duplicateName = Code("duplicate-name")
         public static let duplicateOption = Code("duplicate-option")

@@ -93,6 +93,16 @@ extension FormSchema {
                     field.location)
             }
             checkField(field, add: add)
+            // When nothing else is wrong with the field: would the form take its own default?
+            if !issues.contains(where: { $0.subject == field.name }), let d = field.defaultValue,
+                let refusal = field.refusalOfDefault(offered: options(for: field))
+            {
+                let shown = d.count > 40 ? "\(d.prefix(40))…" : d
+                add(
+                    .defaultRefused,
+                    "The default \"\(shown)\" of \"\(field.name)\" is refused by the field's own rules (\(refusal.message)); give it a default the field accepts.",
+                    field.name, field.location)
+            }
         }
         for field in topLevelFields where field.kind != .switch && !(field.children ?? []).isEmpty {
             add(

@@ -27,6 +27,12 @@ public struct FieldworkConfiguration: Sendable {
     public var bcryptCost: UInt8 = 12
     /// How long a sign-in lasts without use.
     public var sessionLifetime: Duration = .seconds(12 * 60 * 60)
+    /// How long a client may take to send a request's head and body
+    /// (`FIELDWORK_HEAD_TIMEOUT`, `FIELDWORK_BODY_TIMEOUT`, `FIELDWORK_BODY_MIN_RATE`).
+    public var requestDeadlines = RequestDeadlines()
+    /// Settings in the environment that cannot be used, each with what to write instead: the
+    /// server refuses to start with them.
+    public var unusableSettings: [String] = []
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
@@ -43,7 +49,7 @@ public struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, the request deadlines, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -65,6 +71,8 @@ public struct FieldworkConfiguration: Sendable {
         if let token = environment["FIELDWORK_ADMIN_TOKEN"], !token.isEmpty {
             configuration.adminToken = token
         }
+        (configuration.requestDeadlines, configuration.unusableSettings) = RequestDeadlines.fromEnvironment(
+            environment)
         if let level = environment["LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) {
             configuration.logLevel = level
         }

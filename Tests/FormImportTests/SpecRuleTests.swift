@@ -45,7 +45,38 @@ struct SpecRuleTests {
         Case(fixture: "sections-out-of-order", code: "section-order", line: 6),
         Case(fixture: "switch-in-switch", code: "nested-switch", line: 8),
         Case(fixture: "multi-line-tag", code: "unknown-attribute", line: 7),
+        Case(fixture: "default-refused-url", code: "default-refused", line: 7),
+        Case(fixture: "default-refused-pattern", code: "default-refused", line: 7),
+        Case(fixture: "default-refused-step", code: "default-refused", line: 7),
+        Case(fixture: "default-refused-selected", code: "default-refused", line: 7),
     ]
+
+    @Test("a default the field's own rule refuses is refused at import, saying what the field would say")
+    func defaultRefused() throws {
+        let error = try #require(try Fixtures.errors("default-refused-url").first)
+        #expect(
+            error.message
+                == "The default \"javascript:alert(1)\" of \"site\" is refused by the field's own rules (Enter a web address in the correct format, like https://www.example.com); give it a default the field accepts."
+        )
+        // Placed as every schema rule's issue is: the field's line (column as for duplicate-name).
+        #expect(error.line == 7)
+        #expect(error.column == (try Fixtures.errors("duplicate-name").first?.column))
+        let step = try #require(try Fixtures.errors("default-refused-step").first)
+        #expect(step.message.contains("(Progress must be a multiple of 5"))
+    }
+
+    @Test("a too long or out of range default is reported once, by its own rule")
+    func defaultOutOfRange() throws {
+        let errors = try Fixtures.errors("default-out-of-range-length")
+        #expect(errors.map(\.code) == ["default-out-of-range", "default-out-of-range"])
+        #expect(errors.map(\.line) == [7, 8])
+    }
+
+    @Test("defaults the fields accept import, today and booleans included")
+    func defaultsAccepted() throws {
+        let result = try FormImporter.importDocuments([Fixtures.document("default-accepted")])
+        #expect(result.forms.first?.field(named: "asset")?.defaultValue == "AB-1234")
+    }
 
     @Test("each broken rule is refused with its code, its line and the file name", arguments: cases)
     func refused(_ c: Case) throws {

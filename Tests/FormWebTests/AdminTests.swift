@@ -320,6 +320,12 @@ struct AdminTests {
             #expect(frame.status == .ok)
             #expect(frame.body.contains("fw-layout-compact"))
             #expect(frame.headers[.fwContentSecurityPolicy]?.contains("frame-ancestors 'self'") == true)
+            // No script runs in the frames, so none can lift their sandbox; nothing in them submits.
+            let sandboxes = page.body.matches(of: /sandbox="([^"]*)"/).map { String($0.1) }
+            #expect(sandboxes == ["allow-same-origin", "allow-same-origin"])
+            #expect(frame.headers[.fwContentSecurityPolicy]?.hasSuffix("; sandbox allow-same-origin") == true)
+            #expect(!frame.body.contains("<script") && frame.body.contains("fieldwork.css"))
+            #expect(try await browser.get("/forms/trip/new").body.contains(AdminFormsController.layoutScript))
             let state = try await browser.get("/admin/forms/trip")
             _ = try await browser.post("/admin/forms/trip/state", [("_csrf", state.csrf ?? ""), ("state", "retired")])
             #expect(try await browser.get("/admin/forms/trip/frame?layout=regular").body.contains("fw-layout-regular"))

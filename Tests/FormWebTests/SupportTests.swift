@@ -37,6 +37,32 @@ struct SupportTests {
         #expect(set.secretFile.path == "/tmp/fw/secret.key")
     }
 
+    @Test("the request deadlines come from the environment; a value that is no number stops the server at start")
+    func requestDeadlines() async throws {
+        let defaults = FieldworkConfiguration.fromEnvironment([:])
+        #expect(
+            defaults.requestDeadlines == RequestDeadlines(head: .seconds(10), body: .seconds(30), minBodyRate: 1024))
+        #expect(defaults.unusableSettings.isEmpty)
+        let set = FieldworkConfiguration.fromEnvironment([
+            "FIELDWORK_HEAD_TIMEOUT": "2.5", "FIELDWORK_BODY_TIMEOUT": "120", "FIELDWORK_BODY_MIN_RATE": "0",
+        ])
+        #expect(
+            set.requestDeadlines == RequestDeadlines(head: .milliseconds(2500), body: .seconds(120), minBodyRate: 0))
+        let bad = FieldworkConfiguration.fromEnvironment([
+            "FIELDWORK_HEAD_TIMEOUT": "10s", "FIELDWORK_BODY_TIMEOUT": "-1", "FIELDWORK_BODY_MIN_RATE": "fast",
+        ])
+        #expect(
+            bad.unusableSettings == [
+                "FIELDWORK_HEAD_TIMEOUT=10s is not a number of seconds between 0 and 86400, like 10 or 2.5.",
+                "FIELDWORK_BODY_TIMEOUT=-1 is not a number of seconds between 0 and 86400, like 10 or 2.5.",
+                "FIELDWORK_BODY_MIN_RATE=fast is not a whole number of bytes per second, like 1024.",
+            ])
+        #expect(bad.requestDeadlines == RequestDeadlines())
+        var configuration = Fixtures.configuration(data: Fixtures.temporaryDataFolder())
+        configuration.unusableSettings = bad.unusableSettings
+        await #expect(throws: FieldworkConfigurationError.self) { _ = try await buildApplication(configuration) }
+    }
+
     @Test("query strings decode plus as space and percent escapes, and keep repeated keys")
     func queryString() {
         let query = QueryString.parse("task=T-1001&q=a+b%26c&tag=x&tag=y&empty=&=skipped&flag")

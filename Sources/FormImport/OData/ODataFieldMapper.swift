@@ -581,8 +581,12 @@ extension ODataFormMapper {
         case .slider, .attachments:
             fits = false
         }
-        if !fits { dropped(context, "its DefaultValue \"\(text)\" does not fit the field") }
-        return fits ? text : nil
+        // Then the field's own rule, as a submission would meet the default.
+        var defaulted = field
+        defaulted.defaultValue = text
+        let refused = fits && defaulted.refusalOfDefault(offered: (field.options ?? []).flatMap(\.options)) != nil
+        if !fits || refused { dropped(context, "its DefaultValue \"\(text)\" does not fit the field") }
+        return fits && !refused ? text : nil
     }
 
     /// Reports a piece of a property's mapping that was left out.

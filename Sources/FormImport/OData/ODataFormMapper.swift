@@ -68,7 +68,21 @@ final class ODataFormMapper {
 
     private func layout(of typeName: String) -> TypeLayout {
         if let known = layouts[typeName] { return known }
-        let properties = model.properties(of: typeName)
+        var properties = model.properties(of: typeName)
+        // A type that declares a property twice is not valid CSDL; its fields would share a name
+        // (the fuzzer found it). The first declaration is kept.
+        var names = Set<String>()
+        if properties.contains(where: { !names.insert($0.name).inserted }) {
+            names = []
+            properties = properties.filter { property in
+                if names.insert(property.name).inserted { return true }
+                report.warn(
+                    .mappingDropped,
+                    "\(shortTypeName(typeName))/\(property.name) is declared twice; the second declaration is left out.",
+                    file: metadata.file, line: property.line)
+                return false
+            }
+        }
         let keys = model.keys(of: typeName)
         let layout = TypeLayout(
             properties: properties, isKey: properties.map { keys.contains($0.name) },

@@ -35,21 +35,25 @@ public enum FormValidator {
         -> RuleOutcome
     {
         let raw = input(for: field, submission, context)
-        let outcome: RuleOutcome
-        switch field.kind {
-        case .text, .note: outcome = TextRule.check(field, raw)
-        case .number, .slider: outcome = NumberRule.check(field, raw)
-        case .date, .time, .datetime: outcome = TemporalRule.check(field, raw)
-        case .duration: outcome = DurationRule.check(field, raw)
-        case .valueList, .buttons, .chips: outcome = ChoiceRule.check(field, raw, offered: schema.options(for: field))
-        case .switch: outcome = SwitchRule.check(field, raw)
-        case .attachments: outcome = AttachmentsRule.check(field, raw)
-        }
+        let outcome = rule(field, raw, offered: schema.options(for: field))
         if outcome == .empty, field.required {
             let hasOptions = !field.kind.hasOptions || !schema.options(for: field).isEmpty
             return .issue(field, .required, RequiredMessage.text(for: field, hasOptions: hasOptions))
         }
         return outcome
+    }
+
+    /// The field's own rule, before `required`; `offered` are the options of a choice field.
+    static func rule(_ field: Field, _ raw: RawInput, offered: [Option]) -> RuleOutcome {
+        switch field.kind {
+        case .text, .note: TextRule.check(field, raw)
+        case .number, .slider: NumberRule.check(field, raw)
+        case .date, .time, .datetime: TemporalRule.check(field, raw)
+        case .duration: DurationRule.check(field, raw)
+        case .valueList, .buttons, .chips: ChoiceRule.check(field, raw, offered: offered)
+        case .switch: SwitchRule.check(field, raw)
+        case .attachments: AttachmentsRule.check(field, raw)
+        }
     }
 
     /// The strings and files to check: the submission's, or the server's for read-only fields.

@@ -87,10 +87,24 @@ struct AdminFormsController {
         let state = RenderState(
             values: view.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))
-        var response = HTMLResponse.page(view.render(state), cacheControl: "no-store")
-        response.headers[.fwContentSecurityPolicy] = SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy
-            .replacingOccurrences(of: "frame-ancestors 'none'", with: "frame-ancestors 'self'")
+        // No script runs in the sandboxed frame, so the layout's module is left out rather than
+        // blocked (the browser would log each blocked load as an error).
+        let page = String(buffer: view.render(state)).replacingOccurrences(of: Self.layoutScript, with: "")
+        var response = HTMLResponse.page(ByteBuffer(string: page), cacheControl: "no-store")
+        response.headers[.fwContentSecurityPolicy] = Self.frameContentSecurityPolicy
         return response
+    }
+
+    /// The layout's script element (`Templates/layout.mustache`), which the preview frame leaves out.
+    static let layoutScript = "\n<script type=\"module\" src=\"/js/fieldwork.js\"></script>"
+
+    /// The frame's policy: only this site may frame it, and it is sandboxed as the preview's
+    /// `<iframe>` is (`allow-same-origin` alone: no script runs, no form submits), even when
+    /// opened on its own.
+    static var frameContentSecurityPolicy: String {
+        SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy
+            .replacingOccurrences(of: "frame-ancestors 'none'", with: "frame-ancestors 'self'")
+            + "; sandbox allow-same-origin"
     }
 
     /// `GET /admin/forms/{id}/versions/{n}/schema.json`: the canonical JSON, as a download.

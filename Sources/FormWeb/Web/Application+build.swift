@@ -16,6 +16,9 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         throw FieldworkConfigurationError(
             "FIELDWORK_TIME_ZONE=\(name) is not a time zone; use an IANA name such as Europe/Berlin or UTC.")
     }
+    if let setting = configuration.unusableSettings.first {
+        throw FieldworkConfigurationError(setting)
+    }
     let renderer = try await PageRenderer(templates: configuration.resources.templates)
     let assets = try StaticAssets(publicFolder: configuration.resources.publicFolder)
     logger.debug(
@@ -113,8 +116,14 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store).addRoutes(to: adminAPI)
 
+    let deadlines = configuration.requestDeadlines
+    let connectionLogger = logger
     var app = Application(
         router: router,
+        server: .http1(
+            configuration: .init(additionalChannelHandlers: [
+                RequestDeadlineHandler(deadlines: deadlines, logger: connectionLogger)
+            ])),
         configuration: .init(
             address: .hostname(configuration.hostname, port: configuration.port), serverName: "Fieldwork"),
         logger: logger

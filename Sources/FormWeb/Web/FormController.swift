@@ -57,7 +57,9 @@ struct FormController {
         let form = try await heads.require(try context.parameters.require("id"))
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: form.schemaJSON)))
+        return Response(
+            status: .ok, headers: headers,
+            body: .init(byteBuffer: JSONResponse.withoutMarkup(ByteBuffer(string: form.schemaJSON))))
     }
 
     /// `GET /api/forms/{id}/fields/{field}/options?q=&page=`: the options of a value list that

@@ -14,10 +14,33 @@ enum JSONResponse {
 
     /// Bytes that are JSON already, such as a stored canonical schema.
     static func response(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
+        let body = withoutMarkup(body)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+}
+
+extension JSONResponse {
+    /// JSON with `<`, `>` and `&` (which JSON holds only inside strings) written as `\u003c`,
+    /// `\u003e` and `\u0026`: the same JSON, with no markup in it for anything that reads the
+    /// body as HTML despite its type.
+    static func withoutMarkup(_ body: ByteBuffer) -> ByteBuffer {
+        let view = body.readableBytesView
+        guard view.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&") })
+        else { return body }
+        var escaped = ByteBuffer()
+        escaped.reserveCapacity(body.readableBytes + 64)
+        for byte in view {
+            switch byte {
+            case UInt8(ascii: "<"): escaped.writeString("\\u003c")
+            case UInt8(ascii: ">"): escaped.writeString("\\u003e")
+            case UInt8(ascii: "&"): escaped.writeString("\\u0026")
+            default: escaped.writeInteger(byte)
+            }
+        }
+        return escaped
     }
 }
 

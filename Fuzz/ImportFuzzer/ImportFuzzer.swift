@@ -1,0 +1,72 @@
+import FormImport
+import FormModel
+import Foundation
+
+/// One input through the importers, as `fieldwork import` would take it: the bytes are split at
+/// NUL bytes into up to four documents (a metadata file and its annotation files, or native
+/// specs), imported with `FormImporter.importBatch`. Every form it accepts must keep the rules of
+/// every form and survive its canonical JSON; anything else stops the run, as a crash does.
+func importOnce(_ bytes: [UInt8]) {
+    let documents = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false).enumerated().map {
+        ImportDocument(name: "input-\($0.offset).xml", data: Array($0.element))
+    }
+    for outcome in FormImporter.importBatch(documents) {
+        guard case .success(let result) = outcome.result else { continue }
+        for form in result.forms {
+            let broken = form.ruleViolations()
+            if !broken.isEmpty {
+                fatalError("An accepted form breaks rules of every form: \(broken)")
+            }
+            do {
+                let json = try form.canonicalJSON()
+                _ = try FormSchema.fromCanonicalJSON(json)
+            } catch {
+                fatalError("An accepted form does not survive its canonical JSON: \(error)")
+            }
+        }
+    }
+}
+
+#if FUZZING
+/// libFuzzer's entry point; built with `-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING` (README, "Fuzzing").
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    importOnce(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
+/// libFuzzer's driver (LLVM 11 and later), which takes the fuzzer's flags from the command line.
+/// SwiftPM links an executable's `main` to the target's own, so `main` hands over to it.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@main
+enum ImportFuzzer {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv, fuzzOne))
+    }
+}
+#else
+/// Without the fuzzer: runs each file given (a crash libFuzzer saved, or a seed) through the same
+/// import, so a crash can be replayed in a debugger or a normal build.
+@main
+enum ImportFuzzer {
+    static func main() throws {
+        let files = CommandLine.arguments.dropFirst()
+        guard !files.isEmpty else {
+            print("usage: ImportFuzzer FILE...  (runs each file through the importers as the fuzzer does)")
+            return
+        }
+        for file in files {
+            importOnce(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            print("\(file): ok")
+        }
+    }
+}
+#endif
