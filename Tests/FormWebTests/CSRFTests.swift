@@ -46,16 +46,25 @@ struct CSRFTests {
         #expect(!CSRF.isWellFormedID("short"))
     }
 
-    @Test("the secret key file is created once with mode 0600 and read back")
-    func secretFile() throws {
-        let folder = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("secret.key")
-        let first = try ServerSecret.loadOrCreate(at: file)
-        let second = try ServerSecret.loadOrCreate(at: file)
-        #expect(first.key == second.key)
-        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect((attributes[.size] as? NSNumber)?.intValue == 32)
+    @Test("the secret is one for every instance on a database; a first start takes an earlier secret.key")
+    func sharedSecret() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let legacy = Data((0..<32).map { UInt8($0) })
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try legacy.write(to: data.appendingPathComponent("secret.key"))
+        let configuration = Fixtures.configuration(data: data)
+        let first = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
+        let second = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
+        async let a = ServerSecret.shared(in: first, legacyFile: configuration.secretFile)
+        async let b = ServerSecret.shared(in: second, legacyFile: data.appendingPathComponent("missing.key"))
+        let (one, two) = try await (a, b)
+        #expect(one.key == two.key)
+        #expect(one.key.withUnsafeBytes { Data($0) } == legacy || two.key.withUnsafeBytes { Data($0) } != legacy)
+        // A token made with one instance's secret verifies on the other.
+        let id = CSRF(secret: one).makeID()
+        #expect(CSRF(secret: two).verify(token: CSRF(secret: one).token(for: id), cookie: id))
+        await first.shutdown()
+        await second.shutdown()
     }
 }

@@ -48,15 +48,20 @@ public struct AttachmentPurgeService: Service {
     /// One purge; failures are logged, not thrown, so one bad hour does not stop the server.
     func purgeOnce() async {
         do {
-            let cutoff = store.now().addingTimeInterval(-maxAge)
-            let removed = try await store.purgeStaged(olderThan: cutoff)
-            if removed > 0 { logger.info("Purged unclaimed uploads", metadata: ["count": "\(removed)"]) }
-            if let drafts, case let kept = try await drafts.purge(olderThan: cutoff), kept > 0 {
-                logger.info("Purged files kept from refused imports", metadata: ["count": "\(kept)"])
-            }
-            try await objects?.purgeTokens(olderThan: cutoff)
+            // One instance purges; the others skip this round.
+            try await store.database.exclusively(.purge, wait: false) { try await purge() }
         } catch {
             logger.error("Purging unclaimed uploads failed", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func purge() async throws {
+        let cutoff = store.now().addingTimeInterval(-maxAge)
+        let removed = try await store.purgeStaged(olderThan: cutoff)
+        if removed > 0 { logger.info("Purged unclaimed uploads", metadata: ["count": "\(removed)"]) }
+        if let drafts, case let kept = try await drafts.purge(olderThan: cutoff), kept > 0 {
+            logger.info("Purged files kept from refused imports", metadata: ["count": "\(kept)"])
+        }
+        try await objects?.purgeTokens(olderThan: cutoff)
     }
 }

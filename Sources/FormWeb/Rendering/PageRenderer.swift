@@ -80,6 +80,13 @@ public struct PageRenderer: Sendable {
         RenderPlan(staticPage: try render(PageViewModel.Plain(title: "Form retired"), template: "gone"), markup: markup)
     }
 
+    /// The page for a request the database cannot serve now (503).
+    public func unavailablePage() throws -> RenderPlan {
+        RenderPlan(
+            staticPage: try render(PageViewModel.Plain(title: "Service unavailable"), template: "unavailable"),
+            markup: markup)
+    }
+
     /// A page from its template context.
     func render(_ context: some PageContext, template: String) throws(RenderPlanError) -> String {
         guard let output = library.render(context, withTemplate: template) else {

@@ -1,7 +1,10 @@
 import Crypto
+import FluentKit
 import Foundation
 
-/// The server's 32 random bytes behind CSRF tokens, kept in `<data>/secret.key` across restarts.
+/// The server's 32 random bytes behind CSRF tokens and sealed prefill values, kept in the
+/// database (`server_secrets`), so every instance on one database signs alike and a page from
+/// one is accepted by another.
 public struct ServerSecret: Sendable {
     public let key: SymmetricKey
 
@@ -9,34 +12,43 @@ public struct ServerSecret: Sendable {
         self.key = key
     }
 
-    /// Reads the key file, or creates it (mode 0600) with fresh random bytes on first start.
-    public static func loadOrCreate(at file: URL) throws -> ServerSecret {
-        let manager = FileManager.default
-        if let data = manager.contents(atPath: file.path) {
-            guard data.count == 32 else { throw ServerSecretError.wrongLength(path: file.path, bytes: data.count) }
-            return ServerSecret(key: SymmetricKey(data: data))
+    /// The database's secret; on first start, the one of `<data>/secret.key` (where earlier
+    /// versions kept it, so their pages stay valid) or fresh random bytes. When two instances
+    /// start at once, the first to store its secret wins and the other reads it.
+    static func shared(in database: FieldworkDatabase, legacyFile: URL) async throws -> ServerSecret {
+        let db = database.database()
+        if let stored = try await ServerSecretRecord.find(name, on: db) { return try decode(stored) }
+        let fromFile = FileManager.default.contents(atPath: legacyFile.path).flatMap { $0.count == 32 ? $0 : nil }
+        let fresh = fromFile ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        do {
+            try await ServerSecretRecord(name: name, key: fresh).create(on: db)
+        } catch {
+            // Another instance stored one first: that one is the secret.
+            guard let stored = try await ServerSecretRecord.find(name, on: db) else { throw error }
+            return try decode(stored)
         }
-        try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let key = SymmetricKey(size: .bits256)
-        let data = key.withUnsafeBytes { Data($0) }
-        // Created with 0600 from the start, so the key is never readable by others, even briefly.
-        guard manager.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw ServerSecretError.cannotWrite(path: file.path)
+        return ServerSecret(key: SymmetricKey(data: fresh))
+    }
+
+    private static let name = "csrf"
+
+    private static func decode(_ record: ServerSecretRecord) throws -> ServerSecret {
+        guard let data = Data(base64Encoded: record.key), data.count == 32 else {
+            throw ServerSecretError.wrongLength(
+                path: "server_secrets", bytes: Data(base64Encoded: record.key)?.count ?? 0)
         }
-        return ServerSecret(key: key)
+        return ServerSecret(key: SymmetricKey(data: data))
     }
 }
 
-/// Why the secret key file could not be used.
+/// Why the stored secret could not be used.
 public enum ServerSecretError: Error, CustomStringConvertible {
     case wrongLength(path: String, bytes: Int)
-    case cannotWrite(path: String)
 
     public var description: String {
         switch self {
         case .wrongLength(let path, let bytes):
-            "\(path) holds \(bytes) bytes; it must hold exactly 32. Delete it to make a new one."
-        case .cannotWrite(let path): "Cannot create \(path); check the data folder's permissions."
+            "\(path) holds a secret of \(bytes) bytes; it must be exactly 32. Delete its row to make a new one."
         }
     }
 }

@@ -14,6 +14,8 @@ import SQLKit
 public struct FieldworkDatabase: Sendable {
     public let databases: Databases
     let logger: Logger
+    /// SQLite (one instance per file) rather than PostgreSQL (any number of instances).
+    let usesSQLite: Bool
     /// What every write that can make a cache stale records, and every cache follows.
     public let feed = ChangeFeed()
 
@@ -24,13 +26,16 @@ public struct FieldworkDatabase: Sendable {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
         let usesSQLite: Bool
         if let url = configuration.databaseURL {
-            databases.use(try .postgres(url: url), as: .psql)
+            // A few connections per event loop (work holding a lock still finds one), and a
+            // short wait for one: while PostgreSQL is down, requests answer 503 within seconds.
+            databases.use(
+                try .postgres(url: url, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(3)), as: .psql)
             usesSQLite = false
         } else {
             databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
             usesSQLite = true
         }
-        let database = FieldworkDatabase(databases: databases, logger: logger)
+        let database = FieldworkDatabase(databases: databases, logger: logger, usesSQLite: usesSQLite)
         do {
             if usesSQLite { try await database.tuneSQLiteConnections() }
             try await database.migrate()
@@ -87,14 +92,48 @@ public struct FieldworkDatabase: Sendable {
         AddVersionTitles(),
         AddCacheChanges(),
         AddSubmissionTokens(),
+        AddServerSecrets(),
     ]
 
+    /// Runs the migrations not run yet; an instance starting beside another waits for its turn,
+    /// then finds them done.
     private func migrate() async throws {
         let migrations = Migrations()
         migrations.add(Self.migrations)
         let migrator = Migrator(
             databases: databases, migrations: migrations, logger: logger, on: databases.eventLoopGroup.any())
-        try await migrator.setupIfNeeded().get()
-        try await migrator.prepareBatch().get()
+        try await exclusively(.migrations, wait: true) {
+            try await migrator.setupIfNeeded().get()
+            try await migrator.prepareBatch().get()
+        }
+    }
+
+    /// Work that one instance at a time does: the key of its PostgreSQL advisory lock.
+    enum ExclusiveWork: Int64 {
+        case migrations = 0x4657_0001
+        case seeding = 0x4657_0002
+        case purge = 0x4657_0003
+    }
+
+    /// Runs `body` holding the work's lock across every instance on the database: a PostgreSQL
+    /// advisory lock taken by a transaction, so it ends with it, even when the instance dies.
+    /// With `wait`, waits for the lock; without, returns nil at once when another instance holds
+    /// it. SQLite serves one instance per file: `body` just runs.
+    @discardableResult
+    func exclusively<T: Sendable>(
+        _ work: ExclusiveWork, wait: Bool, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
+        guard !usesSQLite else { return try await body() }
+        return try await database().transaction { transaction -> T? in
+            guard let sql = transaction as? any SQLDatabase else { return try await body() }
+            if wait {
+                try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: work.rawValue))").run()
+            } else {
+                let row = try await sql.raw("SELECT pg_try_advisory_xact_lock(\(literal: work.rawValue)) AS locked")
+                    .first()
+                guard try row?.decode(column: "locked", as: Bool.self) == true else { return nil }
+            }
+            return try await body()
+        }
     }
 }

@@ -27,18 +27,22 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
             "from": "\(assets.assets.values.map(\.sourceSize).reduce(0, +))",
             "to": "\(assets.assets.values.map(\.body.readableBytes).reduce(0, +))",
         ])
-    let secret = try ServerSecret.loadOrCreate(at: configuration.secretFile)
     let database = try await FieldworkDatabase.open(configuration, logger: logger)
-    // Where the change feed ends now: caches fill from here on, so only later changes matter.
-    try await database.feed.catchUp(on: database.database())
     let store = database.forms
     let users: UserStore
+    let secret: ServerSecret
     do {
-        if configuration.seedsDemo {
-            try await DemoSeed.seedIfNeeded(store: store, resources: configuration.resources, logger: logger)
-        }
+        // Where the change feed ends now: caches fill from here on, so only later changes matter.
+        try await database.feed.catchUp(on: database.database())
+        secret = try await ServerSecret.shared(in: database, legacyFile: configuration.secretFile)
         users = try await UserStore(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
-        try await users.ensureAdmin(password: configuration.adminPassword, logger: logger)
+        // Once, however many instances start at the same moment.
+        try await database.exclusively(.seeding, wait: true) { [users, logger] in
+            if configuration.seedsDemo {
+                try await DemoSeed.seedIfNeeded(store: store, resources: configuration.resources, logger: logger)
+            }
+            try await users.ensureAdmin(password: configuration.adminPassword, logger: logger)
+        }
     } catch {
         await database.shutdown()
         throw error
@@ -47,6 +51,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: DatabaseOutageMiddleware(page: try renderer.unavailablePage()))
     router.add(
         middleware: ErrorPageMiddleware(
             notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))

@@ -1,0 +1,40 @@
+import AsyncKit
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import FormWeb
+
+@Suite("Database outage")
+struct OutageTests {
+    struct Failure: Error {}
+
+    @Test("a request the database cannot serve answers 503 with Retry-After: a page, or JSON under /api")
+    func unavailable() async throws {
+        let renderer = try await Fixtures.renderer()
+        let router = Router()
+        router.add(middleware: DatabaseOutageMiddleware(page: try renderer.unavailablePage()))
+        router.get("/page") { _, _ -> String in throw ConnectionPoolTimeoutError.connectionRequestTimeout }
+        router.get("/api/thing") { _, _ -> String in
+            throw IOError(errnoCode: ECONNREFUSED, reason: "connect")
+        }
+        router.get("/broken") { _, _ -> String in throw Failure() }
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/page", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] == "5")
+                #expect(String(buffer: response.body).contains("Nothing you sent has been saved"))
+            }
+            try await client.execute(uri: "/api/thing", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains(#""error":"the database is unavailable"#))
+            }
+            try await client.execute(uri: "/broken", method: .get) { response in
+                #expect(response.status == .internalServerError, "other failures are not called an outage")
+            }
+        }
+    }
+}
