@@ -20,7 +20,7 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch where Self.isOutage(error) {
+        } catch let error where Self.isOutage(error) {
             context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
             var response: Response
             if request.uri.path.hasPrefix("/api/") || request.uri.path == "/api" {
