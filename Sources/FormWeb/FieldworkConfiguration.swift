@@ -58,6 +58,9 @@ public struct FieldworkConfiguration: Sendable {
         if let url = environment["FIELDWORK_DATABASE_URL"], !url.isEmpty {
             configuration.databaseURL = url
         }
+        if let folder = environment["FIELDWORK_ATTACHMENTS"], !folder.isEmpty {
+            configuration.attachmentsFolder = URL(fileURLWithPath: folder, isDirectory: true)
+        }
         if let password = environment["FIELDWORK_ADMIN_PASSWORD"], !password.isEmpty {
             configuration.adminPassword = password
         }
@@ -78,6 +81,10 @@ public struct FieldworkConfiguration: Sendable {
         }
         return configuration
     }
+
+    /// Where attachments and files being uploaded are kept, when not in `<data>/attachments`:
+    /// with several instances on PostgreSQL, a folder they all share (`FIELDWORK_ATTACHMENTS`).
+    public var attachmentsFolder: URL?
 
     /// `<data>/fieldwork.sqlite`.
     public var sqliteFile: URL { dataFolder.appendingPathComponent("fieldwork.sqlite") }

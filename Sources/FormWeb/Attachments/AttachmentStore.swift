@@ -21,14 +21,16 @@ public struct AttachmentStore: Sendable {
     /// - Parameters:
     ///   - database: the open database (migrated, so `attachments` exists).
     ///   - dataFolder: the configuration's data folder; files go to its `attachments/`.
+    ///   - folder: where files go instead (``FieldworkConfiguration/attachmentsFolder``): a folder
+    ///     every instance on the database shares.
     ///   - limits: upload limits; by default the environment's (`FIELDWORK_MAX_UPLOAD`).
     ///   - now: the clock for `created_at`.
     public init(
-        database: FieldworkDatabase, dataFolder: URL, limits: AttachmentLimits = .fromEnvironment(),
+        database: FieldworkDatabase, dataFolder: URL, folder: URL? = nil, limits: AttachmentLimits = .fromEnvironment(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
-        self.folder = dataFolder.appendingPathComponent("attachments", isDirectory: true)
+        self.folder = folder ?? dataFolder.appendingPathComponent("attachments", isDirectory: true)
         self.limits = limits
         self.now = now
     }

@@ -290,6 +290,8 @@ private struct PartAssembler {
                 let handle = file.handle!
                 file.handle = nil
                 current = .file(file)
+                // On disk before its row commits: an acknowledged create's files survive a crash.
+                try await handle.synchronize()
                 try await handle.close()
                 staged.append(file.path)
                 upload.files.append(

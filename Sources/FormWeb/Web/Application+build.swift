@@ -89,7 +89,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     router.add(middleware: ViewerMiddleware(viewers: ViewerResolver(users: users, csrf: csrf)))
 
     let prefill = SignedPrefill(secret: secret)
-    let attachments = AttachmentStore(database: database, dataFolder: configuration.dataFolder)
+    let attachments = AttachmentStore(
+        database: database, dataFolder: configuration.dataFolder, folder: configuration.attachmentsFolder)
     let reader = SubmissionReader(attachments: attachments)
     let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments)
     // The JSON API answers every error as JSON; its admin routes take the admin token too.
