@@ -35,7 +35,8 @@ struct ObjectSubmissions: Sendable {
         _ submission: Submission, form: StoredForm, view: FormView, viewer: Viewer, readOnlyValues: [String: [String]],
         readIssues: [FieldIssue] = [], once: OnceKey? = nil
     ) async throws -> Outcome {
-        if let once, let first = try await firstCreate(once) { return first }
+        // A used key is found when its row refuses the insert below, so a first create (nearly
+        // every create) costs no extra query.
         let serverValues = Self.serverValues(view: view, known: readOnlyValues)
         var result = FormValidator.validate(
             view.schema, submission,
