@@ -89,8 +89,16 @@ struct SubmissionTokenTests {
                 if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
                 return try await browser.send(uri, method: .post, headers: headers, body: ByteBuffer(string: json))
             }
-            // Keys are scoped to their sender: this client's browser cookie first.
-            _ = try await browser.get("/forms/\(Self.form.id)/new")
+            // A client that sends no cookie (each request a new browser) retries with its key.
+            let bare = try await client.execute(
+                uri: uri, method: .post,
+                headers: [.contentType: "application/json", HTTPField.Name("Idempotency-Key")!: "bare-1"],
+                body: ByteBuffer(string: #"{"title":"Bare","note":"n"}"#))
+            let bareAgain = try await client.execute(
+                uri: uri, method: .post,
+                headers: [.contentType: "application/json", HTTPField.Name("Idempotency-Key")!: "bare-1"],
+                body: ByteBuffer(string: #"{"title":"Bare","note":"n"}"#))
+            #expect(bare.status == .created && bare.headers[.location] == bareAgain.headers[.location])
             let body = #"{"title":"API once","note":"n"}"#
             async let first = post(body, key: "order-17")
             async let second = post(body, key: "order-17")
@@ -106,7 +114,7 @@ struct SubmissionTokenTests {
             #expect(try await post(body, key: nil).status == .created)
             #expect(try await post(body, key: nil).status == .created)
         }
-        #expect(try await Self.count(data) == 3)
+        #expect(try await Self.count(data) == 4)
     }
 
     @Test("one token on two instances: the second create fails in its transaction and finds the first's object")

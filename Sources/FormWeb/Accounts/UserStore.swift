@@ -56,7 +56,7 @@ public struct UserStore: Sendable {
     /// Sets a new password; the account's sessions end, so an old sign-in stops working.
     public func setPassword(_ password: String, for id: UUID) async throws {
         let hash = try await hasher.hash(password)
-        try await database.database().transaction { db in
+        try await database.transaction { db in
             guard let record = try await UserRecord.find(id, on: db) else { return }
             record.passwordHash = hash
             try await record.save(on: db)
@@ -68,7 +68,7 @@ public struct UserStore: Sendable {
 
     /// Removes an account and its sessions; the objects it created stay, visible to admins.
     public func delete(id: UUID) async throws {
-        try await database.database().transaction { db in
+        try await database.transaction { db in
             try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
             try await UserRecord.query(on: db).filter(\.$id == id).delete()
             try await database.feed.record([.account(id)], on: db)

@@ -77,7 +77,7 @@ public struct AttachmentStore: Sendable {
         let quota = limits.maxStagedBytesPerOwner
         let adding = kept.reduce(0) { $0 + $1.size }
         do {
-            try await database.database().transaction { db in
+            try await database.transaction { db in
                 // Summed here rather than with SUM(): PostgreSQL gives SUM of a bigint as numeric,
                 // which does not decode as Int; an owner has few staged rows (the quota bounds them).
                 let waiting = try await AttachmentRecord.query(on: db)
@@ -101,9 +101,15 @@ public struct AttachmentStore: Sendable {
                 }
                 try await records.create(on: db)
                 // Inside the transaction, so a failed move undoes the rows too. Staging is in
-                // the same folder tree, so this is a rename.
+                // the same folder tree, so this is a rename; a retried transaction finds the
+                // file moved already.
                 for file in kept {
-                    try FileManager.default.moveItem(at: file.stagingFile!, to: folder.appendingPathComponent(file.id))
+                    let target = folder.appendingPathComponent(file.id)
+                    if FileManager.default.fileExists(atPath: file.stagingFile!.path)
+                        || !FileManager.default.fileExists(atPath: target.path)
+                    {
+                        try FileManager.default.moveItem(at: file.stagingFile!, to: target)
+                    }
                 }
             }
         } catch {

@@ -28,7 +28,7 @@ public struct ObjectStore: Sendable {
         case .browser(let id): record.creatorBrowser = id
         }
         let id = record.id!
-        try await database.database().transaction { db in
+        try await database.transaction { db in
             try await record.create(on: db)
             if let once { try await SubmissionTokenRecord(once, formID: formID, objectID: id).create(on: db) }
             try await alongside?(db, id)
@@ -125,7 +125,7 @@ public struct ObjectStore: Sendable {
         formID: String, id: UUID, values: [String: FieldValue], keyText: String,
         alongside: (@Sendable (any Database, UUID) async throws -> Void)? = nil
     ) async throws -> Bool {
-        try await database.database().transaction { db in
+        try await database.transaction { db in
             guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
             record.values = StoredValues(values)
             record.keyText = keyText

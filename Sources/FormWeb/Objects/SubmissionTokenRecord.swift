@@ -46,8 +46,8 @@ struct OnceKey: Sendable, Hashable {
         OnceKey(storageKey: "page:\(token)", fingerprint: nil)
     }
 
-    /// An `Idempotency-Key`, for this sender and form, with a hash of the body.
-    static func api(_ key: String, ownerKey: String, formID: String, fingerprint: String) -> OnceKey {
-        OnceKey(storageKey: "api:\(ownerKey):\(formID):\(key)", fingerprint: fingerprint)
+    /// An `Idempotency-Key` in a scope (an account, or anonymous) and form, with a hash of the body.
+    static func api(_ key: String, scope: String, formID: String, fingerprint: String) -> OnceKey {
+        OnceKey(storageKey: "api:\(scope):\(formID):\(key)", fingerprint: fingerprint)
     }
 }

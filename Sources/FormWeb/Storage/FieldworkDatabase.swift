@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
+import SQLiteNIO
 
 /// The open database: FluentKit's `Databases` on the shared thread pool and event loops, migrated.
 ///
@@ -105,6 +106,30 @@ public struct FieldworkDatabase: Sendable {
         try await exclusively(.migrations, wait: true) {
             try await migrator.setupIfNeeded().get()
             try await migrator.prepareBatch().get()
+        }
+    }
+
+    /// Runs `body` in a transaction; on SQLite, runs it again (a few times, after a short random
+    /// pause) when another connection's commit got in its way. SQLite's busy timeout cannot
+    /// wait that out for a transaction that read before it wrote (`SQLITE_BUSY_SNAPSHOT`); the
+    /// failed attempt was rolled back whole, so `body` must only make its outside effects
+    /// idempotent (a file moved into place is found there the second time).
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await database().transaction(body)
+            } catch let error as SQLiteError where usesSQLite && attempt < 8 && Self.isBusy(error) {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(4 << min(attempt, 4)))))
+            }
+        }
+    }
+
+    private static func isBusy(_ error: SQLiteError) -> Bool {
+        switch error.reason {
+        case .busy, .locked, .busyInSnapshot, .busyInRecovery, .busyTimeout: true
+        default: false
         }
     }
 

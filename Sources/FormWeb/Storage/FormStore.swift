@@ -49,7 +49,7 @@ public struct FormStore: Sendable {
         }
         let importID = UUID()
         let kind = results.first?.kind ?? .native
-        let versions = try await database.database().transaction { [sources, prepared] db in
+        let versions = try await database.transaction { [sources, prepared] db in
             for record in sources { try await record.create(on: db) }
             var stored: [StoredVersion] = []
             for form in prepared {
@@ -154,7 +154,7 @@ public struct FormStore: Sendable {
 
     /// Changes a form's row and tells every instance's caches, in one transaction.
     private func changeForm(_ formID: String, _ change: @escaping @Sendable (FormRecord) -> Void) async throws {
-        let changed = try await database.database().transaction { db in
+        let changed = try await database.transaction { db in
             guard let form = try await FormRecord.find(formID, on: db) else { return false }
             change(form)
             try await form.save(on: db)
@@ -169,7 +169,7 @@ public struct FormStore: Sendable {
     public func replaceOptions(
         _ groups: [OptionGroup], formID: String, listID: String, by account: String?
     ) async throws {
-        try await database.database().transaction { db in
+        try await database.transaction { db in
             guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
             let record =
                 try await OptionListRecord.query(on: db).filter(\.$formID == formID).filter(\.$listID == listID).first()

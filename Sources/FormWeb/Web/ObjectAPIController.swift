@@ -24,8 +24,10 @@ struct ObjectAPIController {
     /// `POST /api/forms/{id}/objects`: 201 with the stored object, or 422 with every issue.
     ///
     /// With an `Idempotency-Key` header the create happens once: the same key and body again,
-    /// from this client to any instance, answer 201 with the first create's object; the same
-    /// key with another body answers 422 and stores nothing. Keys are kept for a day.
+    /// to any instance, answer 201 with the first create's object; the same key with another
+    /// body answers 422 and stores nothing. Keys are kept for a day, per account, or for
+    /// clients that are not signed in (and may send no cookie) per form: there only the same
+    /// body gets the first object back, so a key is no way to read another client's object.
     ///
     /// Only `application/json` is taken: a cross-site page cannot send that type without a
     /// CORS preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
@@ -46,7 +48,8 @@ struct ObjectAPIController {
                     APIMessage("Send an Idempotency-Key of 1 to 255 visible ASCII characters."), status: .badRequest)
             }
             let fingerprint = SHA256.hash(data: Data(buffer: body)).map { String(format: "%02x", $0) }.joined()
-            once = .api(key, ownerKey: viewer.ownerKey, formID: form.id, fingerprint: fingerprint)
+            let scope = viewer.account.map { "user:\($0.id.uuidString.lowercased())" } ?? "anonymous"
+            once = .api(key, scope: scope, formID: form.id, fingerprint: fingerprint)
         }
         let input: [String: JSONInput]
         do {

@@ -113,6 +113,8 @@ struct ChangeFeedService: Service {
     let database: FieldworkDatabase
     let logger: Logger
     var interval: Duration = .milliseconds(250)
+    /// How long the database may not answer before the connection pool is replaced.
+    var reopenAfter: Duration = .seconds(10)
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown { try await follow() }
@@ -120,18 +122,30 @@ struct ChangeFeedService: Service {
 
     private func follow() async throws {
         var polls = 0
-        var failing = false
+        var failingSince: ContinuousClock.Instant?
+        var lastReopen: ContinuousClock.Instant?
         while !Task.isCancelled {
             do {
                 try await feed.catchUp(on: database.database())
                 if polls % 240 == 0 { try await feed.trim(on: database.database()) }
-                if failing { logger.notice("The cache change feed reads the database again") }
-                failing = false
+                if failingSince != nil { logger.notice("The database answers again") }
+                failingSince = nil
             } catch {
                 // Logged once per outage; the caches cannot go stale meanwhile, since no
                 // instance can write the changes either.
-                if !failing { logger.warning("The cache change feed cannot read the database: \(error)") }
-                failing = true
+                let now = ContinuousClock.now
+                if failingSince == nil { logger.warning("The database does not answer: \(error)") }
+                let since = failingSince ?? now
+                failingSince = since
+                // A PostgreSQL pool can stay stuck after the server restarted under it (a
+                // connection that failed while the server was starting up keeps its slot):
+                // after ten seconds without an answer, and every ten seconds after, it is
+                // replaced by a new one, which connects afresh once the server is back.
+                if !database.usesSQLite, now - since >= reopenAfter, now - (lastReopen ?? since) >= reopenAfter {
+                    lastReopen = now
+                    logger.notice("Reopening the database connection pool")
+                    database.databases.reinitialize(.psql)
+                }
             }
             polls += 1
             try await Task.sleep(for: interval)
