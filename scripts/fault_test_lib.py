@@ -272,10 +272,15 @@ class Instance:
                 text = f.read().decode("utf-8", "replace").split("\n---- start ")[-1].splitlines()
         except OSError:
             return ""
-        line = next((t for t in text if " error " in t or t.startswith("Error")), text[-1] if text else "")
-        return line[:400]
+        marks = (" error ", " critical ", "Error", "Fatal error", "Assertion failed", "Program crashed")
+        return next((t for t in text if any(m in t for m in marks)), "")[:400]
 
     def log_tail(self, lines=15):
+        """The first error line of the last start, then the log's last lines."""
+        first = self.first_error()
+        return ("    first error: " + first + "\n" if first else "") + self._tail(lines)
+
+    def _tail(self, lines):
         try:
             with open(self.log_path, "rb") as f:
                 text = f.read().decode("utf-8", "replace").splitlines()
