@@ -101,15 +101,9 @@ public struct AttachmentStore: Sendable {
                 }
                 try await records.create(on: db)
                 // Inside the transaction, so a failed move undoes the rows too. Staging is in
-                // the same folder tree, so this is a rename; a retried transaction finds the
-                // file moved already.
+                // the same folder tree, so this is a rename.
                 for file in kept {
-                    let target = folder.appendingPathComponent(file.id)
-                    if FileManager.default.fileExists(atPath: file.stagingFile!.path)
-                        || !FileManager.default.fileExists(atPath: target.path)
-                    {
-                        try FileManager.default.moveItem(at: file.stagingFile!, to: target)
-                    }
+                    try FileManager.default.moveItem(at: file.stagingFile!, to: folder.appendingPathComponent(file.id))
                 }
             }
         } catch {

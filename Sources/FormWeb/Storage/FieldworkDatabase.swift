@@ -6,7 +6,6 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
-import SQLiteNIO
 
 /// The open database: FluentKit's `Databases` on the shared thread pool and event loops, migrated.
 ///
@@ -29,8 +28,13 @@ public struct FieldworkDatabase: Sendable {
         if let url = configuration.databaseURL {
             // A few connections per event loop (work holding a lock still finds one), and a
             // short wait for one: while PostgreSQL is down, requests answer 503 within seconds.
+            // Opening a connection gets as long: a request waiting on a new one is not bounded
+            // by the pool's wait.
+            var postgres = try SQLPostgresConfiguration(url: url)
+            postgres.coreConfiguration.options.connectTimeout = .seconds(2)
             databases.use(
-                try .postgres(url: url, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(3)), as: .psql)
+                .postgres(configuration: postgres, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(2)),
+                as: .psql)
             usesSQLite = false
         } else {
             databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
@@ -109,27 +113,29 @@ public struct FieldworkDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in a transaction; on SQLite, runs it again (a few times, after a short random
-    /// pause) when another connection's commit got in its way. SQLite's busy timeout cannot
-    /// wait that out for a transaction that read before it wrote (`SQLITE_BUSY_SNAPSHOT`); the
-    /// failed attempt was rolled back whole, so `body` must only make its outside effects
-    /// idempotent (a file moved into place is found there the second time).
+    /// Runs `body` in a transaction. On SQLite the transaction takes the write lock when it
+    /// begins (`BEGIN IMMEDIATE`), so concurrent writers queue under the busy timeout: a
+    /// transaction that read before it wrote would otherwise fail when another committed in
+    /// between (`SQLITE_BUSY_SNAPSHOT`, which no busy timeout waits out).
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        var attempt = 0
-        while true {
+        guard usesSQLite else { return try await database().transaction(body) }
+        return try await database().withConnection { connection in
+            guard let sql = connection as? any SQLDatabase else { return try await connection.transaction(body) }
+            try await sql.raw("BEGIN IMMEDIATE").run()
+            let result: T
             do {
-                return try await database().transaction(body)
-            } catch let error as SQLiteError where usesSQLite && attempt < 8 && Self.isBusy(error) {
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(4 << min(attempt, 4)))))
+                result = try await body(connection)
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
             }
-        }
-    }
-
-    private static func isBusy(_ error: SQLiteError) -> Bool {
-        switch error.reason {
-        case .busy, .locked, .busyInSnapshot, .busyInRecovery, .busyTimeout: true
-        default: false
+            do {
+                try await sql.raw("COMMIT").run()
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
+            }
+            return result
         }
     }
 

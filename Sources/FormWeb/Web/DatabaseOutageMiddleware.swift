@@ -34,6 +34,14 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             response.headers[.retryAfter] = "5"
             return response
+        } catch let error where !(error is any HTTPResponseError) {
+            // Hummingbird logs an unexpected error at debug level only: say it where it shows.
+            context.logger.error(
+                "Request failed",
+                metadata: [
+                    "error": "\(String(reflecting: error))", "method": "\(request.method)", "path": "\(request.uri.path)",
+                ])
+            throw error
         }
     }
 
@@ -43,8 +51,15 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
         case is ConnectionPoolTimeoutError, is ConnectionPoolError, is NIOConnectionError, is ChannelError:
             return true
         case let error as PSQLError:
-            return [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection]
-                .contains(error.code)
+            if [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(
+                error.code)
+            {
+                return true
+            }
+            // The server answered, but cannot serve: shutting down, starting up or restarting
+            // (class 57P, "operator intervention"), or the connection failed (class 08).
+            guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("57P") || state.hasPrefix("08")
         case let error as IOError:
             return [ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT, EHOSTUNREACH].contains(error.errnoCode)
         default:
