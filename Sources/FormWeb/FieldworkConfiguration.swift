@@ -27,6 +27,12 @@ public struct FieldworkConfiguration: Sendable {
     public var bcryptCost: UInt8 = 12
     /// How long a sign-in lasts without use.
     public var sessionLifetime: Duration = .seconds(12 * 60 * 60)
+    /// How the log lines look (`FIELDWORK_LOG_FORMAT`: `text`, `json`, `logfmt`).
+    public var logFormat: LogFormat = .text
+    /// A `FIELDWORK_LOG_FORMAT` that names no format: the server refuses to start with it.
+    public var unknownLogFormat: String?
+    /// How long `GET /ready` waits for the database before it answers 503.
+    public var readinessTimeout: Duration = .seconds(2)
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
@@ -43,7 +49,7 @@ public struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, `FIELDWORK_LOG_FORMAT`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -64,6 +70,13 @@ public struct FieldworkConfiguration: Sendable {
         }
         if let token = environment["FIELDWORK_ADMIN_TOKEN"], !token.isEmpty {
             configuration.adminToken = token
+        }
+        if let name = environment["FIELDWORK_LOG_FORMAT"], !name.isEmpty {
+            if let format = LogFormat(rawValue: name.lowercased()) {
+                configuration.logFormat = format
+            } else {
+                configuration.unknownLogFormat = name
+            }
         }
         if let level = environment["LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) {
             configuration.logLevel = level
