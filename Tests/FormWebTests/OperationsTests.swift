@@ -84,23 +84,27 @@ struct OperationsTests {
         }
     }
 
-    @Test("the request's logger carries the request id, the incoming one or the generated one")
+    @Test(
+        "the request's logger carries the request id, the incoming one or the generated one, and so do other loggers' lines"
+    )
     func requestIDInLogger() async throws {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.get("/id") { _, context -> String in
-            context.logger[metadataKey: "hb.request.id"]?.description ?? "none"
+            // What the request's logger adds, then what the logging system's provider adds to any logger.
+            let provided = RequestIDs.metadataProvider.get()["hb.request.id"]?.description ?? "none"
+            return (context.logger[metadataKey: "hb.request.id"]?.description ?? "none") + " " + provided
         }
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/id", method: .get, headers: [Self.requestID: "abc-123"]) { response in
-                #expect(String(buffer: response.body) == "abc-123")
+                #expect(String(buffer: response.body) == "abc-123 abc-123")
             }
             try await client.execute(uri: "/id", method: .get) { response in
-                let generated = response.headers[Self.requestID]
-                #expect(generated != nil)
-                #expect(String(buffer: response.body) == generated)
+                let generated = try #require(response.headers[Self.requestID])
+                #expect(String(buffer: response.body) == "\(generated) \(generated)")
             }
         }
+        #expect(RequestIDs.metadataProvider.get().isEmpty)
     }
 
     @Test("GET /metrics is refused without the admin token or with a wrong one")

@@ -13,13 +13,17 @@ public enum LogFormat: String, Sendable, CaseIterable {
 
     /// Makes every logger of the process write in this format. Once per process, before the
     /// first logger is made (swift-log's rule); the command line does it before the server starts.
+    /// Every line logged while a request is handled carries its id (``RequestIDs``), whichever
+    /// logger wrote it.
     public func bootstrap() {
         switch self {
         case .text:
-            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            LoggingSystem.bootstrap(StreamLogHandler.standardError, metadataProvider: RequestIDs.metadataProvider)
         case .json, .logfmt:
             let format = self
-            LoggingSystem.bootstrap { label in StructuredLogHandler(label: label, format: format) }
+            LoggingSystem.bootstrap(
+                { label, provider in StructuredLogHandler(label: label, format: format, metadataProvider: provider) },
+                metadataProvider: RequestIDs.metadataProvider)
         }
     }
 }
@@ -31,7 +35,7 @@ struct StructuredLogHandler: LogHandler {
     let format: LogFormat
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider
+    var metadataProvider: Logger.MetadataProvider?
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -27,7 +27,9 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
             id = context.id
         }
         do {
-            var response = try await next(request, context)
+            // Also as a task-local, for loggers the request did not make (the database's):
+            // the logging system's metadata provider adds it to their lines.
+            var response = try await RequestIDs.$current.withValue(id) { try await next(request, context) }
             response.headers[Self.headerName] = id
             return response
         } catch let error as any HTTPResponseError {
@@ -53,5 +55,17 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
                 return false
             }
         }
+    }
+}
+
+/// The id of the request the current task works for, set by ``RequestIDMiddleware``.
+public enum RequestIDs {
+    @TaskLocal public static var current: String?
+
+    /// Adds `hb.request.id` to every line logged while a request is handled, by any logger,
+    /// when the logging system is bootstrapped with it (``LogFormat/bootstrap()`` does).
+    public static let metadataProvider = Logger.MetadataProvider {
+        guard let current else { return [:] }
+        return ["hb.request.id": .string(current)]
     }
 }
