@@ -18,6 +18,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The in-process benchmarks (Benchmarks/FieldworkBenchmarks). MallocInterposer only: the
+        // default traits add a runtime interposer package that is not available here.
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
@@ -50,6 +55,8 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The `fieldwork` command: serve, import, check.
@@ -79,6 +86,18 @@ let package = Package(
             name: "ImportFuzzer",
             dependencies: ["FormImport", "FormModel"],
             path: "Fuzz/ImportFuzzer"
+        ),
+        // `swift package --disable-sandbox benchmark --target FieldworkBenchmarks`: create view,
+        // validation, imports, measured by ordo-one/benchmark (wall clock, mallocs, memory).
+        .executableTarget(
+            name: "FieldworkBenchmarks",
+            dependencies: [
+                "FormWeb", "FormImport", "FormModel",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/FieldworkBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(

@@ -21,8 +21,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(help: "Log line format: text, json or logfmt (env FIELDWORK_LOG_FORMAT, default text).")
+    var logFormat: String?
+
     func run() async throws {
         var configuration = try store.configuration()
+        if let logFormat {
+            guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
+                throw ValidationError("Unknown log format \(logFormat); use text, json or logfmt.")
+            }
+            configuration.logFormat = format
+            configuration.unknownLogFormat = nil
+        }
+        configuration.logFormat.bootstrap()
         configuration.hostname = hostname
         configuration.port = port
         if let logLevel {

@@ -33,6 +33,12 @@ public struct FieldworkConfiguration: Sendable {
     /// Settings in the environment that cannot be used, each with what to write instead: the
     /// server refuses to start with them.
     public var unusableSettings: [String] = []
+    /// How the log lines look (`FIELDWORK_LOG_FORMAT`: `text`, `json`, `logfmt`).
+    public var logFormat: LogFormat = .text
+    /// A `FIELDWORK_LOG_FORMAT` that names no format: the server refuses to start with it.
+    public var unknownLogFormat: String?
+    /// How long `GET /ready` waits for the database before it answers 503.
+    public var readinessTimeout: Duration = .seconds(2)
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
@@ -49,7 +55,7 @@ public struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, the request deadlines, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, the request deadlines, `FIELDWORK_LOG_FORMAT`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -76,6 +82,13 @@ public struct FieldworkConfiguration: Sendable {
         }
         (configuration.requestDeadlines, configuration.unusableSettings) = RequestDeadlines.fromEnvironment(
             environment)
+        if let name = environment["FIELDWORK_LOG_FORMAT"], !name.isEmpty {
+            if let format = LogFormat(rawValue: name.lowercased()) {
+                configuration.logFormat = format
+            } else {
+                configuration.unknownLogFormat = name
+            }
+        }
         if let level = environment["LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) {
             configuration.logLevel = level
         }

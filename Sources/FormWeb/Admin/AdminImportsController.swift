@@ -55,6 +55,7 @@ struct AdminImportsController {
         let outcomes = FormImporter.importBatch(documents)
         let failures = outcomes.failures
         guard failures.isEmpty else {
+            FieldworkMetrics.importRefused(via: .admin)
             let errors = failures.flatMap(\.errors)
             let report = ImportErrorReport(errors: errors, documents: documents)
             let keptNow = try await drafts.keep(files, owner: owner)
@@ -64,6 +65,7 @@ struct AdminImportsController {
         }
         let results = outcomes.accepted
         let stored = try await forms.storeImport(results, importedBy: viewer.account?.name)
+        FieldworkMetrics.importStored(via: .admin)
         try await drafts.clear(owner: owner)
         return Response.seeOther("/admin/imports/\(stored.id.uuidString.lowercased())")
     }

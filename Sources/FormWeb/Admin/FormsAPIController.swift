@@ -72,6 +72,7 @@ struct FormsAPIController {
         let outcomes = FormImporter.importBatch(documents)
         let failures = outcomes.failures
         guard failures.isEmpty else {
+            FieldworkMetrics.importRefused(via: .api)
             let errors = failures.flatMap(\.errors).map {
                 ImportMessage(
                     line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue,
@@ -81,6 +82,7 @@ struct FormsAPIController {
         }
         let results = outcomes.accepted
         let stored = try await forms.storeImport(results, importedBy: caller.name)
+        FieldworkMetrics.importStored(via: .api)
         let answer = ImportAnswer(
             id: stored.versions.first?.formID, version: stored.versions.first?.version,
             forms: stored.versions.map { ImportAnswer.Form(id: $0.formID, version: $0.version) },

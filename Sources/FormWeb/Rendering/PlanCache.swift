@@ -67,7 +67,11 @@ actor PlanCache {
 
     /// The create view of a stored form version, built once.
     func createView(for form: StoredForm) async throws -> FormView {
-        if let cached = createViews.value(for: Key(form)) { return cached }
+        if let cached = createViews.value(for: Key(form)) {
+            FieldworkMetrics.cacheHit(.plans)
+            return cached
+        }
+        FieldworkMetrics.cacheMiss(.plans)
         let schema = try await schemas(form)
         return try Self.memo(&createViews, Key(form), latestOnly: true) {
             var view = try renderer.formView(for: schema, version: form.version)
@@ -84,7 +88,11 @@ actor PlanCache {
 
     /// The edit view of a stored form version, built once.
     func editView(for form: StoredForm) async throws -> FormView {
-        if let cached = editViews.value(for: Key(form)) { return cached }
+        if let cached = editViews.value(for: Key(form)) {
+            FieldworkMetrics.cacheHit(.plans)
+            return cached
+        }
+        FieldworkMetrics.cacheMiss(.plans)
         let schema = try await schemas(form)
         return try Self.memo(&editViews, Key(form)) {
             var view = try renderer.formView(for: schema, version: form.version, mode: .edit)

@@ -62,6 +62,15 @@ public struct FieldworkDatabase: Sendable {
     /// The object store on this database.
     public var objects: ObjectStore { ObjectStore(database: self) }
 
+    /// A trivial query (`SELECT 1`), for `/ready`: throws when the database does not answer.
+    public func ping() async throws {
+        guard let sql = database() as? any SQLDatabase else { throw PingUnsupported() }
+        try await sql.raw("SELECT 1").run()
+    }
+
+    /// A database driver without SQL: none that Fieldwork opens.
+    struct PingUnsupported: Error {}
+
     /// Closes every connection; call once, at the end.
     public func shutdown() async {
         await databases.shutdownAsync()

@@ -42,7 +42,10 @@ struct ObjectSubmissions: Sendable {
             view.schema, submission,
             context: ValidationContext(mode: .create, serverValues: serverValues, clock: view.clock()))
         result.issues = readIssues + result.issues
-        guard result.isValid else { return .refused(result, serverValues: serverValues) }
+        guard result.isValid else {
+            FieldworkMetrics.submissionRefused(.create)
+            return .refused(result, serverValues: serverValues)
+        }
         let fileIDs = Self.fileIDs(result.values)
         let attachments = attachments
         let owner = viewer.ownerKey
@@ -56,6 +59,7 @@ struct ObjectSubmissions: Sendable {
                     try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, on: db)
                 }
             }
+            FieldworkMetrics.objectCreated()
             return .stored(object)
         } catch {
             // Another request with the key committed first (its row made this transaction fail).
@@ -80,7 +84,10 @@ struct ObjectSubmissions: Sendable {
         let result = FormValidator.validate(
             view.schema, submission,
             context: ValidationContext(mode: .edit, serverValues: serverValues, clock: view.clock()))
-        guard result.isValid else { return .refused(result, serverValues: serverValues) }
+        guard result.isValid else {
+            FieldworkMetrics.submissionRefused(.update)
+            return .refused(result, serverValues: serverValues)
+        }
         let keptIDs = Self.fileIDs(result.values)
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }
         let attachments = attachments
@@ -100,6 +107,7 @@ struct ObjectSubmissions: Sendable {
             !keptIDs.contains($0)
         }
         if !dropped.isEmpty { try await attachments.delete(ids: dropped, objectID: object.id) }
+        FieldworkMetrics.objectUpdated()
         var updated = object
         updated.values = result.values
         return .stored(updated)

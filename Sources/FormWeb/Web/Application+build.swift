@@ -19,6 +19,11 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     if let setting = configuration.unusableSettings.first {
         throw FieldworkConfigurationError(setting)
     }
+    if let name = configuration.unknownLogFormat {
+        throw FieldworkConfigurationError(
+            "FIELDWORK_LOG_FORMAT=\(name) is not a log format; use "
+                + LogFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+    }
     let renderer = try await PageRenderer(templates: configuration.resources.templates)
     let assets = try StaticAssets(publicFolder: configuration.resources.publicFolder)
     logger.debug(
@@ -48,13 +53,24 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         throw error
     }
 
+    FieldworkMetrics.bootstrap()
     let router = Router(context: AppRequestContext.self)
+    // First, so every line logged for the request carries its id.
+    router.add(middleware: RequestIDMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: DatabaseOutageMiddleware(page: try renderer.unavailablePage()))
     router.add(
         middleware: ErrorPageMiddleware(
             notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
+    // Requests by route and status, and their latency. Inside the error pages, so that it sees
+    // what was thrown: an unknown address counts as route "NotFound" with its 404 (once a page,
+    // it would be "Unknown", as the static files answered by middleware are).
+    router.add(middleware: MetricsMiddleware())
+    // /health and /ready before the files and sessions: no file lookup, no session read.
+    let operations = OperationsController(
+        readiness: Readiness(probe: { try await database.ping() }, timeout: configuration.readinessTimeout))
+    operations.addProbes(to: router)
     // Stylesheets and scripts minified from memory; FileMiddleware serves the rest (images).
     router.add(middleware: StaticAssetsMiddleware(assets: assets))
     router.add(
@@ -121,6 +137,9 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store).addRoutes(to: adminAPI)
+    // The admin API's gate (the token, or an admin's session), outside /api: Prometheus asks for /metrics.
+    operations.addMetrics(
+        to: router.group().add(middleware: AdminAPIGateMiddleware(adminToken: configuration.adminToken)))
 
     let deadlines = configuration.requestDeadlines
     let connectionLogger = logger

@@ -39,7 +39,8 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error(
                 "Request failed",
                 metadata: [
-                    "error": "\(String(reflecting: error))", "method": "\(request.method)", "path": "\(request.uri.path)",
+                    "error": "\(String(reflecting: error))", "method": "\(request.method)",
+                    "path": "\(request.uri.path)",
                 ])
             throw error
         }

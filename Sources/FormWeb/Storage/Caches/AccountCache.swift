@@ -60,7 +60,11 @@ final class SessionCache: Sendable {
 
     /// The cached session, or what `read` finds (kept unless a change raced the read).
     func entry(key: String, read: () async throws -> Entry?) async throws -> Entry? {
-        if let cached = cache.withLock({ $0.value(for: key) }) { return cached }
+        if let cached = cache.withLock({ $0.value(for: key) }) {
+            FieldworkMetrics.cacheHit(.sessions)
+            return cached
+        }
+        FieldworkMetrics.cacheMiss(.sessions)
         let before = generation.withLock { $0 }
         guard let entry = try await read() else { return nil }
         if generation.withLock({ $0 }) == before { cache.withLock { $0.set(entry, for: key) } }

@@ -47,7 +47,11 @@ final class CachedFormHeads: FormHeads {
     }
 
     func latest(formID: String) async throws -> StoredForm? {
-        if let cached = cache.withLock({ $0.value(for: formID) }) { return cached }
+        if let cached = cache.withLock({ $0.value(for: formID) }) {
+            FieldworkMetrics.cacheHit(.forms)
+            return cached
+        }
+        FieldworkMetrics.cacheMiss(.forms)
         let before = generation.withLock { $0 }
         guard let form = try await base.latest(formID: formID) else { return nil }
         if generation.withLock({ $0 }) == before { cache.withLock { $0.set(form, for: formID) } }

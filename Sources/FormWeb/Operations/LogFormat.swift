@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+
+/// How the server writes its log lines (`FIELDWORK_LOG_FORMAT`), one line per event on
+/// standard error.
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// swift-log's own lines, for people: `2025-05-01T09:30:00+0200 info fieldwork: hb.request.id=… [FormWeb] Message`.
+    case text
+    /// One JSON object a line: `time`, `level`, `label`, `message`, `source`, then the metadata.
+    case json
+    /// logfmt, `key=value` pairs, values quoted when they must be: `time=… level=info msg="…" hb.request.id=…`.
+    case logfmt
+
+    /// Makes every logger of the process write in this format. Once per process, before the
+    /// first logger is made (swift-log's rule); the command line does it before the server starts.
+    /// Every line logged while a request is handled carries its id (``RequestIDs``), whichever
+    /// logger wrote it.
+    public func bootstrap() {
+        switch self {
+        case .text:
+            LoggingSystem.bootstrap(StreamLogHandler.standardError, metadataProvider: RequestIDs.metadataProvider)
+        case .json, .logfmt:
+            let format = self
+            LoggingSystem.bootstrap(
+                { label, provider in StructuredLogHandler(label: label, format: format, metadataProvider: provider) },
+                metadataProvider: RequestIDs.metadataProvider)
+        }
+    }
+}
+
+/// The `json` and `logfmt` lines: everything a line says as fields a log collector can read
+/// without a pattern.
+struct StructuredLogHandler: LogHandler {
+    let label: String
+    let format: LogFormat
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
+        if let error = event.error {
+            merged["error.message"] = "\(error)"
+            merged["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        let line = Self.line(
+            format: format, time: Date(), level: event.level, label: label, message: event.message.description,
+            source: event.source, metadata: merged)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// One log line, newline included.
+    static func line(
+        format: LogFormat, time: Date, level: Logger.Level, label: String, message: String, source: String,
+        metadata: Logger.Metadata
+    ) -> String {
+        let stamp = time.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let keys = metadata.keys.sorted()
+        switch format {
+        case .json:
+            var fields = [
+                "\"time\":\(json(stamp))", "\"level\":\(json(level.rawValue))", "\"label\":\(json(label))",
+                "\"message\":\(json(message))", "\"source\":\(json(source))",
+            ]
+            for key in keys where !reserved.contains(key) {
+                fields.append("\(json(key)):\(json(metadata[key]!))")
+            }
+            return "{" + fields.joined(separator: ",") + "}\n"
+        case .logfmt, .text:
+            var fields = [
+                "time=\(stamp)", "level=\(level.rawValue)", "label=\(logfmt(label))", "msg=\(logfmt(message))",
+            ]
+            for key in keys where !reserved.contains(key) {
+                fields.append("\(logfmtKey(key))=\(logfmt(flat(metadata[key]!)))")
+            }
+            fields.append("source=\(logfmt(source))")
+            return fields.joined(separator: " ") + "\n"
+        }
+    }
+
+    /// Field names of the line itself; metadata of the same name would shadow them.
+    static let reserved: Set<String> = ["time", "level", "label", "message", "msg", "source"]
+
+    static func json(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let text): return json(text)
+        case .stringConvertible(let item): return json(item.description)
+        case .array(let items): return "[" + items.map { json($0) }.joined(separator: ",") + "]"
+        case .dictionary(let entries):
+            return "{" + entries.keys.sorted().map { "\(json($0)):\(json(entries[$0]!))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Nested metadata as one value: `[a, b]`, `[k: v]`, as swift-log prints it.
+    static func flat(_ value: Logger.Metadata.Value) -> String { value.description }
+
+    /// A logfmt value: bare when it is one plain word, else quoted with `"`, `\` and control
+    /// characters escaped, so a value never splits the line or fakes another field.
+    static func logfmt(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "=" && $0 != "\\"
+            }
+        return plain ? text : json(text)
+    }
+
+    /// A logfmt key: anything but letters, digits and `._-:` becomes `_`.
+    static func logfmtKey(_ key: String) -> String {
+        let mapped = key.unicodeScalars.map { scalar -> Character in
+            let allowed =
+                (scalar.value < 0x80)
+                && (CharacterSet.alphanumerics.contains(scalar) || "._-:".unicodeScalars.contains(scalar))
+            return allowed ? Character(scalar) : "_"
+        }
+        return mapped.isEmpty ? "_" : String(mapped)
+    }
+}
