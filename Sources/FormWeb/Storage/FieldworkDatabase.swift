@@ -126,8 +126,16 @@ public struct FieldworkDatabase: Sendable {
     /// begins (`BEGIN IMMEDIATE`), so concurrent writers queue under the busy timeout: a
     /// transaction that read before it wrote would otherwise fail when another committed in
     /// between (`SQLITE_BUSY_SNAPSHOT`, which no busy timeout waits out).
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        guard usesSQLite else { return try await database().transaction(body) }
+    ///
+    /// On PostgreSQL the transaction has ``transactionDeadline`` to finish (see
+    /// ``DatabaseOutage/withDeadline(_:_:)``); imports pass a longer one.
+    func transaction<T: Sendable>(
+        deadline: Duration = transactionDeadline, _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
+        guard usesSQLite else {
+            let database = database()
+            return try await DatabaseOutage.withDeadline(deadline) { try await database.transaction(body) }
+        }
         return try await database().withConnection { connection in
             guard let sql = connection as? any SQLDatabase else { return try await connection.transaction(body) }
             try await sql.raw("BEGIN IMMEDIATE").run()
@@ -147,6 +155,10 @@ public struct FieldworkDatabase: Sendable {
             return result
         }
     }
+
+    /// How long a transaction on PostgreSQL may take, waiting for a connection included: far
+    /// more than a create takes under load, far less than a client waits.
+    static let transactionDeadline: Duration = .milliseconds(2_500)
 
     /// Work that one instance at a time does: the key of its PostgreSQL advisory lock.
     enum ExclusiveWork: Int64 {

@@ -49,7 +49,7 @@ public struct FormStore: Sendable {
         }
         let importID = UUID()
         let kind = results.first?.kind ?? .native
-        let versions = try await database.transaction { [sources, prepared] db in
+        let versions = try await database.transaction(deadline: .seconds(60)) { [sources, prepared] db in
             for record in sources { try await record.create(on: db) }
             var stored: [StoredVersion] = []
             for form in prepared {

@@ -62,8 +62,9 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.objectCreated()
             return .stored(object)
         } catch {
-            // Another request with the key committed first (its row made this transaction fail).
-            if let once, let first = try await firstCreate(once) { return first }
+            // Another request with the key committed first (its row made this transaction fail);
+            // with the database gone there is nothing to look up.
+            if let once, !DatabaseOutage.isOutage(error), let first = try await firstCreate(once) { return first }
             throw error
         }
     }

@@ -1,8 +1,5 @@
-import AsyncKit
 import Hummingbird
 import NIOCore
-import NIOPosix
-import PostgresNIO
 
 /// Answers a request the database cannot serve right now (PostgreSQL stopped or unreachable, no
 /// connection free within the pool's few seconds) with 503 and `Retry-After`, quickly, instead
@@ -20,7 +17,7 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error where Self.isOutage(error) {
+        } catch let error where DatabaseOutage.isOutage(error) {
             context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
             var response: Response
             if request.uri.path.hasPrefix("/api/") || request.uri.path == "/api" {
@@ -43,28 +40,6 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
                     "path": "\(request.uri.path)",
                 ])
             throw error
-        }
-    }
-
-    /// Whether an error says the database could not be reached, rather than that a query failed.
-    static func isOutage(_ error: any Error) -> Bool {
-        switch error {
-        case is ConnectionPoolTimeoutError, is ConnectionPoolError, is NIOConnectionError, is ChannelError:
-            return true
-        case let error as PSQLError:
-            if [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(
-                error.code)
-            {
-                return true
-            }
-            // The server answered, but cannot serve: shutting down, starting up or restarting
-            // (class 57P, "operator intervention"), or the connection failed (class 08).
-            guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
-            return state.hasPrefix("57P") || state.hasPrefix("08")
-        case let error as IOError:
-            return [ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT, EHOSTUNREACH].contains(error.errnoCode)
-        default:
-            return false
         }
     }
 }
