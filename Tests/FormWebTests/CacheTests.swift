@@ -136,3 +136,35 @@ struct CacheTests {
         }
     }
 }
+
+@Suite("Async lock")
+struct AsyncLockTests {
+    actor Gauge {
+        var inside = 0
+        var most = 0
+        func enter() {
+            inside += 1
+            most = max(most, inside)
+        }
+        func leave() { inside -= 1 }
+    }
+
+    @Test("one holder at a time, and every waiter gets its turn")
+    func exclusive() async {
+        let lock = AsyncLock()
+        let gauge = Gauge()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    await lock.lock()
+                    await gauge.enter()
+                    await Task.yield()
+                    await gauge.leave()
+                    await lock.unlock()
+                }
+            }
+        }
+        #expect(await gauge.most == 1)
+        #expect(await gauge.inside == 0)
+    }
+}

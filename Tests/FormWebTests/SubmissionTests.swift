@@ -399,7 +399,7 @@ struct SubmissionTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses.count == 32)
-            #expect(statuses.allSatisfy { $0 == .seeOther })
+            #expect(statuses.allSatisfy { $0 == .seeOther }, "\(statuses)")
             let parent = try await browser.get("/forms/new-thing").body
             #expect(parent.matches(of: /<li class="fw-list__item">/).count == 32)
             for n in 0..<32 { #expect(parent.contains(">Concurrent \(n)</a>")) }

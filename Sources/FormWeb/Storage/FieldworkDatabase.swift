@@ -18,6 +18,8 @@ public struct FieldworkDatabase: Sendable {
     let usesSQLite: Bool
     /// What every write that can make a cache stale records, and every cache follows.
     public let feed = ChangeFeed()
+    /// SQLite's write transactions in this process, one at a time (see ``transaction(deadline:_:)``).
+    let writes = AsyncLock()
 
     /// Opens SQLite `<data>/fieldwork.sqlite` (or PostgreSQL when the configuration has a URL),
     /// creating the data folder, and runs the migrations.
@@ -123,9 +125,11 @@ public struct FieldworkDatabase: Sendable {
     }
 
     /// Runs `body` in a transaction. On SQLite the transaction takes the write lock when it
-    /// begins (`BEGIN IMMEDIATE`), so concurrent writers queue under the busy timeout: a
-    /// transaction that read before it wrote would otherwise fail when another committed in
-    /// between (`SQLITE_BUSY_SNAPSHOT`, which no busy timeout waits out).
+    /// begins (`BEGIN IMMEDIATE`): a transaction that read before it wrote would otherwise fail
+    /// when another committed in between (`SQLITE_BUSY_SNAPSHOT`, which no busy timeout waits
+    /// out). The writers of this process queue for it in ``writes`` first, suspended: a writer
+    /// waiting in SQLite's busy handler would hold one of the few threads the driver runs
+    /// statements on, which the writer it waits for may need to commit.
     ///
     /// On PostgreSQL the transaction has ``transactionDeadline`` to finish (see
     /// ``DatabaseOutage/withDeadline(_:_:)``); imports pass a longer one.
@@ -136,7 +140,22 @@ public struct FieldworkDatabase: Sendable {
             let database = database()
             return try await DatabaseOutage.withDeadline(deadline) { try await database.transaction(body) }
         }
-        return try await database().withConnection { connection in
+        await writes.lock()
+        do {
+            let result = try await immediateTransaction(body)
+            await writes.unlock()
+            return result
+        } catch {
+            await writes.unlock()
+            throw error
+        }
+    }
+
+    /// A SQLite transaction that takes the write lock as it begins.
+    private func immediateTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
+        try await database().withConnection { connection in
             guard let sql = connection as? any SQLDatabase else { return try await connection.transaction(body) }
             try await sql.raw("BEGIN IMMEDIATE").run()
             let result: T

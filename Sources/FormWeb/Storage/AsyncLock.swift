@@ -1,0 +1,24 @@
+/// A lock for async code, taken first come, first served: a task waiting for it is suspended
+/// and holds no thread.
+actor AsyncLock {
+    private var held = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once this task holds the lock; call ``unlock()`` exactly once after.
+    func lock() async {
+        guard held else {
+            held = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the lock to the longest waiting task, or frees it.
+    func unlock() {
+        if waiting.isEmpty {
+            held = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
