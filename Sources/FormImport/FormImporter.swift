@@ -146,23 +146,9 @@ public enum FormImporter {
         } ?? .other
     }
 
-    /// Whether an EDMX root's schemas declare entity types, complex types or containers.
+    /// Whether an EDMX root declares an entity type or container (`EDMXRole`, the one rule).
     private static func declaresTypes(_ root: XMLNode) -> Bool {
-        var declaresTypes = false
-        root.forEachChild { dataServices in
-            guard !declaresTypes, dataServices.hasLocalName("DataServices") else { return }
-            dataServices.forEachChild { schema in
-                guard !declaresTypes, schema.hasLocalName("Schema") else { return }
-                schema.forEachChild { element in
-                    if element.hasLocalName("EntityType") || element.hasLocalName("EntityContainer")
-                        || element.hasLocalName("ComplexType")
-                    {
-                        declaresTypes = true
-                    }
-                }
-            }
-        }
-        return declaresTypes
+        EDMXRole.of(root) == .metadata
     }
 
     /// Whether the first element of the bytes is named `Edmx` (any prefix); only a hint for parsing.

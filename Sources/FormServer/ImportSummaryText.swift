@@ -8,9 +8,11 @@ import FormModel
 /// import meta.xml
 ///   + annotations.xml
 ///   OData V2: 1 form, 2 fields, 1 skipped, 3 warnings
+///   assumed meta.xml:5: <Schema> and the elements in it are in no namespace; they are read as ...
 ///   form gwsample-basic-productset
 ///     title "New Product"
 ///     source OData V2
+///     required for create: ProductSet (Product): the service requires Category to create one ...
 ///     field key | - | Name | text | "Name" | required | editable
 ///     field properties | "General" | Category | value-list | "Category" | optional | editable | list category: 0 options, uploaded
 ///   skipped VH_Sex (meta.xml:120): Not insertable: sap:creatable="false".
@@ -35,8 +37,12 @@ enum ImportSummaryText {
             lines.append(
                 "  \(result.kind.displayName): \(Words.count(result.forms.count, "form")), \(Words.count(fieldCount, "field")), "
                     + "\(result.skipped.count) skipped, \(Words.count(warningCount, "warning"))")
+            // What was assumed about a sloppy document holds for every form of the import.
+            for warning in result.warnings where warning.code == .assumedNamespace {
+                lines.append("  assumed \(place(warning)): \(oneLine(warning.message))")
+            }
             for form in result.forms {
-                lines += formLines(form, kind: result.kind)
+                lines += formLines(form, kind: result.kind, warnings: result.warnings)
             }
             for skip in result.skipped {
                 var place = skip.file ?? "<input>"
@@ -48,9 +54,13 @@ enum ImportSummaryText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A form: its id, title and source, then each field in document order.
-    private static func formLines(_ form: FormSchema, kind: SourceKind) -> [String] {
+    /// A form: its id, title and source, the fields added because the service requires them
+    /// for a create, then each field in document order.
+    private static func formLines(_ form: FormSchema, kind: SourceKind, warnings: [ImportWarning]) -> [String] {
         var lines = ["  form \(form.id)", "    title \(quoted(form.title))", "    source \(kind.displayName)"]
+        for warning in warnings where warning.code == .requiredForCreate && warning.term == form.id {
+            lines.append("    required for create: \(oneLine(warning.message))")
+        }
         for section in form.sections {
             for group in section.groups {
                 for field in group.fields {
@@ -119,6 +129,12 @@ enum ImportSummaryText {
             counts[Key(term: warning.term, code: warning.code.rawValue), default: 0] += warning.count
         }
         return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
+    }
+
+    private static func place(_ warning: ImportWarning) -> String {
+        var place = warning.file ?? "<input>"
+        if warning.line > 0 { place += ":\(warning.line)" }
+        return place
     }
 
     private static func oneLine(_ text: String) -> String {

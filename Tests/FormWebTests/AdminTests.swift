@@ -104,6 +104,54 @@ enum ODataFixture {
 
 @Suite("Admin page")
 struct AdminTests {
+    @Test("the import report says what was assumed about a sloppy document and which fields a create requires")
+    func importReportAssumptionsAndRequired() async throws {
+        let metadata = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
+              <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/UI.xml">
+                <edmx:Include Namespace="com.sap.vocabularies.UI.v1" Alias="UI"/>
+              </edmx:Reference>
+              <edmx:Reference Uri="https://sap.github.io/odata-vocabularies/vocabularies/Common.xml">
+                <edmx:Include Namespace="com.sap.vocabularies.Common.v1" Alias="Common"/>
+              </edmx:Reference>
+              <edmx:DataServices>
+                <Schema Namespace="demo">
+                  <EntityType Name="Trip">
+                    <Key><PropertyRef Name="ID"/></Key>
+                    <Property Name="ID" Type="Edm.Int32" Nullable="false"/>
+                    <Property Name="Destination" Type="Edm.String" MaxLength="40"/>
+                    <Property Name="Budget" Type="Edm.Decimal" Precision="9" Scale="2"/>
+                  </EntityType>
+                  <EntityContainer Name="Service">
+                    <EntitySet Name="Trips" EntityType="demo.Trip"/>
+                  </EntityContainer>
+                  <Annotations Target="demo.Trip">
+                    <Annotation Term="UI.Identification"><Collection>
+                      <Record Type="UI.DataField"><PropertyValue Property="Value" Path="Destination"/></Record>
+                    </Collection></Annotation>
+                  </Annotations>
+                  <Annotations Target="demo.Trip/Budget">
+                    <Annotation Term="Common.FieldControl" EnumMember="Common.FieldControlType/Mandatory"/>
+                  </Annotations>
+                </Schema>
+              </edmx:DataServices>
+            </edmx:Edmx>
+            """
+        try await TestApp.run(forms: []) { client in
+            let browser = try await AdminFixtures.admin(client)
+            let done = try await AdminFixtures.importSpec(browser, files: [("sloppy.xml", metadata)])
+            #expect(done.status == .seeOther)
+            let report = try await browser.get(try #require(done.location))
+            #expect(report.body.contains(#"<td>3 (1 added: required by the service)</td>"#))
+            #expect(report.body.contains("Assumed about the documents"))
+            #expect(report.body.contains("and the elements in it are in no namespace; they are read as OData V4 EDM"))
+            #expect(report.body.contains("Fields added because the service requires them"))
+            #expect(report.body.contains("demo-trips: Trips (Trip): the service requires Budget to create one"))
+            #expect(!report.body.contains("No warnings"))
+        }
+    }
+
     @Test("an uploaded spec is stored as a new form, its report page lists it, a second import makes version 2")
     func importUpload() async throws {
         try await TestApp.run(forms: []) { client in

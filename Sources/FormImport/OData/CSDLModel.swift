@@ -114,8 +114,33 @@ struct CSDLDocument: Sendable {
     var containers: [String: Set<String>] = [:]
     /// Qualified names of actions, functions and terms: targets the mapping never reads.
     var operations: Set<String> = []
-    /// Whether the document declares entity types, complex types or containers (metadata rather than annotations only).
-    var declaresModel: Bool { !types.isEmpty || !containers.isEmpty }
+    /// Metadata or annotations only, decided from what the document declares (`EDMXRole`).
+    var role = EDMXRole.annotations
+    var declaresModel: Bool { role == .metadata }
+}
+
+/// Whether an EDMX document is service metadata or an annotation document: metadata declares an
+/// entity type or an entity container. Decided once per document, by this one rule, for the
+/// import's order (`FormImporter`) and for the report; by local name, so that a document whose
+/// EDM elements are in no namespace, or in the wrong one, is still taken for what it declares.
+enum EDMXRole: Sendable {
+    case metadata, annotations
+
+    static func of(_ root: XMLNode) -> EDMXRole {
+        var role = EDMXRole.annotations
+        root.forEachChild { dataServices in
+            guard role == .annotations, dataServices.hasLocalName("DataServices") else { return }
+            dataServices.forEachChild { schema in
+                guard role == .annotations, schema.hasLocalName("Schema") else { return }
+                schema.forEachChild { element in
+                    if element.hasLocalName("EntityType") || element.hasLocalName("EntityContainer") {
+                        role = .metadata
+                    }
+                }
+            }
+        }
+        return role
+    }
 }
 
 /// The metadata of one import, with the look-ups the mapping needs.

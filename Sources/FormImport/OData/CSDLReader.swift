@@ -35,6 +35,7 @@ struct CSDLReader {
         var reader = CSDLReader(document: CSDLDocument(file: file, version: version), index: index)
         // The reader owns the index while it reads, so adding to it never copies it.
         index = AnnotationIndex()
+        reader.document.role = EDMXRole.of(root)
         reader.readDeclarations(root)
         reader.readModel(root)
         report.append(reader.report)
@@ -49,7 +50,13 @@ struct CSDLReader {
 
     // MARK: Recognising elements
 
-    private enum Family { case edmx, edm, sap, metadata, entityFramework, other }
+    /// `assumed`: a namespace (or none) that a sloppy document uses for its EDM or EDMX elements;
+    /// its elements are recognised by local name alone.
+    private enum Family { case edmx, edm, sap, metadata, entityFramework, assumed, other }
+
+    /// The family of elements written in no namespace: `assumed` once a `Schema` or
+    /// `DataServices` in no namespace was met.
+    private var noNamespace = Family.other
 
     private enum Tag: String {
         // EDMX
@@ -88,7 +95,7 @@ struct CSDLReader {
     }
 
     private mutating func family(_ key: XMLNamespaceKey?) -> Family {
-        guard let key else { return .other }
+        guard let key else { return noNamespace }
         if let known = namespaces[key.identity] { return known }
         let uri = key.uri
         let family: Family =
@@ -110,7 +117,7 @@ struct CSDLReader {
     /// What an element is, by namespace family and local name.
     private mutating func tag(_ element: XMLNode) -> Tag {
         let family = family(element.namespaceKey)
-        guard family == .edm || family == .edmx else { return .other }
+        guard family == .edm || family == .edmx || family == .assumed else { return .other }
         let key = element.localNameKey.identity
         let tag: Tag
         if let known = tags[key] {
@@ -119,7 +126,7 @@ struct CSDLReader {
             tag = Tag(rawValue: element.localName) ?? .other
             tags[key] = tag
         }
-        return tag.isEDMX == (family == .edmx) ? tag : .other
+        return family == .assumed || tag.isEDMX == (family == .edmx) ? tag : .other
     }
 
     private mutating func attributeTag(_ attribute: XMLAttributeRef) -> AttributeTag {
@@ -133,9 +140,16 @@ struct CSDLReader {
     // MARK: Declarations
 
     /// First pass: aliases and namespaces, from references and schemas, before anything uses them.
+    /// A `DataServices` or `Schema` written in the wrong namespace is recognised here, once, with
+    /// a warning that says what was assumed; the second pass reads it as any other.
     private mutating func readDeclarations(_ root: XMLNode) {
         root.forEachChild { child in
-            switch tag(child) {
+            var childTag = tag(child)
+            if childTag == .other, child.hasLocalName("DataServices") {
+                assumeEDM(child, expected: "EDMX")
+                childTag = tag(child)
+            }
+            switch childTag {
             case .reference:
                 child.forEachChild { include in
                     guard tag(include) == .include, let namespace = include.attribute("Namespace") else { return }
@@ -143,13 +157,58 @@ struct CSDLReader {
                 }
             case .dataServices:
                 child.forEachChild { schema in
-                    guard tag(schema) == .schema, let namespace = schema.attribute("Namespace") else { return }
+                    if tag(schema) == .other, schema.hasLocalName("Schema") { assumeEDM(schema, expected: "EDM") }
+                    guard tag(schema) == .schema else { return }
+                    checkEDMVersion(schema)
+                    guard let namespace = schema.attribute("Namespace") else { return }
                     declare(namespace: namespace, alias: schema.attribute("Alias"))
                     document.schemaNamespaces.append(namespace)
                 }
             default:
                 break
             }
+        }
+    }
+
+    /// The EDM namespace that matches the document's EDMX version.
+    private var expectedEDMNamespace: String {
+        document.version == .v4 ? ODataNamespace.edmV4 : "http://schemas.microsoft.com/ado/2008/09/edm"
+    }
+
+    /// Reads an element that has an EDM or EDMX name in no namespace, or in a namespace of no
+    /// OData version, as that element: its namespace is assumed to be the one meant.
+    private mutating func assumeEDM(_ element: XMLNode, expected: String) {
+        let name = element.localName
+        let uri = element.namespaceURI
+        if let key = element.namespaceKey {
+            namespaces[key.identity] = .assumed
+        } else {
+            noNamespace = .assumed
+        }
+        let meant =
+            expected == "EDMX"
+            ? document.version == .v4 ? FormImporter.edmxV4Namespace : FormImporter.edmxV2Namespace
+            : expectedEDMNamespace
+        let written = uri.map { "in the namespace \($0), which is no OData \(expected) namespace" } ?? "in no namespace"
+        let fix = uri == nil ? "declare xmlns=\"\(meant)\" on it" : "bind its prefix to \(meant)"
+        let version = document.version == .v4 ? "V4" : "V2"
+        report.tally(.assumedNamespace, key: (uri ?? "") + "\u{0}" + name, file: document.file, line: element.line) {
+            count in
+            "<\(name)>\(ODataReport.times(count)) and the elements in it are \(written); they are read as OData \(version) \(expected) (\(meant)). To silence this, \(fix)."
+        }
+    }
+
+    /// A schema in the EDM namespace of the other OData version than its EDMX root's.
+    private mutating func checkEDMVersion(_ schema: XMLNode) {
+        guard family(schema.namespaceKey) == .edm, let uri = schema.namespaceURI else { return }
+        let isV4 = uri == ODataNamespace.edmV4
+        guard isV4 != (document.version == .v4) else { return }
+        let root =
+            document.version == .v4
+            ? "V4 (edmx:Edmx in \(FormImporter.edmxV4Namespace))" : "V2 (edmx:Edmx in \(FormImporter.edmxV2Namespace))"
+        let expected = expectedEDMNamespace
+        report.tally(.assumedNamespace, key: uri + "\u{0}Schema", file: document.file, line: schema.line) { count in
+            "<Schema>\(ODataReport.times(count)) is in the OData \(isV4 ? "V4" : "V2") EDM namespace \(uri), but the document is OData \(root); it is read as OData \(isV4 ? "V2" : "V4") metadata, as its root says. To silence this, use xmlns=\"\(expected)\" on the Schema."
         }
     }
 

@@ -246,6 +246,12 @@ struct AnnotationIndex {
         return entries[slot]
     }
 
+    /// The annotation of a term in a target's table, leaving it unread: for a look at a property
+    /// that may not become a field.
+    func peek(_ table: Table, _ term: String) -> AnnotationEntry? {
+        tables[table.index][AnnotationKey(term: term, qualifier: nil)].map { entries[$0] }
+    }
+
     /// The annotation of a term on a target, marking it read.
     mutating func take(_ target: String, _ term: String, qualifier: String? = nil) -> AnnotationEntry? {
         table(target).flatMap { take($0, term, qualifier: qualifier) }

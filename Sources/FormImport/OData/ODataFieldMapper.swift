@@ -46,68 +46,36 @@ struct PropertyContext {
     var fieldName: String
 }
 
+/// The annotation tables of one property, found once: each look-up by target hashes the whole
+/// target, and most properties of V2 services have none.
+struct PropertyAnnotations {
+    /// `Type/Property` for the entity type and, for an inherited property, its declaring type.
+    let targets: [String]
+    let tables: [AnnotationIndex.Table]
+    /// The property's type definition, whose annotations apply where the property has none.
+    let definition: TypeDefinitionDecl?
+}
+
+/// A property's type as the mapping reads it: through its type definition, with its facets.
+struct ResolvedType {
+    /// `Edm.String`, ..., or a qualified enumeration, complex or entity type name.
+    let name: String
+    let isUndeclaredPrimitive: Bool
+    let maxLength: String?
+    let precision: String?
+    let scale: String?
+    let enumType: EnumTypeDecl?
+}
+
 extension ODataFormMapper {
-    /// Maps one property by every rule of the mapping (docs/odata.md, "Fields").
+    /// Maps one property by every rule of the mapping (docs/odata.md, "Fields"), phase by phase:
+    /// whether it is a field at all, what its type is, then the field itself (`fill`).
     func mapProperty(_ context: PropertyContext, into mapped: inout Field?) -> MappedProperty {
-        let property = context.property
-        // Most types of V2 services carry no annotation on any property: no target to build then.
-        var targets: [String] = []
-        if context.entityTypeMembersAnnotated { targets.append(context.entityType + "/" + property.name) }
-        if property.declaringType != context.entityType, index.annotatesMembers(of: property.declaringType) {
-            targets.append(property.declaringType + "/" + property.name)
-        }
-        let tables = targets.compactMap { index.table($0) }
-        func entry(_ term: String) -> AnnotationEntry? {
-            for table in tables {
-                if let entry = index.take(table, term) { return entry }
-            }
-            return nil
-        }
-        func annotation(_ term: String) -> AnnotationValue? { entry(term)?.value }
-        func isSet(_ term: String) -> Bool { annotation(term)?.staticBool == true }
+        let annotations = propertyAnnotations(context)
         var extras = MappedExtras()
-
-        // Not a field.
-        if isSet(Term.computed) { return .notAField }
-        if let pattern = property.storeGeneratedPattern, pattern == "Identity" || pattern == "Computed" {
-            return .notAField
-        }
-        if let hidden = annotation(Term.hidden) {
-            if hidden.staticBool == true { return .notAField }
-            if hidden.isDynamic { extras.dynamicHidden = true }
-        }
-        if isFalse(property.sap.visible) { return .notAField }
-        let sapCreatable = !isFalse(property.sap.creatable)
-        let sapUpdatable = !isFalse(property.sap.updatable)
-        if !sapCreatable && !sapUpdatable { return .notAField }
-        let control: FieldControl
-        if let value = annotation(Term.fieldControl) {
-            control = FieldControl(value)
-        } else {
-            control = property.sap.fieldControl != nil ? .dynamic : .none
-        }
-        if control == .hidden { return .notAField }
-        if control == .dynamic { extras.dynamicFieldControl = true }
-
-        // The type, through a type definition. (Constants, not variables, for the nested
-        // functions below: a variable they capture is checked for exclusive access on every use.)
-        let primitive = isUndeclaredPrimitive(property.type)
-        let definition = primitive ? nil : metadata.typeDefinitions[property.type]
-        let type = definition?.underlyingType ?? property.type
-        let maxLength = property.maxLength ?? definition?.maxLength
-        let precision = property.precision ?? definition?.precision
-        let scale = property.scale ?? definition?.scale
-        func typeEntry(_ term: String) -> AnnotationEntry? {
-            if let entry = entry(term) { return entry }
-            return definition.flatMap { index.take($0.name, term) }
-        }
-        func typeAnnotation(_ term: String) -> AnnotationValue? { typeEntry(term)?.value }
-        if property.isCollection { return .unsupported("a collection of \(shortTypeName(type))") }
-        if !primitive, let complex = metadata.types[type] {
-            return .unsupported("the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type))")
-        }
-        let enumType = primitive ? nil : metadata.enums[type]
-        let mediaType = annotation(Term.mediaType)
+        guard let control = visibleControl(context, annotations, &extras) else { return .notAField }
+        let type = resolvedType(context.property, annotations)
+        if let why = unsupportedShape(context.property, type) { return .unsupported(why) }
 
         // The field is filled in the caller's place: a Field is large, and a copy of it retains
         // every string and array it holds. It starts as a copy of a blank one: the optimiser
@@ -115,206 +83,361 @@ extension ODataFormMapper {
         // destroys, which costs more than the copy.
         mapped = ODataFormMapper.blankField
         mapped!.name = context.fieldName
-        mapped!.location = SourceLocation(line: property.line)
-        let outcome = fill(&mapped!, &extras)
+        mapped!.location = SourceLocation(line: context.property.line)
+        let outcome = fill(&mapped!, &extras, context, annotations, type, control)
         if case .field = outcome {} else { mapped = nil }
         return outcome
+    }
 
-        func fill(_ field: inout Field, _ extras: inout MappedExtras) -> MappedProperty {
-            field.label =
-                label(context.dataFieldLabel) ?? label(annotation(Term.label)?.string) ?? label(property.sap.label)
-                ?? Words.fromIdentifier(property.name)
-            field.hint = hint(annotation(Term.quickInfo)?.string) ?? hint(property.sap.quickinfo)
-            // Constraints are set in the field itself: a Constraints copied in and out costs.
-            var numeric: NumericRange?
+    // MARK: Phases of a property
 
-            if enumType != nil {
-                field.kind = .valueList
-            } else {
-                switch type {
-                case "Edm.String":
-                    field.kind = isSet(Term.multiLineText) ? .note : .text
-                case "Edm.Boolean":
-                    field.kind = .switch
-                case "Edm.Byte", "Edm.SByte", "Edm.Int16", "Edm.Int32", "Edm.Int64":
-                    field.kind = .number
-                    numeric = NumericRange.integer(type)
-                case "Edm.Decimal":
-                    field.kind = .number
-                    numeric = decimalRange(precision: precision, scale: scale, context: context)
-                case "Edm.Double", "Edm.Single":
-                    field.kind = .number
-                    numeric = NumericRange(min: nil, max: nil, scale: nil)
-                case "Edm.Date":
-                    field.kind = .date
-                case "Edm.DateTime":
-                    field.kind = property.sap.displayFormat == "Date" ? .date : .datetime
-                case "Edm.DateTimeOffset":
-                    field.kind = .datetime
-                case "Edm.TimeOfDay", "Edm.Time":
-                    field.kind = .time
-                case "Edm.Duration":
-                    field.kind = .duration
-                case "Edm.Guid":
-                    field.kind = .text
-                    field.constraints.pattern = KnownPattern.uuid
-                    field.constraints.maxLength = 36
-                case "Edm.Stream":
-                    field.kind = .attachments
-                case "Edm.Binary" where mediaType != nil:
-                    field.kind = .attachments
-                default:
-                    return .unsupported(type.hasPrefix("Edm.") ? type : "the type \(type)")
-                }
-            }
-
-            // Text.
-            if type == "Edm.String" {
-                if let max = maxLength.flatMap({ Int($0) }), max > 0 { field.constraints.maxLength = max }
-                if isSet(Term.isEmailAddress) || property.sap.semantics == "email" {
-                    field.constraints.textType = .email
-                } else if isSet(Term.isPhoneNumber) || property.sap.semantics == "tel" {
-                    field.constraints.textType = .tel
-                } else if property.sap.semantics == "url" {
-                    field.constraints.textType = .url
-                }
-                if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase) {
-                    field.constraints.upperCase = true
-                }
-                if let pattern = typeAnnotation(Term.pattern)?.string {
-                    extras.freeValues = true
-                    if (try? NSRegularExpression(pattern: pattern)) != nil {
-                        field.constraints.pattern = pattern
-                    } else {
-                        dropped(
-                            context,
-                            "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
-                    }
-                } else if isSet(Term.isDigitSequence) {
-                    field.constraints.pattern = KnownPattern.digits
-                }
-                if field.constraints.pattern == nil, let mask = typeAnnotation(Term.inputMask) {
-                    extras.freeValues = true
-                    switch mask.record.map(ODataInputMask.constraint(of:)) ?? .failure(.noMask) {
-                    case .success(.format(let format)): field.constraints.format = format
-                    case .success(.pattern(let pattern)): field.constraints.pattern = pattern
-                    case .failure(let refusal): dropped(context, refusal.reason)
-                    }
-                }
-            }
-
-            // Numbers.
-            if var range = numeric {
-                if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true {
-                    range.min = "0"
-                }
-                let minimum = typeEntry(Term.minimum)
-                let maximum = typeEntry(Term.maximum)
-                if minimum != nil || maximum != nil { extras.freeValues = true }
-                applyBounds(&range, context: context, minimum: minimum, maximum: maximum)
-                field.constraints.min = range.min
-                field.constraints.max = range.max
-                field.constraints.scale = range.scale
-                numeric = range
-                applyUnit(&field, &extras, property: property, annotation: annotation)
-            } else if field.kind.isTemporal || field.kind == .duration {
-                let minimum = typeAnnotation(Term.minimum)
-                let maximum = typeAnnotation(Term.maximum)
-                if minimum != nil || maximum != nil { extras.freeValues = true }
-                applyTemporalBounds(
-                    &field.constraints, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
-            }
-
-            // Options known at import, else a value list whose options an admin uploads.
-            let allowed = typeAnnotation(Term.allowedValues)
-            let valueList = valueListKind(property: property, targets: targets)
-            if field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration
-            {
-                var options: [Option] = []
-                var multiple = false
-                if let items = allowed?.collection {
-                    options = allowedOptions(items, context: context)
-                } else if let enumType {
-                    var seen = Set<String>()
-                    options = enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
-                        let target = enumType.name + "/" + member
-                        let label =
-                            self.label(index.take(target, Term.label)?.value.string)
-                            ?? self.label(index.take(target, Term.description)?.value.string)
-                            ?? Words.fromIdentifier(member)
-                        return Option(value: member, label: label)
-                    }
-                    multiple = enumType.isFlags
-                }
-                if !options.isEmpty {
-                    extras.freeValues = true
-                    field.kind =
-                        multiple
-                        ? (options.count <= FormSchema.maxChips ? .chips : .valueList)
-                        : options.count <= FormSchema.maxButtons
-                            ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
-                    field.options = [OptionGroup(options: options)]
-                    field.constraints.multiple = multiple
-                    field.constraints.min = nil
-                    field.constraints.max = nil
-                    field.constraints.scale = nil
-                    field.constraints.maxLength = nil
-                    field.constraints.pattern = nil
-                    field.constraints.format = nil
-                    field.presentation = Presentation()
-                } else if enumType != nil {
-                    return .unsupported("the enumeration \(shortTypeName(type)) without members")
-                } else if let valueList {
-                    field.kind = .valueList
-                    field.list = context.fieldName
-                    field.presentation = Presentation(searchable: valueList == .searchable)
-                    field.constraints.format = nil
-                    if numeric != nil {
-                        // Until its options are uploaded the list takes any text: keep it a number.
-                        field.constraints.pattern = numeric?.scale == 0 ? KnownPattern.integer : KnownPattern.decimal
-                        field.constraints.min = nil
-                        field.constraints.max = nil
-                        field.constraints.scale = nil
-                    }
-                }
-            }
-            if field.kind == .note { extras.accessory = true }
-
-            // Media.
-            if field.kind == .attachments {
-                extras.accessory = true
-                extras.freeValues = true
-                field.constraints = Constraints(maxCount: 1)
-                var accept: [String] = []
-                if let type = mediaType?.string { accept.append(type) }
-                accept += (annotation(Term.acceptableMediaTypes)?.collection ?? []).compactMap(\.string)
-                field.constraints.accept = acceptedTypes(accept) { dropped(context, $0) }
-                field.presentation = Presentation()
-            }
-
-            // Editable and required.
-            var editable = Editability.yes
-            if !sapCreatable || control == .readOnly { editable = .no }
-            if editable == .yes && (isSet(Term.immutable) || !sapUpdatable || context.isKey) { editable = .createOnly }
-            field.editable = editable
-            var required =
-                context.requiredOnInsert || control == .mandatory
-                || (context.isKey ? editable != .no : !property.nullable)
-            // A field control decided at run time leaves the field optional (the service says when it is
-            // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
-            if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
-            if field.kind == .switch || editable == .no { required = false }
-            field.required = required
-
-            if let text = property.defaultValue {
-                extras.freeValues = true
-                field.defaultValue = validDefault(text, for: field, context: context)
-            }
-            extras.kind = field.kind
-            extras.editable = field.editable
-            extras.required = field.required
-            return .field(extras)
+    /// The tables of the annotations that target the property.
+    private func propertyAnnotations(_ context: PropertyContext) -> PropertyAnnotations {
+        let property = context.property
+        var targets: [String] = []
+        if context.entityTypeMembersAnnotated { targets.append(context.entityType + "/" + property.name) }
+        if property.declaringType != context.entityType, index.annotatesMembers(of: property.declaringType) {
+            targets.append(property.declaringType + "/" + property.name)
         }
+        let definition = isUndeclaredPrimitive(property.type) ? nil : metadata.typeDefinitions[property.type]
+        return PropertyAnnotations(
+            targets: targets, tables: targets.compactMap { index.table($0) }, definition: definition)
+    }
+
+    /// The property's own annotation of a term, the entity type's first.
+    private func entry(_ term: String, _ annotations: PropertyAnnotations) -> AnnotationEntry? {
+        for table in annotations.tables {
+            if let entry = index.take(table, term) { return entry }
+        }
+        return nil
+    }
+
+    private func annotation(_ term: String, _ annotations: PropertyAnnotations) -> AnnotationValue? {
+        entry(term, annotations)?.value
+    }
+
+    private func isSet(_ term: String, _ annotations: PropertyAnnotations) -> Bool {
+        annotation(term, annotations)?.staticBool == true
+    }
+
+    /// The property's annotation of a term, else its type definition's.
+    private func typeEntry(_ term: String, _ annotations: PropertyAnnotations) -> AnnotationEntry? {
+        if let entry = entry(term, annotations) { return entry }
+        return annotations.definition.flatMap { index.take($0.name, term) }
+    }
+
+    /// Whether the property is a field at all (not computed, hidden, nor closed to both create
+    /// and update), and if so its field control; notes a field control or `UI.Hidden` decided at run time.
+    private func visibleControl(
+        _ context: PropertyContext, _ annotations: PropertyAnnotations, _ extras: inout MappedExtras
+    ) -> FieldControl? {
+        let property = context.property
+        if isSet(Term.computed, annotations) { return nil }
+        if let pattern = property.storeGeneratedPattern, pattern == "Identity" || pattern == "Computed" {
+            return nil
+        }
+        if let hidden = annotation(Term.hidden, annotations) {
+            if hidden.staticBool == true { return nil }
+            if hidden.isDynamic { extras.dynamicHidden = true }
+        }
+        if isFalse(property.sap.visible) { return nil }
+        if isFalse(property.sap.creatable) && isFalse(property.sap.updatable) { return nil }
+        let control: FieldControl
+        if let value = annotation(Term.fieldControl, annotations) {
+            control = FieldControl(value)
+        } else {
+            control = property.sap.fieldControl != nil ? .dynamic : .none
+        }
+        if control == .hidden { return nil }
+        if control == .dynamic { extras.dynamicFieldControl = true }
+        return control
+    }
+
+    /// The type through its type definition, with the facets the property does not set itself.
+    private func resolvedType(_ property: PropertyDecl, _ annotations: PropertyAnnotations) -> ResolvedType {
+        let definition = annotations.definition
+        let name = definition?.underlyingType ?? property.type
+        let primitive = isUndeclaredPrimitive(property.type)
+        return ResolvedType(
+            name: name, isUndeclaredPrimitive: primitive, maxLength: property.maxLength ?? definition?.maxLength,
+            precision: property.precision ?? definition?.precision, scale: property.scale ?? definition?.scale,
+            enumType: primitive ? nil : metadata.enums[name])
+    }
+
+    /// Why a collection or a structured type cannot be a field yet.
+    private func unsupportedShape(_ property: PropertyDecl, _ type: ResolvedType) -> String? {
+        if property.isCollection { return "a collection of \(shortTypeName(type.name))" }
+        if !type.isUndeclaredPrimitive, let complex = metadata.types[type.name] {
+            return "the \(complex.isComplex ? "complex" : "entity") type \(shortTypeName(type.name))"
+        }
+        return nil
+    }
+
+    /// The field of a property that is one: its words, control, constraints, options, media,
+    /// editability, requirement and default, in that order (each may undo what came before).
+    private func fill(
+        _ field: inout Field, _ extras: inout MappedExtras, _ context: PropertyContext,
+        _ annotations: PropertyAnnotations, _ type: ResolvedType, _ control: FieldControl
+    ) -> MappedProperty {
+        let labelled = describe(&field, context, annotations)
+        let mediaType = annotation(Term.mediaType, annotations)
+        var numeric: NumericRange?
+        guard chooseControl(&field, &numeric, context, annotations, type, mediaType: mediaType) else {
+            return .unsupported(type.name.hasPrefix("Edm.") ? type.name : "the type \(type.name)")
+        }
+        if type.name == "Edm.String" { constrainText(&field, &extras, context, annotations, type) }
+        if numeric != nil {
+            constrainNumber(&field, &extras, &numeric, context, annotations)
+        } else if field.kind.isTemporal || field.kind == .duration {
+            let minimum = typeEntry(Term.minimum, annotations)?.value
+            let maximum = typeEntry(Term.maximum, annotations)?.value
+            if minimum != nil || maximum != nil { extras.freeValues = true }
+            applyTemporalBounds(
+                &field.constraints, kind: field.kind, context: context, minimum: minimum, maximum: maximum)
+        }
+        if let why = offerOptions(&field, &extras, context, annotations, type, numeric: numeric, labelled: labelled) {
+            return .unsupported(why)
+        }
+        if field.kind == .note { extras.accessory = true }
+        if field.kind == .attachments { takeFiles(&field, &extras, context, annotations, mediaType: mediaType) }
+        decideEditableAndRequired(&field, context, annotations, control)
+        if let text = context.property.defaultValue {
+            extras.freeValues = true
+            field.defaultValue = validDefault(text, for: field, context: context)
+        }
+        extras.kind = field.kind
+        extras.editable = field.editable
+        extras.required = field.required
+        return .field(extras)
+    }
+
+    /// Label and hint: a `DataField` label, else `Common.Label`, else `sap:label`, else a value
+    /// list's `Label`, else the name in words; `Common.QuickInfo`, else `sap:quickinfo`, else
+    /// `Core.Description`. Whether the property has a label of its own.
+    private func describe(_ field: inout Field, _ context: PropertyContext, _ annotations: PropertyAnnotations) -> Bool
+    {
+        let property = context.property
+        field.label =
+            label(context.dataFieldLabel) ?? label(annotation(Term.label, annotations)?.string)
+            ?? label(property.sap.label)
+        let labelled = field.label != nil
+        if !labelled { field.label = Words.fromIdentifier(property.name) }
+        field.hint =
+            hint(annotation(Term.quickInfo, annotations)?.string) ?? hint(property.sap.quickinfo)
+            ?? hint(annotation(Term.description, annotations)?.string)
+        return labelled
+    }
+
+    /// The control a type gives, and for a number its range; false for a type forms cannot hold.
+    private func chooseControl(
+        _ field: inout Field, _ numeric: inout NumericRange?, _ context: PropertyContext,
+        _ annotations: PropertyAnnotations, _ type: ResolvedType, mediaType: AnnotationValue?
+    ) -> Bool {
+        let property = context.property
+        if type.enumType != nil {
+            field.kind = .valueList
+            return true
+        }
+        switch type.name {
+        case "Edm.String":
+            field.kind = isSet(Term.multiLineText, annotations) ? .note : .text
+        case "Edm.Boolean":
+            field.kind = .switch
+        case "Edm.Byte", "Edm.SByte", "Edm.Int16", "Edm.Int32", "Edm.Int64":
+            field.kind = .number
+            numeric = NumericRange.integer(type.name)
+        case "Edm.Decimal":
+            field.kind = .number
+            numeric = decimalRange(precision: type.precision, scale: type.scale, context: context)
+        case "Edm.Double", "Edm.Single":
+            field.kind = .number
+            numeric = NumericRange(min: nil, max: nil, scale: nil)
+        case "Edm.Date":
+            field.kind = .date
+        case "Edm.DateTime":
+            field.kind = property.sap.displayFormat == "Date" ? .date : .datetime
+        case "Edm.DateTimeOffset":
+            field.kind = .datetime
+        case "Edm.TimeOfDay", "Edm.Time":
+            field.kind = .time
+        case "Edm.Duration":
+            field.kind = .duration
+        case "Edm.Guid":
+            field.kind = .text
+            field.constraints.pattern = KnownPattern.uuid
+            field.constraints.maxLength = 36
+        case "Edm.Stream":
+            field.kind = .attachments
+        case "Edm.Binary" where mediaType != nil:
+            field.kind = .attachments
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Text: max-length, input type, upper case, a pattern or an input mask.
+    private func constrainText(
+        _ field: inout Field, _ extras: inout MappedExtras, _ context: PropertyContext,
+        _ annotations: PropertyAnnotations, _ type: ResolvedType
+    ) {
+        let property = context.property
+        if let max = type.maxLength.flatMap({ Int($0) }), max > 0 { field.constraints.maxLength = max }
+        if isSet(Term.isEmailAddress, annotations) || property.sap.semantics == "email" {
+            field.constraints.textType = .email
+        } else if isSet(Term.isPhoneNumber, annotations) || property.sap.semantics == "tel" {
+            field.constraints.textType = .tel
+        } else if property.sap.semantics == "url" {
+            field.constraints.textType = .url
+        }
+        if property.sap.displayFormat == "UpperCase" || isSet(Term.isUpperCase, annotations) {
+            field.constraints.upperCase = true
+        }
+        if let pattern = typeEntry(Term.pattern, annotations)?.value.string {
+            extras.freeValues = true
+            if (try? NSRegularExpression(pattern: pattern)) != nil {
+                field.constraints.pattern = pattern
+            } else {
+                dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
+            }
+        } else if isSet(Term.isDigitSequence, annotations) {
+            field.constraints.pattern = KnownPattern.digits
+        }
+        if field.constraints.pattern == nil, let mask = typeEntry(Term.inputMask, annotations)?.value {
+            extras.freeValues = true
+            switch mask.record.map(ODataInputMask.constraint(of:)) ?? .failure(.noMask) {
+            case .success(.format(let format)): field.constraints.format = format
+            case .success(.pattern(let pattern)): field.constraints.pattern = pattern
+            case .failure(let refusal): dropped(context, refusal.reason)
+            }
+        }
+    }
+
+    /// Numbers: the type's range narrowed by `NonNegative` and `Validation.Minimum` / `Maximum`, and the unit.
+    private func constrainNumber(
+        _ field: inout Field, _ extras: inout MappedExtras, _ numeric: inout NumericRange?, _ context: PropertyContext,
+        _ annotations: PropertyAnnotations
+    ) {
+        guard var range = numeric else { return }
+        let property = context.property
+        if property.sap.displayFormat == "NonNegative", range.min.map({ $0.hasPrefix("-") }) ?? true {
+            range.min = "0"
+        }
+        let minimum = typeEntry(Term.minimum, annotations)
+        let maximum = typeEntry(Term.maximum, annotations)
+        if minimum != nil || maximum != nil { extras.freeValues = true }
+        applyBounds(&range, context: context, minimum: minimum, maximum: maximum)
+        field.constraints.min = range.min
+        field.constraints.max = range.max
+        field.constraints.scale = range.scale
+        numeric = range
+        applyUnit(&field, &extras, property: property, annotations: annotations)
+    }
+
+    /// Options known at import (allowed values, enumeration members), else a value list whose
+    /// options an admin uploads; the reason when an enumeration has no member to offer.
+    private func offerOptions(
+        _ field: inout Field, _ extras: inout MappedExtras, _ context: PropertyContext,
+        _ annotations: PropertyAnnotations, _ type: ResolvedType, numeric: NumericRange?, labelled: Bool
+    ) -> String? {
+        let allowed = typeEntry(Term.allowedValues, annotations)?.value
+        let valueList = valueListKind(property: context.property, targets: annotations.targets)
+        guard field.kind != .switch && field.kind != .attachments && !field.kind.isTemporal && field.kind != .duration
+        else { return nil }
+        var options: [Option] = []
+        var multiple = false
+        if let items = allowed?.collection {
+            options = allowedOptions(items, context: context)
+        } else if let enumType = type.enumType {
+            options = enumOptions(enumType)
+            multiple = enumType.isFlags
+        }
+        if !options.isEmpty {
+            extras.freeValues = true
+            field.kind =
+                multiple
+                ? (options.count <= FormSchema.maxChips ? .chips : .valueList)
+                : options.count <= FormSchema.maxButtons
+                    ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
+            field.options = [OptionGroup(options: options)]
+            field.constraints.multiple = multiple
+            field.constraints.min = nil
+            field.constraints.max = nil
+            field.constraints.scale = nil
+            field.constraints.maxLength = nil
+            field.constraints.pattern = nil
+            field.constraints.format = nil
+            field.presentation = Presentation()
+        } else if type.enumType != nil {
+            return "the enumeration \(shortTypeName(type.name)) without members"
+        } else if let valueList {
+            field.kind = .valueList
+            field.list = context.fieldName
+            field.presentation = Presentation(searchable: valueList.kind == .searchable)
+            field.constraints.format = nil
+            if let numeric {
+                // Until its options are uploaded the list takes any text: keep it a number.
+                field.constraints.pattern = numeric.scale == 0 ? KnownPattern.integer : KnownPattern.decimal
+                field.constraints.min = nil
+                field.constraints.max = nil
+                field.constraints.scale = nil
+            }
+            if !labelled, let title = label(valueList.label) {
+                // A property without a label of its own: the list's title names what it holds.
+                field.label = title
+            }
+        }
+        return nil
+    }
+
+    /// An enumeration's members, each once, labelled by its `Common.Label` or `Core.Description`.
+    private func enumOptions(_ enumType: EnumTypeDecl) -> [Option] {
+        var seen = Set<String>()
+        return enumType.members.filter { !$0.isEmpty && seen.insert($0).inserted }.map { member in
+            let target = enumType.name + "/" + member
+            let label =
+                self.label(index.take(target, Term.label)?.value.string)
+                ?? self.label(index.take(target, Term.description)?.value.string)
+                ?? Words.fromIdentifier(member)
+            return Option(value: member, label: label)
+        }
+    }
+
+    /// Media: one file, of the media types the annotations allow.
+    private func takeFiles(
+        _ field: inout Field, _ extras: inout MappedExtras, _ context: PropertyContext,
+        _ annotations: PropertyAnnotations, mediaType: AnnotationValue?
+    ) {
+        extras.accessory = true
+        extras.freeValues = true
+        field.constraints = Constraints(maxCount: 1)
+        var accept: [String] = []
+        if let type = mediaType?.string { accept.append(type) }
+        accept += (annotation(Term.acceptableMediaTypes, annotations)?.collection ?? []).compactMap(\.string)
+        field.constraints.accept = acceptedTypes(accept) { dropped(context, $0) }
+        field.presentation = Presentation()
+    }
+
+    /// Editable, create-only or read-only, and whether the field is required.
+    private func decideEditableAndRequired(
+        _ field: inout Field, _ context: PropertyContext, _ annotations: PropertyAnnotations, _ control: FieldControl
+    ) {
+        let property = context.property
+        let sapUpdatable = !isFalse(property.sap.updatable)
+        var editable = Editability.yes
+        if isFalse(property.sap.creatable) || control == .readOnly { editable = .no }
+        if editable == .yes && (isSet(Term.immutable, annotations) || !sapUpdatable || context.isKey) {
+            editable = .createOnly
+        }
+        field.editable = editable
+        var required =
+            context.requiredOnInsert || control == .mandatory
+            || (context.isKey ? editable != .no : !property.nullable)
+        // A field control decided at run time leaves the field optional (the service says when it is
+        // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
+        if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
+        if field.kind == .switch || editable == .no { required = false }
+        field.required = required
     }
 
     /// What `mapProperty` starts each field from.
@@ -350,15 +473,24 @@ extension ODataFormMapper {
         }
     }
 
-    enum ValueListKind { case searchable, fixed }
+    /// A value help: searchable or fixed values, and the `Label` of its `Common.ValueList`.
+    struct ValueList {
+        enum Kind { case searchable, fixed }
+        var kind: Kind
+        var label: String?
+    }
 
     /// Whether the property has a value help: `Common.ValueList` (any qualifier),
     /// `ValueListReferences`, `ValueListMapping`, `ValueListWithFixedValues`, or V2 `sap:value-list`.
-    private func valueListKind(property: PropertyDecl, targets: [String]) -> ValueListKind? {
+    private func valueListKind(property: PropertyDecl, targets: [String]) -> ValueList? {
         var found = false
         var fixed = false
+        var label: String?
         for target in targets where index.table(target) != nil {
-            if !index.takeAll(target, Term.valueList).isEmpty { found = true }
+            for entry in index.takeAll(target, Term.valueList) {
+                found = true
+                if label == nil { label = entry.value.record?["Label"]?.string }
+            }
             if !index.takeAll(target, Term.valueListReferences).isEmpty { found = true }
             if !index.takeAll(target, Term.valueListMapping).isEmpty { found = true }
             if let entry = index.take(target, Term.valueListWithFixedValues) {
@@ -375,7 +507,7 @@ extension ODataFormMapper {
         default:
             break
         }
-        return found ? (fixed ? .fixed : .searchable) : nil
+        return found ? ValueList(kind: fixed ? .fixed : .searchable, label: label) : nil
     }
 
     /// A number's bounds and scale, as decimal text.
@@ -499,11 +631,10 @@ extension ODataFormMapper {
     /// `Measures.ISOCurrency` / `Measures.Unit`: a fixed unit becomes the suffix; a path keeps the
     /// unit property a field of its own, noted in the hint once its label is known.
     private func applyUnit(
-        _ field: inout Field, _ extras: inout MappedExtras, property: PropertyDecl,
-        annotation: (String) -> AnnotationValue?
+        _ field: inout Field, _ extras: inout MappedExtras, property: PropertyDecl, annotations: PropertyAnnotations
     ) {
-        let currency = annotation(Term.isoCurrency)
-        let unit = currency ?? annotation(Term.unit)
+        let currency = annotation(Term.isoCurrency, annotations)
+        let unit = currency ?? annotation(Term.unit, annotations)
         if let fixed = unit?.string?.trimmingASCIIWhitespace, !fixed.isEmpty {
             field.presentation.suffix = fixed
         } else if let path = unit?.anyPath, !path.contains(ascii: UInt8(ascii: "/")) {

@@ -113,73 +113,133 @@ final class ODataFormMapper {
         }
     }
 
-    /// The form of one entity set, or why there is none.
+    /// The label of the group that holds the properties a create requires and the layout leaves out.
+    static let requiredGroupLabel = "Also required"
+
+    /// The form of one entity set, or why there is none, phase by phase: whether the set takes
+    /// creates, the groups the annotations lay out, the fields a create requires that they leave
+    /// out, units, update restrictions, the key information, a media file, the report, and the
+    /// sections.
     func form(for set: EntitySetDecl, id: String) -> Outcome {
         let typeName = set.entityType
         guard let type = metadata.types[typeName], !type.isComplex else {
             return .skipped("Its entity type \(typeName) is not declared in the metadata.")
         }
         let setTarget = set.container + "/" + set.name
-        if isFalse(set.sap.creatable) { return .skipped("Not insertable: sap:creatable=\"false\".") }
-        var requiredOnInsert = Set<String>()
-        if let restrictions = index.take(setTarget, Term.insertRestrictions)?.value.record {
-            if case .bool(false)? = restrictions["Insertable"] {
-                return .skipped("Not insertable: Capabilities.InsertRestrictions/Insertable is false.")
-            }
-            for item in restrictions["RequiredProperties"]?.collection ?? [] {
-                if let path = item.anyPath { requiredOnInsert.insert(path) }
-            }
+        let requiredOnInsert: Set<String>
+        switch insertRestrictions(of: set, target: setTarget) {
+        case .notInsertable(let why): return .skipped(why)
+        case .insertable(let required): requiredOnInsert = required
         }
 
         let layout = layout(of: typeName)
-        let properties = layout.properties
-        let chain = layout.chain
         // The chain's tables, found once: each look-up by target hashes the whole type name.
-        let chainTables = chain.compactMap { index.table($0) }
-        func typeAnnotation(_ term: String, qualifier: String? = nil) -> AnnotationEntry? {
-            for table in chainTables {
-                if let entry = index.take(table, term, qualifier: qualifier) { return entry }
-            }
-            return nil
-        }
-
-        // The groups, as the annotations lay them out. The header's field groups come first:
-        // Fiori elements makes them editable at the top of the object page in create mode.
-        var pending: [PendingGroup] = []
-        if let header = typeAnnotation(Term.headerFacets)?.value.collection {
-            collectFacets(header, parentLabel: nil, into: &pending, typeAnnotation: typeAnnotation)
-        }
-        if let facets = typeAnnotation(Term.facets)?.value.collection {
-            collectFacets(facets, parentLabel: nil, into: &pending, typeAnnotation: typeAnnotation)
-        } else {
-            if let identification = typeAnnotation(Term.identification)?.value.collection {
-                pending.append(PendingGroup(label: nil, items: dataFields(identification)))
-            }
-            var qualifiers = Set<String>()
-            for target in chain {
-                for entry in index.takeAll(target, Term.fieldGroup)
-                where qualifiers.insert(entry.qualifier ?? "").inserted {
-                    let record = entry.value.record
-                    pending.append(
-                        PendingGroup(
-                            label: label(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
-                            items: dataFields(record?["Data"]?.collection ?? [])))
-                }
-            }
-            if pending.isEmpty {
-                pending.append(PendingGroup(label: nil, items: [], allProperties: true))
-            }
-        }
-
+        let tables = TypeTables(chain: layout.chain, tables: layout.chain.compactMap { index.table($0) })
         var draft = FormDraft(typeName: typeName, layout: layout, requiredOnInsert: requiredOnInsert)
-        var groups: [(label: String?, members: [Int])] = []
-        var accessory: [Int] = []
-        var units: [(amount: Int, unit: String, currency: Bool)] = []
+        place(annotatedGroups(tables), in: &draft)
+        placeUnits(in: &draft, from: 0)
+        // After the units, so that a unit the layout placed beside its amount stays there.
+        let unitsBefore = draft.units.count
+        let added = addRequiredForCreate(in: &draft)
+        placeUnits(in: &draft, from: unitsBefore)
+        if !isUpdatable(set, target: setTarget) { makeCreateOnly(&draft) }
+        let header = typeAnnotation(Term.headerInfo, tables)?.value.record
+        chooseKeyInformation(title: header?["Title"]?.record?["Value"]?.anyPath, in: &draft)
+        let media = mediaField(of: type, layout: layout, tables)
+        reportDraft(draft, set: set, target: setTarget, formID: id, added: added)
+        layouts[typeName] = draft.layout
+
+        guard let sections = sections(of: &draft, media: media, set: set) else {
+            return .skipped(draft.skipReason ?? "")
+        }
+        let object =
+            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label, tables)?.value.string)
+            ?? label(type.sap.label) ?? Words.fromIdentifier(shortTypeName(typeName))
+        let schema = FormSchema(
+            id: id, title: "New \(object)", object: object, sections: sections.sections, lists: sections.lists)
+        // Everything else is sound by construction (tests hold every form of the corpus to
+        // `ruleViolations()`); values taken freely from annotations are checked here.
+        return draft.freeValues || media != nil ? settle(schema, set: set) : .form(schema)
+    }
+
+    // MARK: Phases of a form
+
+    private enum InsertRestrictions {
+        case insertable(requiredProperties: Set<String>)
+        case notInsertable(String)
+    }
+
+    /// Whether the set takes creates (`sap:creatable`, `Capabilities.InsertRestrictions/Insertable`),
+    /// and the properties an insert requires (`RequiredProperties`).
+    private func insertRestrictions(of set: EntitySetDecl, target: String) -> InsertRestrictions {
+        if isFalse(set.sap.creatable) { return .notInsertable("Not insertable: sap:creatable=\"false\".") }
+        var required = Set<String>()
+        if let restrictions = index.take(target, Term.insertRestrictions)?.value.record {
+            if case .bool(false)? = restrictions["Insertable"] {
+                return .notInsertable("Not insertable: Capabilities.InsertRestrictions/Insertable is false.")
+            }
+            for item in restrictions["RequiredProperties"]?.collection ?? [] {
+                if let path = item.anyPath { required.insert(path) }
+            }
+        }
+        return .insertable(requiredProperties: required)
+    }
+
+    /// The annotation tables of an entity type and its base types.
+    private struct TypeTables {
+        let chain: [String]
+        let tables: [AnnotationIndex.Table]
+    }
+
+    /// The annotation of a term on the type, else on the nearest base type that has one.
+    private func typeAnnotation(
+        _ term: String, _ tables: TypeTables, qualifier: String? = nil
+    ) -> AnnotationEntry? {
+        for table in tables.tables {
+            if let entry = index.take(table, term, qualifier: qualifier) { return entry }
+        }
+        return nil
+    }
+
+    /// The groups as the annotations lay them out. The header's field groups come first: Fiori
+    /// elements makes them editable at the top of the object page in create mode. Without
+    /// facets: the identification, then each field group; without those, every property.
+    private func annotatedGroups(_ tables: TypeTables) -> [PendingGroup] {
+        var pending: [PendingGroup] = []
+        if let header = typeAnnotation(Term.headerFacets, tables)?.value.collection {
+            collectFacets(header, parentLabel: nil, into: &pending, tables: tables)
+        }
+        if let facets = typeAnnotation(Term.facets, tables)?.value.collection {
+            collectFacets(facets, parentLabel: nil, into: &pending, tables: tables)
+            return pending
+        }
+        if let identification = typeAnnotation(Term.identification, tables)?.value.collection {
+            pending.append(PendingGroup(label: nil, items: dataFields(identification)))
+        }
+        var qualifiers = Set<String>()
+        for target in tables.chain {
+            for entry in index.takeAll(target, Term.fieldGroup) where qualifiers.insert(entry.qualifier ?? "").inserted
+            {
+                let record = entry.value.record
+                pending.append(
+                    PendingGroup(
+                        label: label(record?["Label"]?.string) ?? entry.qualifier.map(Words.fromIdentifier),
+                        items: dataFields(record?["Data"]?.collection ?? [])))
+            }
+        }
+        if pending.isEmpty { pending.append(PendingGroup(label: nil, items: [], allProperties: true)) }
+        return pending
+    }
+
+    /// Maps the properties the groups name, each in its first place; notes and attachments go
+    /// to the accessory area, amounts note the property holding their unit.
+    private func place(_ pending: [PendingGroup], in draft: inout FormDraft) {
+        draft.laidOut = !pending.contains { $0.allProperties }
         for group in pending {
             var members: [Int] = []
             let items: [(index: Int?, name: String, label: String?)] =
                 group.allProperties
-                ? properties.indices.map { ($0, "", nil) } : group.items.map { (nil, $0.name, $0.label) }
+                ? draft.layout.properties.indices.map { ($0, "", nil) } : group.items.map { (nil, $0.name, $0.label) }
             for item in items {
                 let position =
                     item.index.map { field(at: $0, label: nil, in: &draft) }
@@ -187,29 +247,65 @@ final class ODataFormMapper {
                 guard let i = position, !draft.placed[i] else { continue }
                 draft.placed[i] = true
                 let extras = draft.extrasOf[i]!
-                if extras.accessory { accessory.append(i) } else { members.append(i) }
-                if let unit = extras.unitProperty { units.append((i, unit, extras.unitIsCurrency)) }
+                if extras.accessory { draft.accessory.append(i) } else { members.append(i) }
+                if let unit = extras.unitProperty { draft.units.append((i, unit, extras.unitIsCurrency)) }
             }
-            groups.append((group.label, members))
+            draft.groups.append((group.label, members))
         }
-        func locate(_ i: Int) -> (Int, Int)? {
-            for (g, group) in groups.enumerated() {
-                if let m = group.members.firstIndex(of: i) { return (g, m) }
-            }
-            return nil
-        }
+    }
 
-        // A unit kept in another property stays a field of its own, beside its amount.
-        for (amount, unit, currency) in units {
-            guard let (g, m) = locate(amount), let u = position(of: unit, in: &draft.layout) else { continue }
+    /// The properties a create requires (static `Common.FieldControl` Mandatory,
+    /// `Capabilities.InsertRestrictions/RequiredProperties`) that the annotated layout leaves out:
+    /// fields all the same, after its groups in a group of their own, so that a created object
+    /// can be valid. Keys are left to the key information. Returns the positions added.
+    private func addRequiredForCreate(in draft: inout FormDraft) -> [Int] {
+        guard draft.laidOut else { return [] }
+        var added: [Int] = []
+        var members: [Int] = []
+        for i in draft.layout.properties.indices where !draft.placed[i] && !draft.layout.isKey[i] {
+            guard isRequiredForCreate(i, draft), field(at: i, label: nil, in: &draft) != nil,
+                draft.editables[i] != .no
+            else { continue }
+            draft.placed[i] = true
+            added.append(i)
+            let extras = draft.extrasOf[i]!
+            if extras.accessory { draft.accessory.append(i) } else { members.append(i) }
+            if let unit = extras.unitProperty { draft.units.append((i, unit, extras.unitIsCurrency)) }
+        }
+        if !members.isEmpty { draft.groups.append((Self.requiredGroupLabel, members)) }
+        return added
+    }
+
+    /// Whether the service requires a property for a create, judged before it is mapped (its
+    /// annotations are looked at, not marked read: most such properties are not fields).
+    private func isRequiredForCreate(_ i: Int, _ draft: FormDraft) -> Bool {
+        let property = draft.layout.properties[i]
+        if !draft.requiredOnInsert.isEmpty && draft.requiredOnInsert.contains(property.name) { return true }
+        var targets: [String] = []
+        if draft.layout.membersAnnotated { targets.append(draft.typeName + "/" + property.name) }
+        if property.declaringType != draft.typeName, index.annotatesMembers(of: property.declaringType) {
+            targets.append(property.declaringType + "/" + property.name)
+        }
+        for target in targets {
+            guard let table = index.table(target) else { continue }
+            if let entry = index.peek(table, Term.fieldControl) { return FieldControl(entry.value) == .mandatory }
+        }
+        return false
+    }
+
+    /// A unit kept in another property stays a field of its own, beside its amount, and the
+    /// amount's hint says where the unit is given (for the amounts from `start` on).
+    private func placeUnits(in draft: inout FormDraft, from start: Int) {
+        for (amount, unit, currency) in draft.units[start...] {
+            guard let (g, m) = draft.locate(amount), let u = position(of: unit, in: &draft.layout) else { continue }
             if !draft.placed[u] {
                 guard let u = field(unit, label: nil, in: &draft), !draft.extrasOf[u]!.accessory else { continue }
                 draft.placed[u] = true
-                groups[g].members.insert(u, at: m + 1)
+                draft.groups[g].members.insert(u, at: m + 1)
             } else if !draft.isField[u] {
                 continue
             }
-            let isCurrency = currency || properties[u].sap.semantics == "currency-code"
+            let isCurrency = currency || draft.layout.properties[u].sap.semantics == "currency-code"
             let note = "In the \(isCurrency ? "currency" : "unit") given in \(draft.fields[u]!.label ?? unit)."
             if let hint = draft.fields[amount]!.hint?.trimmingASCIIWhitespace, !hint.isEmpty {
                 draft.fields[amount]!.hint = (hint.hasSuffix(".") ? hint : hint + ".") + " " + note
@@ -217,134 +313,153 @@ final class ODataFormMapper {
                 draft.fields[amount]!.hint = note
             }
         }
+    }
 
-        // A set whose objects cannot be updated (`sap:updatable="false"` on the set, or
-        // `Capabilities.UpdateRestrictions/Updatable` false): what the form creates is final, so
-        // every field it lets a user enter is create-only.
+    /// Whether the set's objects can be updated (`sap:updatable="false"` on the set, or
+    /// `Capabilities.UpdateRestrictions/Updatable` false, say they cannot).
+    private func isUpdatable(_ set: EntitySetDecl, target: String) -> Bool {
         var updatable = !isFalse(set.sap.updatable)
-        if let restrictions = index.take(setTarget, Term.updateRestrictions)?.value.record,
+        if let restrictions = index.take(target, Term.updateRestrictions)?.value.record,
             case .bool(false)? = restrictions["Updatable"]
         {
             updatable = false
         }
-        if !updatable {
-            for i in draft.fields.indices where draft.editables[i] == .yes {
-                draft.editables[i] = .createOnly
-                draft.fields[i]!.editable = .createOnly
-            }
-        }
+        return updatable
+    }
 
-        // The key information: the header's title, else the first editable string property,
-        // then the keys a user enters and the properties an insert requires when the layout left them out.
-        let header = typeAnnotation(Term.headerInfo)?.value.record
-        var keyMembers: [Int] = []
-        func takeOut(_ i: Int) -> Bool {
-            guard let (g, m) = locate(i) else { return false }
-            groups[g].members.remove(at: m)
-            keyMembers.append(i)
-            return true
+    /// What the form of a set that cannot be updated creates is final: every field a user
+    /// enters is create-only.
+    private func makeCreateOnly(_ draft: inout FormDraft) {
+        for i in draft.fields.indices where draft.editables[i] == .yes {
+            draft.editables[i] = .createOnly
+            draft.fields[i]!.editable = .createOnly
         }
-        if let title = header?["Title"]?.record?["Value"]?.anyPath, !title.contains(ascii: UInt8(ascii: "/")),
-            let i = field(title, label: nil, in: &draft), draft.editables[i] != .no
+    }
+
+    /// The key information: the header's title, else the first editable string property, then
+    /// the keys a user enters that the layout left out.
+    private func chooseKeyInformation(title: String?, in draft: inout FormDraft) {
+        if let title, !title.contains(ascii: UInt8(ascii: "/")), let i = field(title, label: nil, in: &draft),
+            draft.editables[i] != .no
         {
-            if !takeOut(i), !draft.placed[i], !draft.extrasOf[i]!.accessory {
+            if !draft.takeOut(i), !draft.placed[i], !draft.extrasOf[i]!.accessory {
                 draft.placed[i] = true
-                keyMembers.append(i)
+                draft.keyMembers.append(i)
             }
         }
-        if keyMembers.isEmpty {
-            // The first editable string property, in declaration order, wherever the layout put it.
-            let stringProperty = properties.indices.first { i in
-                guard isString(properties[i].type), field(at: i, label: nil, in: &draft) != nil else { return false }
-                return draft.kinds[i] == .text && draft.editables[i] != .no && !draft.extrasOf[i]!.accessory
-            }
-            let grouped = groups.flatMap(\.members)
-            if let i = stringProperty {
-                if !takeOut(i) {
-                    draft.placed[i] = true
-                    keyMembers.append(i)
-                }
-            } else if let i = grouped.first(where: { Self.suitsKey(draft.kinds[$0]) && draft.editables[$0] != .no })
-                ?? grouped.first(where: { draft.kinds[$0] != .switch && draft.editables[$0] != .no }) ?? grouped.first
-            {
-                _ = takeOut(i)
-            } else if !accessory.isEmpty {
-                keyMembers.append(accessory.removeFirst())
-            }
-        }
-        for (i, property) in properties.enumerated()
-        where layout.isKey[i] || (!requiredOnInsert.isEmpty && requiredOnInsert.contains(property.name)) {
+        if draft.keyMembers.isEmpty { chooseKeyFallback(in: &draft) }
+        for i in draft.layout.properties.indices where draft.layout.isKey[i] {
             guard field(at: i, label: nil, in: &draft) != nil, !draft.placed[i], !draft.extrasOf[i]!.accessory,
                 draft.editables[i] != .no
             else { continue }
             draft.placed[i] = true
-            keyMembers.append(i)
+            draft.keyMembers.append(i)
         }
+    }
 
-        // A media entity is created by uploading its file.
-        var media: Field?
-        if chain.contains(where: { metadata.types[$0]?.hasStream == true }) {
-            var file = Field(
-                name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File",
-                required: true,
-                constraints: Constraints(maxCount: 1), location: SourceLocation(line: type.line))
-            let acceptable = (typeAnnotation(Term.acceptableMediaTypes)?.value.collection ?? []).compactMap(\.string)
-            file.constraints.accept = acceptedTypes(acceptable) { why in
-                report.warn(
-                    .mappingDropped, "\(shortTypeName(type.name)) (its file): \(why); that part is left out.",
-                    file: metadata.file,
-                    line: type.line)
+    /// Without a header title: the first editable string property in declaration order,
+    /// wherever the layout put it; else the first one-line field of the layout, else its first field.
+    private func chooseKeyFallback(in draft: inout FormDraft) {
+        let properties = draft.layout.properties
+        let stringProperty = properties.indices.first { i in
+            guard isString(properties[i].type), field(at: i, label: nil, in: &draft) != nil else { return false }
+            return draft.kinds[i] == .text && draft.editables[i] != .no && !draft.extrasOf[i]!.accessory
+        }
+        let grouped = draft.groups.flatMap(\.members)
+        if let i = stringProperty {
+            if !draft.takeOut(i) {
+                draft.placed[i] = true
+                draft.keyMembers.append(i)
             }
-            media = file
+        } else if let i = grouped.first(where: { Self.suitsKey(draft.kinds[$0]) && draft.editables[$0] != .no })
+            ?? grouped.first(where: { draft.kinds[$0] != .switch && draft.editables[$0] != .no }) ?? grouped.first
+        {
+            _ = draft.takeOut(i)
+        } else if !draft.accessory.isEmpty {
+            draft.keyMembers.append(draft.accessory.removeFirst())
         }
+    }
 
-        // What the report says about this form (the text only when there is something to say).
-        // Built only when a warning needs it, and capturing plain values, never `self`: the
-        // report keeps these closures, and the report is the mapper's (a cycle would keep the
-        // whole model alive after the import).
-        let placeParts = (set: set.name, type: Self.shortName(typeName))
+    /// A media entity is created by uploading its file: a required attachments field.
+    private func mediaField(of type: StructuredTypeDecl, layout: TypeLayout, _ tables: TypeTables) -> Field? {
+        guard layout.chain.contains(where: { metadata.types[$0]?.hasStream == true }) else { return nil }
+        var file = Field(
+            name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File",
+            required: true,
+            constraints: Constraints(maxCount: 1), location: SourceLocation(line: type.line))
+        let acceptable = (typeAnnotation(Term.acceptableMediaTypes, tables)?.value.collection ?? []).compactMap(
+            \.string)
+        file.constraints.accept = acceptedTypes(acceptable) { why in
+            report.warn(
+                .mappingDropped, "\(shortTypeName(type.name)) (its file): \(why); that part is left out.",
+                file: metadata.file,
+                line: type.line)
+        }
+        return file
+    }
+
+    /// What the report says about this form: properties it cannot hold, field controls and
+    /// `UI.Hidden` decided at run time, layout paths that name nothing, fields a create requires.
+    ///
+    /// The text is built only when a warning is printed, from closures that capture plain values,
+    /// never `self`: the report keeps them, and the report is the mapper's (a cycle would keep
+    /// the whole model alive after the import).
+    private func reportDraft(_ draft: FormDraft, set: EntitySetDecl, target: String, formID: String, added: [Int]) {
+        let placeParts = (set: set.name, type: Self.shortName(draft.typeName))
         var place: String { "\(placeParts.set) (\(placeParts.type))" }
         if !draft.unsupported.isEmpty {
             let unsupported = draft.unsupported
-            report.tally(
-                .unsupportedType, key: setTarget, file: metadata.file, line: set.line, count: unsupported.count
-            ) { count in
+            report.tally(.unsupportedType, key: target, file: metadata.file, line: set.line, count: unsupported.count) {
+                count in
                 "\(place): \(Words.count(count, "property", plural: "properties")) cannot be a field yet and \(count == 1 ? "is" : "are") left out: \(Words.list(unsupported))."
             }
         }
         if !draft.dynamicControl.isEmpty {
             let dynamicControl = draft.dynamicControl
             report.tally(
-                .dynamicFieldControl, key: setTarget, file: metadata.file, line: set.line, count: dynamicControl.count
+                .dynamicFieldControl, key: target, file: metadata.file, line: set.line, count: dynamicControl.count
             ) { _ in
                 "\(place): the field control of \(Words.list(dynamicControl)) is a path evaluated at run time; \(dynamicControl.count == 1 ? "it stays" : "they stay") optional and editable."
             }
         }
         if !draft.dynamicHidden.isEmpty {
             let dynamicHidden = draft.dynamicHidden
-            report.tally(
-                .dynamicHidden, key: setTarget, file: metadata.file, line: set.line, count: dynamicHidden.count
-            ) { _ in
+            report.tally(.dynamicHidden, key: target, file: metadata.file, line: set.line, count: dynamicHidden.count) {
+                _ in
                 "\(place): UI.Hidden of \(Words.list(dynamicHidden)) is a path evaluated at run time; \(dynamicHidden.count == 1 ? "it stays" : "they stay") shown."
             }
         }
         if !draft.unknownPaths.isEmpty {
             let unknownPaths = draft.unknownPaths
-            report.tally(.unknownPath, key: setTarget, file: metadata.file, line: set.line, count: unknownPaths.count) {
+            report.tally(.unknownPath, key: target, file: metadata.file, line: set.line, count: unknownPaths.count) {
                 _ in
                 "\(place): the layout names \(Words.list(unknownPaths)), which \(unknownPaths.count == 1 ? "is not a property" : "are not properties") of \(placeParts.type); left out."
             }
         }
+        if !added.isEmpty {
+            let names = added.map { draft.layout.fieldNames[$0] }
+            let group = Self.requiredGroupLabel
+            report.tally(
+                .requiredForCreate, key: formID, file: metadata.file, line: set.line, term: formID, count: names.count
+            ) { _ in
+                "\(place): the service requires \(Words.list(names)) to create one (Common.FieldControl Mandatory or Capabilities.InsertRestrictions/RequiredProperties), but the layout leaves \(names.count == 1 ? "it" : "them") out; \(names.count == 1 ? "it is" : "they are") added after its groups, under \"\(group)\". To place \(names.count == 1 ? "it" : "them") yourself, add \(names.count == 1 ? "it" : "them") to a UI.FieldGroup the facets show."
+            }
+        }
+    }
 
-        layouts[typeName] = draft.layout
-
-        // Sections.
-        groups.removeAll { $0.members.isEmpty }
-        let all = keyMembers + groups.flatMap(\.members) + accessory
+    /// The key, properties and accessory sections; nil (with `draft.skipReason`) when nothing
+    /// can be entered or nothing can be required. A form needs a required field: without one,
+    /// the first field a user enters is made required, with a warning.
+    private func sections(
+        of draft: inout FormDraft, media: Field?, set: EntitySetDecl
+    ) -> (sections: [FormSection], lists: [OptionList])? {
+        let properties = draft.layout.properties
+        draft.groups.removeAll { $0.members.isEmpty }
+        let all = draft.keyMembers + draft.groups.flatMap(\.members) + draft.accessory
         guard all.contains(where: { draft.editables[$0] != .no }) || media != nil else {
-            return .skipped(
+            draft.skipReason =
                 "None of its properties can be entered: they are computed, hidden, read-only or of types forms cannot hold yet."
-            )
+            return nil
         }
         if media == nil && !all.contains(where: { draft.requireds[$0] }) {
             // Not one whose field control is decided at run time: that one was left optional on purpose.
@@ -354,59 +469,49 @@ final class ODataFormMapper {
                 })
                     ?? all.first(where: { draft.isEnterable($0) })
             else {
-                return .skipped(
+                draft.skipReason =
                     "None of its fields can be required (only switches can be entered), and a form needs a required field."
-                )
+                return nil
             }
             draft.fields[i]!.required = true
+            let place = "\(set.name) (\(Self.shortName(draft.typeName)))"
             report.warn(
                 .requiredAdded,
                 "\(place): no property is required, but a form needs a required field; \(draft.fields[i]!.name) (the first one to enter) is made required.",
                 file: metadata.file, line: set.line)
         }
-        if keyMembers.isEmpty, !groups.isEmpty {
+        if draft.keyMembers.isEmpty, !draft.groups.isEmpty {
             // A single-line field suits the key information best; else the first of the layout.
             var (g, m) = (0, 0)
-            for candidate in groups.indices {
-                if let member = groups[candidate].members.firstIndex(where: { Self.suitsKey(draft.kinds[$0]) }) {
+            for candidate in draft.groups.indices {
+                if let member = draft.groups[candidate].members.firstIndex(where: { Self.suitsKey(draft.kinds[$0]) }) {
                     (g, m) = (candidate, member)
                     break
                 }
             }
-            keyMembers.append(groups[g].members.remove(at: m))
-            groups.removeAll { $0.members.isEmpty }
+            draft.keyMembers.append(draft.groups[g].members.remove(at: m))
+            draft.groups.removeAll { $0.members.isEmpty }
         }
 
         var sections: [FormSection] = []
         var lists: [OptionList] = []
-        var keyFields = draft.take(keyMembers, lists: &lists)
-        var accessoryFields = draft.take(accessory, lists: &lists)
+        var keyFields = draft.take(draft.keyMembers, lists: &lists)
+        var accessoryFields = draft.take(draft.accessory, lists: &lists)
         if let media {
             if keyFields.isEmpty { keyFields.append(media) } else { accessoryFields.append(media) }
         }
         if !keyFields.isEmpty { sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: keyFields)])) }
-        if !groups.isEmpty {
-            sections.append(
-                FormSection(
-                    kind: .properties,
-                    groups: groups.map { FieldGroup(label: $0.label, fields: draft.take($0.members, lists: &lists)) }))
+        if !draft.groups.isEmpty {
+            var groups: [FieldGroup] = []
+            for group in draft.groups {
+                groups.append(FieldGroup(label: group.label, fields: draft.take(group.members, lists: &lists)))
+            }
+            sections.append(FormSection(kind: .properties, groups: groups))
         }
         if !accessoryFields.isEmpty {
             sections.append(FormSection(kind: .accessory, groups: [FieldGroup(fields: accessoryFields)]))
         }
-
-        let object =
-            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label)?.value.string) ?? label(
-                type.sap.label)
-            ?? Words.fromIdentifier(shortTypeName(typeName))
-        let schema = FormSchema(id: id, title: "New \(object)", object: object, sections: sections, lists: lists)
-        // Everything else is sound by construction (tests hold every form of the corpus to
-        // `ruleViolations()`); values taken freely from annotations are checked here.
-        #if DEBUG
-        return settle(schema, set: set)
-        #else
-        return draft.freeValues || media != nil ? settle(schema, set: set) : .form(schema)
-        #endif
+        return (sections, lists)
     }
 
     /// One form's fields while they are mapped, by property position. Kept in a struct passed
@@ -435,6 +540,16 @@ final class ODataFormMapper {
         var dynamicHidden: [String] = []
         /// Whether a field took values written freely in the annotations (`MappedExtras.freeValues`).
         var freeValues = false
+        /// Where the fields go: the groups of the properties section (positions in order), the
+        /// key information, the accessory area, and amounts with the property holding their unit.
+        var groups: [(label: String?, members: [Int])] = []
+        var keyMembers: [Int] = []
+        var accessory: [Int] = []
+        var units: [(amount: Int, unit: String, currency: Bool)] = []
+        /// Whether annotations laid the groups out (else every property is in one group).
+        var laidOut = false
+        /// Why the set gives no form, when `sections` finds none.
+        var skipReason: String?
 
         init(typeName: String, layout: TypeLayout, requiredOnInsert: Set<String>) {
             self.typeName = typeName
@@ -449,6 +564,22 @@ final class ODataFormMapper {
             mappedYet = Array(repeating: false, count: count)
             isField = Array(repeating: false, count: count)
             placed = Array(repeating: false, count: count)
+        }
+
+        /// The group and place of a position in the properties section.
+        func locate(_ i: Int) -> (Int, Int)? {
+            for (g, group) in groups.enumerated() {
+                if let m = group.members.firstIndex(of: i) { return (g, m) }
+            }
+            return nil
+        }
+
+        /// Moves a position from its group to the key information; false if no group holds it.
+        mutating func takeOut(_ i: Int) -> Bool {
+            guard let (g, m) = locate(i) else { return false }
+            groups[g].members.remove(at: m)
+            keyMembers.append(i)
+            return true
         }
 
         /// Whether a user can enter the field at a position (a switch needs no entering).
@@ -512,14 +643,13 @@ final class ODataFormMapper {
     // MARK: Layout
 
     private func collectFacets(
-        _ items: [AnnotationValue], parentLabel: String?, into groups: inout [PendingGroup],
-        typeAnnotation: (String, String?) -> AnnotationEntry?
+        _ items: [AnnotationValue], parentLabel: String?, into groups: inout [PendingGroup], tables: TypeTables
     ) {
         for item in items {
             guard let record = item.record, record.annotation(Term.hidden)?.staticBool != true else { continue }
             let label = self.label(record["Label"]?.string)
             if let nested = record["Facets"]?.collection {
-                collectFacets(nested, parentLabel: label ?? parentLabel, into: &groups, typeAnnotation: typeAnnotation)
+                collectFacets(nested, parentLabel: label ?? parentLabel, into: &groups, tables: tables)
                 continue
             }
             // A target through a navigation property (`_Item/@UI.LineItem`) shows another entity.
@@ -529,13 +659,15 @@ final class ODataFormMapper {
             let qualifier = reference.utf8.firstIndex(of: UInt8(ascii: "#")).map {
                 String(reference[reference.index(after: $0)...])
             }
-            if term == Term.fieldGroup, let entry = typeAnnotation(Term.fieldGroup, qualifier) {
+            if term == Term.fieldGroup, let entry = typeAnnotation(Term.fieldGroup, tables, qualifier: qualifier) {
                 let fieldGroup = entry.value.record
                 groups.append(
                     PendingGroup(
                         label: label ?? self.label(fieldGroup?["Label"]?.string) ?? parentLabel,
                         items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
-            } else if term == Term.identification, let entry = typeAnnotation(Term.identification, qualifier) {
+            } else if term == Term.identification,
+                let entry = typeAnnotation(Term.identification, tables, qualifier: qualifier)
+            {
                 groups.append(
                     PendingGroup(label: label ?? parentLabel, items: dataFields(entry.value.collection ?? [])))
             }

@@ -58,3 +58,12 @@ struct ODataReport {
         count == 1 ? "" : " (\(count) times)"
     }
 }
+
+extension ImportCode {
+    /// A sloppy document: EDM or EDMX elements in no namespace, in one of no OData version, or in
+    /// the EDM namespace of the other version; the warning names what was assumed.
+    public static let assumedNamespace = ImportCode(rawValue: "assumed-namespace")
+    /// Properties the service requires for a create that the layout leaves out, added to the
+    /// form in a group of their own (per form; `term` is the form id).
+    public static let requiredForCreate = ImportCode(rawValue: "required-for-create")
+}

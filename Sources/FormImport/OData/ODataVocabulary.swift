@@ -14,6 +14,9 @@ enum ODataNamespace {
         "http://docs.oasis-open.org/odata/ns/edm",
     ]
 
+    /// The OASIS EDM namespace of OData V4 and 4.01.
+    static let edmV4 = "http://docs.oasis-open.org/odata/ns/edm"
+
     /// SAP's V2 annotation attributes (`sap:label`, `sap:creatable`, ...).
     static let sap = "http://www.sap.com/Protocols/SAPData"
     /// V2 data service metadata attributes (`m:HasStream`).
@@ -120,7 +123,7 @@ enum Term {
         facets, headerFacets, fieldGroup, identification, headerInfo, hidden, multiLineText,
         computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
         insertRestrictions, updateRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
-        isEmailAddress, isPhoneNumber, isoCurrency, unit, inputMask,
+        isEmailAddress, isPhoneNumber, isoCurrency, unit, inputMask, valueList,
     ]
 
     // Enumeration types.

@@ -176,6 +176,12 @@ struct ImportReportView: PageContext {
     let hasTerms: Bool
     let warnings: [Warning]
     let hasWarnings: Bool
+    /// What was assumed about sloppy documents (EDM elements in no namespace or the wrong one).
+    let assumptions: [Warning]
+    let hasAssumptions: Bool
+    /// Forms with fields added because the service requires them for a create.
+    let requiredForCreate: [Warning]
+    let hasRequiredForCreate: Bool
     /// Nothing skipped, unused or warned about.
     let clean: Bool
 
@@ -186,6 +192,9 @@ struct ImportReportView: PageContext {
         let version: Int
         let isNew: Bool
         let fieldCount: Int
+        /// How many of its fields were added because the service requires them for a create.
+        let requiredAdded: Int
+        let hasRequiredAdded: Bool
     }
 
     /// Something the import left out, and why.
@@ -213,6 +222,9 @@ struct ImportReportView: PageContext {
         var terms: [String: Int] = [:]
         var termOrder: [String] = []
         var others: [Warning] = []
+        var assumptions: [Warning] = []
+        var requiredForCreate: [Warning] = []
+        var requiredAdded: [String: Int] = [:]
         for warning in summary.warnings {
             if warning.code == .unusedAnnotation, let term = warning.term {
                 if terms[term] == nil { termOrder.append(term) }
@@ -221,10 +233,23 @@ struct ImportReportView: PageContext {
             }
             var place = warning.file ?? ""
             if warning.line > 0 { place += (place.isEmpty ? "line " : ":") + String(warning.line) }
-            others.append(
-                Warning(
-                    message: PageText(warning.message), place: PageText(place), count: warning.count,
-                    repeated: warning.count > 1))
+            switch warning.code {
+            case .assumedNamespace:
+                assumptions.append(
+                    Warning(message: PageText(warning.message), place: PageText(place), count: 1, repeated: false))
+            case .requiredForCreate:
+                // The count is the number of fields added; the term the form's id.
+                if let form = warning.term { requiredAdded[form, default: 0] += warning.count }
+                requiredForCreate.append(
+                    Warning(
+                        message: PageText(warning.term.map { "\($0): " + warning.message } ?? warning.message),
+                        place: PageText(place), count: 1, repeated: false))
+            default:
+                others.append(
+                    Warning(
+                        message: PageText(warning.message), place: PageText(place), count: warning.count,
+                        repeated: warning.count > 1))
+            }
         }
         let sortedTerms = termOrder.sorted { (terms[$0] ?? 0, $1) > (terms[$1] ?? 0, $0) }
         let skipped = summary.skipped.map { skip in
@@ -241,7 +266,8 @@ struct ImportReportView: PageContext {
         forms = summary.forms.map { form in
             Form(
                 id: PageText(form.id), title: PageText(form.title), version: form.version, isNew: form.version == 1,
-                fieldCount: form.fieldCount)
+                fieldCount: form.fieldCount, requiredAdded: requiredAdded[form.id] ?? 0,
+                hasRequiredAdded: (requiredAdded[form.id] ?? 0) > 0)
         }
         self.skipped = skipped
         hasSkipped = !skipped.isEmpty
@@ -249,6 +275,11 @@ struct ImportReportView: PageContext {
         hasTerms = !sortedTerms.isEmpty
         warnings = others
         hasWarnings = !others.isEmpty
-        clean = skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty
+        self.assumptions = assumptions
+        hasAssumptions = !assumptions.isEmpty
+        self.requiredForCreate = requiredForCreate
+        hasRequiredForCreate = !requiredForCreate.isEmpty
+        clean =
+            skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty && assumptions.isEmpty && requiredForCreate.isEmpty
     }
 }
