@@ -1,4 +1,5 @@
 import FormModel
+import FormXML
 
 /// The entry point of every import: recognises each document's format and runs its importer.
 public enum FormImporter {
