@@ -27,16 +27,20 @@ let package = Package(
     targets: [
         // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
         .target(name: "FormModel"),
-        // libxml2 as a system library; only FormImport's XML wrapper imports it.
+        // libxml2 as a system library; only FormXML imports it.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // The safe XML wrapper and the importers (native spec, later OData) -> FormModel.
+        // The XML layer, the only target that imports CLibXML2: safe parsing (DOM or the lean
+        // SAX-built tree), XSD validation, diagnostics, limits. Knows nothing of forms. The
+        // XPath evaluator the XForms importer needs goes here too.
+        .target(name: "FormXML", dependencies: ["CLibXML2"]),
+        // The importers (native spec, OData) -> FormModel, reading XML through FormXML.
         .target(
             name: "FormImport",
-            dependencies: ["FormModel", "CLibXML2"],
+            dependencies: ["FormModel", "FormXML"],
             resources: [.copy("Resources/fieldwork-form-1.xsd")]
         ),
         // Routes, storage, render plans, templates.
@@ -45,6 +49,7 @@ let package = Package(
             dependencies: [
                 "FormModel",
                 "FormImport",
+                "FormXML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -100,9 +105,10 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
+        .testTarget(name: "FormXMLTests", dependencies: ["FormXML"]),
         .testTarget(
             name: "FormImportTests",
-            dependencies: ["FormImport", "FormModel"],
+            dependencies: ["FormImport", "FormModel", "FormXML"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

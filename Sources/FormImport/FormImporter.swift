@@ -1,4 +1,5 @@
 import FormModel
+import FormXML
 
 /// The entry point of every import: recognises each document's format and runs its importer.
 public enum FormImporter {
@@ -40,7 +41,7 @@ public enum FormImporter {
                 document.data, file: document.name, elementsOnly: looksLikeEDMX(document.data))
             switch sniff(xml, file: document.name) {
             case .success(let kind):
-                if kind != .native && !xml.isLean {
+                if kind.importer.readsLeanTree && !xml.isLean {
                     // EDMX the hint missed (another encoding, say): parsed again for the OData reader.
                     xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: true)
                 }
@@ -58,8 +59,8 @@ public enum FormImporter {
         let parsed = documents.compactMap { document in
             document.xml.flatMap { xml in document.kind.map { (document: document.document, xml: xml, kind: $0) } }
         }
-        let isOData = Set(parsed.map { $0.kind != .native })
-        if isOData.count > 1 {
+        let importers = Set(parsed.map(\.kind.importer))
+        if importers.count > 1 {
             let described = parsed.map { "\($0.document.name) is \($0.kind.displayName)" }
             errors.append(
                 ImportError(
@@ -67,15 +68,14 @@ public enum FormImporter {
                     message: "The documents mix formats (\(Words.list(described))); import each format separately."))
             throw ImportFailure(errors)
         }
-        switch isOData.first {
-        case nil:
-            throw ImportFailure(errors)
-        case false?:
+        guard let importer = importers.first else { throw ImportFailure(errors) }
+        switch importer {
+        case .native:
             let (forms, warnings, importErrors) = importNative(parsed.map { ($0.document, $0.xml) })
             errors += importErrors
             guard errors.isEmpty else { throw ImportFailure(errors) }
             return ImportResult(kind: .native, forms: forms, warnings: warnings, sources: documents.map(\.document))
-        case true?:
+        case .odata:
             guard errors.isEmpty else { throw ImportFailure(errors) }
             // V2 metadata takes V4 annotation documents: the metadata decides the kind.
             let metadataIndex = parsed.firstIndex { role(of: $0.xml) == .odataMetadata } ?? 0
@@ -95,7 +95,8 @@ public enum FormImporter {
     public static func importBatch(_ documents: [ImportDocument]) -> [ImportOutcome] {
         var outcomes: [ImportOutcome] = []
         var batch: [ParsedDocument] = []
-        var batchIsOData = false
+        // The importer of the batch being gathered; nil for a document that did not parse.
+        var batchImporter: Importer?
         func flush() {
             guard !batch.isEmpty else { return }
             let result: Result<ImportResult, ImportFailure>
@@ -109,8 +110,13 @@ public enum FormImporter {
         }
         for document in documents {
             let parsed = parse(document)
-            switch parsed.kind == nil || parsed.kind == .native ? .other : role(of: parsed.xml) {
-            case .annotations where batchIsOData:
+            let documentRole: DocumentRole
+            switch parsed.kind?.importer {
+            case .odata?: documentRole = role(of: parsed.xml)
+            case .native?, nil: documentRole = .other
+            }
+            switch documentRole {
+            case .annotations where batchImporter == .odata:
                 batch.append(parsed)
             case .annotations, .odataMetadata:
                 // Metadata starts an import; so do annotations with no metadata before them, which
@@ -118,15 +124,34 @@ public enum FormImporter {
                 // is not well-formed, or not EDMX, is refused.
                 flush()
                 batch = [parsed]
-                batchIsOData = true
+                batchImporter = .odata
             case .other:
                 flush()
                 batch = [parsed]
-                batchIsOData = false
+                batchImporter = parsed.kind?.importer
             }
         }
         flush()
         return outcomes
+    }
+
+    /// The importers, one case each: a document's `SourceKind` picks one (`SourceKind.importer`),
+    /// and every place that treats them differently switches over this, so a new importer (XForms)
+    /// is a new case that the compiler leads through them.
+    enum Importer: Hashable {
+        /// `NativeSpecImporter`: `<form xmlns="urn:fieldwork:form:1">`, one form per document.
+        case native
+        /// `ODataImporter`: EDMX of V2 or V4, metadata and annotation documents layered into one import.
+        case odata
+
+        /// Whether the importer reads the lean element tree (`SafeXMLDocument.withRoot`) rather
+        /// than libxml2's (`root`).
+        var readsLeanTree: Bool {
+            switch self {
+            case .native: false
+            case .odata: true
+            }
+        }
     }
 
     private enum DocumentRole { case odataMetadata, annotations, other }
@@ -219,5 +244,15 @@ public enum FormImporter {
             }
         }
         return (forms, warnings, errors)
+    }
+}
+
+extension SourceKind {
+    /// The importer that reads documents of this kind.
+    var importer: FormImporter.Importer {
+        switch self {
+        case .native: .native
+        case .odataV2, .odataV4: .odata
+        }
     }
 }

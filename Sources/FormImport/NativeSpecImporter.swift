@@ -1,4 +1,5 @@
 import FormModel
+import FormXML
 import Foundation
 
 /// Imports the native XML format (`urn:fieldwork:form:1`, defined by the bundled
@@ -49,8 +50,8 @@ public enum NativeSpecImporter {
             ])
         }
 
-        let validator: SpecSchemaValidator
-        switch SpecSchemaValidator.native {
+        let validator: XMLSchemaValidator
+        switch XMLSchemaValidator.native {
         case .success(let compiled): validator = compiled
         case .failure(let error):
             throw ImportFailure([ImportError(code: error.code, message: error.message, file: file)])

@@ -1,4 +1,5 @@
 import FormModel
+import FormXML
 import Foundation
 
 /// Turns libxml2's XSD validation messages into sentences that name the element and say what to do.

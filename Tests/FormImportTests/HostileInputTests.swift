@@ -1,3 +1,4 @@
+import FormXML
 import Foundation
 import Testing
 
@@ -122,13 +123,13 @@ struct HostileInputTests {
         .write(to: included)
         let xsd =
             #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:include schemaLocation="\#(included.absoluteString)"/></xs:schema>"#
-        if case .success = SpecSchemaValidator.compile(Array(xsd.utf8)) {
+        if case .success = XMLSchemaValidator.compile(Array(xsd.utf8)) {
             Issue.record("libxml2 loaded \(included.path)")
         }
         // Without the include the same XSD compiles, so the failure above is the loader's doing.
         let plain =
             #"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="xs:string"/></xs:schema>"#
-        if case .failure(let error) = SpecSchemaValidator.compile(Array(plain.utf8)) {
+        if case .failure(let error) = XMLSchemaValidator.compile(Array(plain.utf8)) {
             Issue.record("a plain XSD did not compile: \(error)")
         }
     }

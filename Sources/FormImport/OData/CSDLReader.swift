@@ -1,3 +1,5 @@
+import FormXML
+
 /// Reads one EDMX document (V2 metadata, V4 metadata or a V4 annotation document) into a
 /// `CSDLDocument` in one walk over the tree.
 ///

@@ -1,4 +1,5 @@
 import FormModel
+import FormXML
 
 /// Imports OData service metadata (EDMX V2, CSDL V4 / 4.01) together with annotation documents
 /// into forms, one per creatable entity set (docs/odata.md: the mapping, and what the importer

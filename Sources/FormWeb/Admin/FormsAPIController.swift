@@ -1,5 +1,6 @@
 import FormImport
 import FormModel
+import FormXML
 import Foundation
 import Hummingbird
 import NIOCore

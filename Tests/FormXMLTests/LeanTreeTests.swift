@@ -1,13 +1,13 @@
 import Testing
 
-@testable import FormImport
+@testable import FormXML
 
 /// The lean element tree EDMX is read into reads like libxml2's own tree would (with blank
 /// text dropped as `XML_PARSE_NOBLANKS` drops it).
 @Suite("Lean XML tree")
 struct LeanTreeTests {
     private func parse(_ text: String) throws -> SafeXMLDocument {
-        try SafeXMLDocument.parse(Array(text.utf8), file: "t.xml", elementsOnly: true)
+        try SafeXMLDocument.parse(Array(text.utf8), elementsOnly: true)
     }
 
     private func children(_ node: XMLNode) -> [XMLNode] {
@@ -59,15 +59,23 @@ struct LeanTreeTests {
         let xml = try parse("<r>\n<a\n b='1'\n/><b/>\n\n<c/></r>")
         let lines = xml.withRoot { root in [root.line] + children(root).map(\.line) }
         #expect(lines == [1, 2, 4, 6])
+        // The scan back to a tag's `<` passes eight bytes at a time that hold neither `<` nor a line break.
+        #expect(ByteScan.hasByte(0x3C00_0000_0000_0000, UInt8(ascii: "<")))
+        #expect(!ByteScan.hasByte(0x4142_4344_4546_4748, UInt8(ascii: "<")))
     }
 
     @Test("a DOCTYPE and malformed XML are refused as before")
     func refusals() throws {
-        let doctype = try #require(throws: ImportFailure.self) {
+        let doctype = try #require(throws: XMLParseError.self) {
             _ = try parse("<!DOCTYPE r [<!ENTITY e 'x'>]><r>&e;</r>")
         }
-        #expect(doctype.errors.first?.code == "doctype")
-        let malformed = try #require(throws: ImportFailure.self) { _ = try parse("<r><a></r>") }
-        #expect(malformed.errors.first?.code == "malformed-xml")
+        #expect(doctype.reason == .doctype)
+        let malformed = try #require(throws: XMLParseError.self) { _ = try parse("<r><a></r>") }
+        guard case .malformed(let message?) = malformed.reason else {
+            Issue.record("not refused as malformed: \(malformed)")
+            return
+        }
+        #expect(message.contains("mismatch"))
+        #expect(malformed.line == 1)
     }
 }

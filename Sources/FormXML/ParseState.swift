@@ -1,0 +1,183 @@
+internal import CLibXML2
+import Foundation
+
+/// Per-parse state, reached from the SAX callbacks through the parser context's `_private`.
+final class ParseState {
+    var diagnostics: [XMLDiagnostic] = []
+    var depth = 0
+    var tooDeepLine: Int?
+    var doctypeLine: Int?
+    var startElement: startElementNsSAX2Func?
+    var endElement: endElementNsSAX2Func?
+    /// The lean tree being built, for a parse `elementsOnly`.
+    @exclusivity(unchecked) var lean: LeanBuilder?
+    /// `lean`, for the SAX callbacks to use without retaining it.
+    @exclusivity(unchecked) var leanRef: Unmanaged<LeanBuilder>?
+    /// The parser's line at the last start tag, for `startTagLine`.
+    @exclusivity(unchecked) var lastStartLine = 0
+
+    static func from(_ ctx: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
+        guard let ctx else { return nil }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let state = ctxt.pointee._private else { return nil }
+        return (ctxt, Unmanaged<ParseState>.fromOpaque(state).takeUnretainedValue())
+    }
+
+    static func currentLine(_ ctxt: xmlParserCtxtPtr) -> Int {
+        ctxt.pointee.input.map { Int($0.pointee.line) } ?? 0
+    }
+
+    /// libxml2 stamps a new element with the line where its start tag *ends*; errors should point
+    /// where it begins. The start tag's `<` is the nearest one before the parser's position,
+    /// since `<` cannot occur inside a tag (not even in attribute values).
+    static func moveLineToTagStart(_ ctxt: xmlParserCtxtPtr) {
+        guard let node = ctxt.pointee.node else { return }
+        let newlines = newlinesInStartTag(ctxt)
+        // Lines past 65535 are kept elsewhere by BIG_LINES; leave those alone.
+        let line = node.pointee.line
+        if newlines > 0, line < UInt16.max, Int(line) > newlines { node.pointee.line = line - UInt16(newlines) }
+    }
+
+    /// The line where the start tag being parsed begins. `previous` is the parser's line at the
+    /// previous start tag: when the line has not changed since, no tag can span lines.
+    static func startTagLine(_ ctxt: xmlParserCtxtPtr, previous: inout Int) -> Int {
+        let line = currentLine(ctxt)
+        if line == previous { return line }
+        previous = line
+        let newlines = newlinesInStartTag(ctxt)
+        return newlines > 0 && line > newlines ? line - newlines : line
+    }
+
+    /// The line breaks between the start tag's `<` and the parser's position.
+    private static func newlinesInStartTag(_ ctxt: xmlParserCtxtPtr) -> Int {
+        guard let input = ctxt.pointee.input, var p = input.pointee.cur, let base = input.pointee.base else { return 0 }
+        var newlines = 0
+        while p > base {
+            // Most bytes of a tag are neither `<` nor a line break: pass them eight at a time.
+            while p - base >= 8 {
+                let word = UnsafeRawPointer(p - 8).loadUnaligned(as: UInt64.self)
+                if ByteScan.hasByte(word, UInt8(ascii: "<")) || ByteScan.hasByte(word, UInt8(ascii: "\n")) { break }
+                p -= 8
+            }
+            var left = min(8, p - base)
+            while left > 0 {
+                p -= 1
+                left -= 1
+                if p.pointee == UInt8(ascii: "<") { return newlines }
+                if p.pointee == UInt8(ascii: "\n") { newlines += 1 }
+            }
+        }
+        return 0
+    }
+
+    /// Replaces the context's tree-building SAX callbacks with ones that build a `LeanTree`
+    /// (a per-context copy of the handler, so nothing global changes).
+    func installLean(on ctxt: xmlParserCtxtPtr, documentSize: Int) {
+        guard let sax = ctxt.pointee.sax else { return }
+        installGuards(sax)
+        lean = LeanBuilder(capacity: max(documentSize, 4096))
+        // Nothing of libxml2's own tree is made: no document, no nodes.
+        sax.pointee.startDocument = nil
+        sax.pointee.endDocument = nil
+        sax.pointee.reference = nil
+        sax.pointee.cdataBlock = nil
+        sax.pointee.externalSubset = nil
+        sax.pointee.startElement = nil
+        sax.pointee.endElement = nil
+        leanRef = Unmanaged.passUnretained(lean!)
+        sax.pointee.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
+            ParseState.withLean(ctx) { ctxt, state, lean in
+                guard let localName else { return }
+                state.depth += 1
+                if state.depth > XMLLimits.maximumDepth {
+                    state.tooDeepLine = ParseState.currentLine(ctxt)
+                    xmlStopParser(ctxt)
+                    return
+                }
+                lean.start(
+                    name: localName, uri: uri, line: ParseState.startTagLine(ctxt, previous: &state.lastStartLine),
+                    space: ctxt.pointee.space.map { $0.pointee } ?? -1, attributeCount: Int(attributeCount),
+                    attributes: attributes)
+            }
+        }
+        sax.pointee.endElementNs = { ctx, _, _, _ in
+            ParseState.withLean(ctx) { _, state, lean in
+                state.depth -= 1
+                lean.end()
+            }
+        }
+        sax.pointee.characters = { ctx, chars, length in
+            ParseState.withLean(ctx) { ctxt, _, lean in
+                guard let chars, let input = ctxt.pointee.input, let cur = input.pointee.cur,
+                    let base = input.pointee.base,
+                    let end = input.pointee.end
+                else { return }
+                // Character data comes from the input (or from a buffer of it); a reference's text
+                // comes from elsewhere, the parser just past its `;`.
+                let inInput = chars >= base && chars < end
+                lean.text(
+                    chars, Int(length), next: cur, isReference: !inInput && cur > base && cur[-1] == UInt8(ascii: ";"))
+            }
+        }
+        sax.pointee.ignorableWhitespace = sax.pointee.characters
+        sax.pointee.comment = { ctx, _ in
+            ParseState.withLean(ctx) { _, _, lean in lean.childNode(isText: false) }
+        }
+        sax.pointee.processingInstruction = { ctx, _, _ in
+            ParseState.withLean(ctx) { _, _, lean in lean.childNode(isText: false) }
+        }
+    }
+
+    /// Calls `body` with the state and lean builder of a parse, retaining neither (the parse
+    /// keeps both alive): SAX callbacks run thousands of times.
+    @inline(__always)
+    static func withLean(_ ctx: UnsafeMutableRawPointer?, _ body: (xmlParserCtxtPtr, ParseState, LeanBuilder) -> Void) {
+        guard let ctx else { return }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let state = ctxt.pointee._private else { return }
+        Unmanaged<ParseState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
+            state.leanRef?._withUnsafeGuaranteedRef { body(ctxt, state, $0) }
+        }
+    }
+
+    /// Error capture and the DOCTYPE refusal, for either kind of parse.
+    private func installGuards(_ sax: UnsafeMutablePointer<xmlSAXHandler>) {
+        // With the default SAX2 handler the callbacks' user data is the parser context itself.
+        sax.pointee.serror = { userData, error in
+            guard let (_, state) = ParseState.from(userData), let error else { return }
+            state.diagnostics.append(XMLDiagnostic(error))
+        }
+        // Called for every DOCTYPE, before its internal subset is read: stopping here refuses
+        // XXE, parameter entities and entity expansion bombs before any entity is declared.
+        sax.pointee.internalSubset = { ctx, _, _, _ in
+            guard let (ctxt, state) = ParseState.from(ctx) else { return }
+            state.doctypeLine = max(1, ParseState.currentLine(ctxt))
+            xmlStopParser(ctxt)
+        }
+    }
+
+    /// Hooks this state into the context's own SAX handler (a per-context copy, so nothing global changes).
+    func install(on ctxt: xmlParserCtxtPtr) {
+        guard let sax = ctxt.pointee.sax else { return }
+        startElement = sax.pointee.startElementNs
+        endElement = sax.pointee.endElementNs
+        installGuards(sax)
+        sax.pointee.startElementNs = {
+            ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes in
+            guard let (ctxt, state) = ParseState.from(ctx) else { return }
+            state.depth += 1
+            if state.depth > XMLLimits.maximumDepth {
+                state.tooDeepLine = ParseState.currentLine(ctxt)
+                xmlStopParser(ctxt)
+                return
+            }
+            state.startElement?(ctx, localName, prefix, uri, nsCount, namespaces, attrCount, defaulted, attributes)
+            ParseState.moveLineToTagStart(ctxt)
+        }
+        sax.pointee.endElementNs = { ctx, localName, prefix, uri in
+            guard let (_, state) = ParseState.from(ctx) else { return }
+            state.depth -= 1
+            state.endElement?(ctx, localName, prefix, uri)
+        }
+    }
+}
