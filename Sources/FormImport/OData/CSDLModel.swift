@@ -1,6 +1,8 @@
 /// The parts of a CSDL / EDMX model the form mapping reads. Every type name is qualified with
 /// its schema's namespace (aliases resolved), so names from different documents compare equal.
 
+import FormXML
+
 /// A structural property of an entity or complex type. A class: forms of several entity sets
 /// share the declarations of their types without copying them.
 final class PropertyDecl: Sendable {
