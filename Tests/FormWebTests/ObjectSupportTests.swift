@@ -1,4 +1,5 @@
 import Crypto
+import FluentKit
 import FormModel
 import Foundation
 import Testing
@@ -8,6 +9,26 @@ import Testing
 @Suite("Signed prefill, stored values and input strings")
 struct ObjectSupportTests {
     let prefill = SignedPrefill(secret: ServerSecret(key: SymmetricKey(data: Data(repeating: 9, count: 32))))
+
+    @Test("the records that name their properties name every one reflection finds, in the same order")
+    func namedProperties() {
+        func reflected(_ model: some Fields) -> [ObjectIdentifier] {
+            Mirror(reflecting: model).children.compactMap { $0.value as? any AnyProperty }
+                .map { ObjectIdentifier($0 as AnyObject) }
+        }
+        func named(_ model: some Fields) -> [ObjectIdentifier] {
+            model.properties.map { ObjectIdentifier($0 as AnyObject) }
+        }
+        let object = ObjectRecord()
+        let token = SubmissionTokenRecord()
+        let change = ChangeRecord()
+        #expect(named(object) == reflected(object))
+        #expect(named(object).count == 9)
+        #expect(named(token) == reflected(token))
+        #expect(named(token).count == 5)
+        #expect(named(change) == reflected(change))
+        #expect(named(change).count == 3)
+    }
 
     @Test("a seal opens to its values only for the form and version it was made for")
     func sealRoundTrip() {

@@ -75,6 +75,32 @@ struct SupportTests {
         #expect(QueryString.parse(nil).isEmpty)
     }
 
+    @Test("urlencoded values decode as Foundation's replacingOccurrences and removingPercentEncoding did")
+    func queryStringMatchesFoundation() {
+        let samples = [
+            "", "plain", "a+b", "a%2Bb", "100%", "%", "%4", "%zz", "%41%42", "%e2%82%ac", "%E2%82%AC+euro",
+            "%ff", "%C3", "caf%C3%A9", "%25", "a%2", "%%41", "+%20+", "x%0Ay", "%00", "Gr%C3%BC%C3%9Fe%21",
+            "ünïcödé+%F0%9F%98%80",
+        ]
+        for sample in samples {
+            let foundation = sample.replacingOccurrences(of: "+", with: " ")
+            #expect(QueryString.decode(Substring(sample)) == (foundation.removingPercentEncoding ?? foundation))
+        }
+    }
+
+    @Test("base64url drops the padding and replaces + and / as the Foundation replacements did")
+    func base64URLMatchesFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<80 {
+            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let foundation = data.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(CSRF.base64URL(data) == foundation)
+        }
+    }
+
     @Test("object names are pluralised for the parent page")
     func plurals() {
         #expect(Plural.of("Issue") == "Issues")

@@ -33,6 +33,9 @@ final class SubmissionTokenRecord: Model, @unchecked Sendable {
         self.objectID = objectID
         fingerprint = key.fingerprint
     }
+
+    /// The stored properties, named rather than found by reflection (see ``ObjectRecord/properties``).
+    var properties: [any AnyProperty] { [_id, _formID, _objectID, _fingerprint, _createdAt] }
 }
 
 /// What makes a create happen once: a create view's one-time token, or an API client's

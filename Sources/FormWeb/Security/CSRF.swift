@@ -66,10 +66,18 @@ public struct CSRF: Sendable {
             }
     }
 
+    /// Base64url without padding. On the bytes: three Foundation `replacingOccurrences` made this
+    /// a tenth of the instructions of a request (every page derives its CSRF token).
     static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var bytes = Array(data.base64EncodedString().utf8)
+        bytes.removeAll { $0 == UInt8(ascii: "=") }
+        for i in bytes.indices {
+            if bytes[i] == UInt8(ascii: "+") {
+                bytes[i] = UInt8(ascii: "-")
+            } else if bytes[i] == UInt8(ascii: "/") {
+                bytes[i] = UInt8(ascii: "_")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -45,9 +45,12 @@ struct CreateController {
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: [:])
         // Read-only values come from the seal the create view carried, or, when it is missing or
         // altered, from the form's own defaults: never from what the browser sent for them.
+        // A form without read-only fields has nothing to seal: skip working out its defaults.
         let sealed =
-            prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
-            ?? view.readOnlyValues(view.initialValues(query: [:]))
+            view.readOnlyFields.isEmpty
+            ? [:]
+            : prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
+                ?? view.readOnlyValues(view.initialValues(query: [:]))
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.

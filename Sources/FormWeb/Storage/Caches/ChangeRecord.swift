@@ -20,6 +20,10 @@ final class ChangeRecord: Model, @unchecked Sendable {
 
     init() {}
 
+    /// The stored properties, named rather than found by reflection (see ``ObjectRecord/properties``):
+    /// every instance reads the feed several times a second.
+    var properties: [any AnyProperty] { [_id, _kind, _key] }
+
     init(_ change: CacheChange) {
         (kind, key) =
             switch change {
