@@ -36,13 +36,9 @@ enum FileListMarkup {
             for file in files {
                 markup.keptFile.write(to: &buffer) { part, buffer in
                     switch part {
-                    case .url: HTML.writeEscaped(url(for: file, state: state), to: &buffer)
-                    case .thumbnail: writeThumbnail(file, state: state, markup: markup, to: &buffer)
-                    case .name: HTML.writeEscaped(file.name, to: &buffer)
-                    case .size: HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
                     case .keptName: HTML.writeEscaped(InputName.keptFiles(of: field), to: &buffer)
                     case .id: HTML.writeEscaped(file.id, to: &buffer)
-                    default: break
+                    default: writeTile(part, of: file, state: state, markup: markup, to: &buffer)
                     }
                 }
             }
@@ -59,15 +55,25 @@ enum FileListMarkup {
             for file in files {
                 markup.shownFile.write(to: &buffer) { part, buffer in
                     switch part {
-                    case .url: HTML.writeEscaped(url(for: file, state: state), to: &buffer)
-                    case .thumbnail: writeThumbnail(file, state: state, markup: markup, to: &buffer)
-                    case .name: HTML.writeEscaped(file.name, to: &buffer)
-                    case .size: HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
                     case .date: if !date.isEmpty { markup.fileDate.write(to: &buffer) { $0 == .date ? date : nil } }
-                    default: break
+                    default: writeTile(part, of: file, state: state, markup: markup, to: &buffer)
                     }
                 }
             }
+        }
+    }
+
+    /// The parts a kept file's tile and a shown file's share: its URL, thumbnail, name and size.
+    private static func writeTile(
+        _ part: Fragment.Part, of file: SubmittedFile, state: RenderState, markup: SlotMarkup,
+        to buffer: inout ByteBuffer
+    ) {
+        switch part {
+        case .url: HTML.writeEscaped(url(for: file, state: state), to: &buffer)
+        case .thumbnail: writeThumbnail(file, state: state, markup: markup, to: &buffer)
+        case .name: HTML.writeEscaped(file.name, to: &buffer)
+        case .size: HTML.writeEscaped(ByteSize.describe(file.size), to: &buffer)
+        default: break
         }
     }
 
