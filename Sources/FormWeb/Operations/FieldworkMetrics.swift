@@ -100,15 +100,9 @@ public enum FieldworkMetrics {
         name: "fieldwork_objects_created_total", labels: [], help: "Objects stored by a create.")
     private static let updated = registry.makeCounter(
         name: "fieldwork_objects_updated_total", labels: [], help: "Objects changed by an edit.")
-    private static let refused = Dictionary(
-        uniqueKeysWithValues: Action.allCases.map {
-            (
-                $0,
-                registry.makeCounter(
-                    name: "fieldwork_submissions_refused_total", labels: [("action", $0.rawValue)],
-                    help: "Submissions refused by validation; nothing was stored.")
-            )
-        })
+    private static let refused = counters(
+        "fieldwork_submissions_refused_total", by: "action", of: Action.self,
+        help: "Submissions refused by validation; nothing was stored.")
     private static let imports = Dictionary(
         uniqueKeysWithValues: ImportChannel.allCases.map { channel in
             let counter = { (outcome: String) in
@@ -118,22 +112,19 @@ public enum FieldworkMetrics {
             }
             return (channel, (stored: counter("stored"), refused: counter("refused")))
         })
-    private static let cacheHits = Dictionary(
-        uniqueKeysWithValues: Cache.allCases.map {
-            (
-                $0,
-                registry.makeCounter(
-                    name: "fieldwork_cache_hits_total", labels: [("cache", $0.rawValue)],
-                    help: "Lookups an in-memory cache answered.")
-            )
-        })
-    private static let cacheMisses = Dictionary(
-        uniqueKeysWithValues: Cache.allCases.map {
-            (
-                $0,
-                registry.makeCounter(
-                    name: "fieldwork_cache_misses_total", labels: [("cache", $0.rawValue)],
-                    help: "Lookups an in-memory cache passed to the database.")
-            )
-        })
+    private static let cacheHits = counters(
+        "fieldwork_cache_hits_total", by: "cache", of: Cache.self, help: "Lookups an in-memory cache answered.")
+    private static let cacheMisses = counters(
+        "fieldwork_cache_misses_total", by: "cache", of: Cache.self,
+        help: "Lookups an in-memory cache passed to the database.")
+
+    /// One counter per value of a label.
+    private static func counters<Label: CaseIterable & RawRepresentable & Hashable>(
+        _ name: String, by label: String, of _: Label.Type, help: String
+    ) -> [Label: Prometheus.Counter] where Label.RawValue == String {
+        Dictionary(
+            uniqueKeysWithValues: Label.allCases.map {
+                ($0, registry.makeCounter(name: name, labels: [(label, $0.rawValue)], help: help))
+            })
+    }
 }
