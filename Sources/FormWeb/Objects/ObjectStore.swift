@@ -12,27 +12,22 @@ public struct ObjectStore: Sendable {
     ///   - once: the create's one-time key, stored in the same transaction: a second create
     ///     with it fails there, and nothing of it is stored (see ``object(once:)``).
     ///   - alongside: runs in the same transaction with the new object's id (the attachments
-    ///     claim their files there), so both commit or neither does.
+    ///     claim their files there), so both commit or neither does. Database work only: on
+    ///     SQLite it may run again (see ``CreateBatcher``).
     func create(
         formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator,
         once: OnceKey? = nil, alongside: (@Sendable (any Database, UUID) async throws -> Void)? = nil
     ) async throws -> StoredObject {
-        let record = ObjectRecord()
-        record.id = UUID()
-        record.formID = formID
-        record.formVersion = version
-        record.values = StoredValues(values)
-        record.keyText = keyText
-        switch creator {
-        case .account(let id): record.creatorUserID = id
-        case .browser(let id): record.creatorBrowser = id
-        }
-        let id = record.id!
-        try await database.transaction { db in
-            try await record.create(on: db)
-            if let once { try await SubmissionTokenRecord(once, formID: formID, objectID: id).create(on: db) }
-            try await alongside?(db, id)
-        }
+        let draft = ObjectDraft(
+            id: UUID(), formID: formID, version: version, values: StoredValues(values), keyText: keyText,
+            creator: creator, once: once, alongside: alongside)
+        // SQLite writes one transaction at a time: creates waiting for it go in one together.
+        let record =
+            if database.usesSQLite {
+                try await database.creates.write(draft, on: database)
+            } else {
+                try await database.transaction { db in try await CreateBatcher.insert([draft], on: db)[0] }
+            }
         return try StoredObject(record)
     }
 

@@ -20,6 +20,8 @@ public struct FieldworkDatabase: Sendable {
     public let feed = ChangeFeed()
     /// SQLite's write transactions in this process, one at a time (see ``transaction(deadline:_:)``).
     let writes = AsyncLock()
+    /// SQLite's creates, written in batches while they wait for a transaction (group commit).
+    let creates = CreateBatcher()
 
     /// Opens SQLite `<data>/fieldwork.sqlite` (or PostgreSQL when the configuration has a URL),
     /// creating the data folder, and runs the migrations.

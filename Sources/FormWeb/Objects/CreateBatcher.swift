@@ -1,0 +1,111 @@
+import FluentKit
+import Foundation
+import Synchronization
+
+/// Group commit of creates on SQLite: the creates that arrive while a transaction is being
+/// written wait, and are then written together, in one transaction with one `INSERT` for all
+/// their objects and one for all their one-time keys.
+///
+/// SQLite writes one transaction at a time (see ``FieldworkDatabase/transaction(deadline:_:)``),
+/// and each statement is a hop to the thread the driver runs it on and back. A create on its own
+/// took four statements (`BEGIN IMMEDIATE`, the object, its key, `COMMIT`) in the one writer's
+/// turn; under load a batch of n creates takes four for all of them. Alone, a create is written
+/// at once, as before: nothing waits for company.
+///
+/// A batch commits or rolls back whole. When it fails (a one-time key already stored, a file
+/// claimed by another, the disk), it is rolled back and every create in it is written again on
+/// its own, so each gets its own outcome: one create's refusal never fails its neighbours.
+/// That is why a create's ``ObjectDraft/alongside`` work must touch only the database: it may
+/// run twice, and only the committed run counts; each run writes fresh records of the draft.
+final class CreateBatcher: Sendable {
+    /// One create waiting for its batch, and where its committed record goes.
+    private struct Create: Sendable {
+        let draft: ObjectDraft
+        let done: CheckedContinuation<ObjectRecord, any Error>
+    }
+
+    private struct State {
+        var waiting: [Create] = []
+        /// A task is writing batches: a new create joins the queue instead of starting another.
+        var writing = false
+    }
+
+    private let state = Mutex(State())
+
+    /// The most creates in one transaction: a bound on the statement's size (ten binds a row)
+    /// and on how long one failed batch takes to write again one by one.
+    static let batchLimit = 64
+
+    /// Writes the create, in a batch with whatever others wait, and returns its record once it
+    /// is committed; throws what writing it on its own threw.
+    func write(_ draft: ObjectDraft, on database: FieldworkDatabase) async throws -> ObjectRecord {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<ObjectRecord, any Error>) in
+            let start = state.withLock { state -> Bool in
+                state.waiting.append(Create(draft: draft, done: done))
+                guard !state.writing else { return false }
+                state.writing = true
+                return true
+            }
+            if start { Task { await self.writeWaiting(on: database) } }
+        }
+    }
+
+    /// Writes batches until nobody waits.
+    private func writeWaiting(on database: FieldworkDatabase) async {
+        while let batch = nextBatch() {
+            await Self.write(batch, on: database)
+        }
+    }
+
+    /// The next creates to write, oldest first; nil (and no longer writing) when none wait.
+    private func nextBatch() -> [Create]? {
+        state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.writing = false
+                return nil
+            }
+            let batch = Array(state.waiting.prefix(Self.batchLimit))
+            state.waiting.removeFirst(batch.count)
+            return batch
+        }
+    }
+
+    /// Writes a batch in one transaction; when that fails, each create in its own.
+    private static func write(_ batch: [Create], on database: FieldworkDatabase) async {
+        do {
+            let records = try await database.transaction { db in try await insert(batch.map(\.draft), on: db) }
+            for (create, record) in zip(batch, records) { create.done.resume(returning: record) }
+        } catch {
+            guard batch.count > 1 else { return batch[0].done.resume(throwing: error) }
+            for create in batch {
+                do {
+                    let records = try await database.transaction { db in try await insert([create.draft], on: db) }
+                    create.done.resume(returning: records[0])
+                } catch {
+                    create.done.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// The statements of a batch, in its transaction: every object in one `INSERT`, every key in
+    /// one, then each create's own work; returns the objects' records, in the drafts' order.
+    static func insert(_ drafts: [ObjectDraft], on db: any Database) async throws -> [ObjectRecord] {
+        let records = drafts.map { $0.record() }
+        let tokens = drafts.compactMap { $0.tokenRecord() }
+        if records.count == 1 {
+            try await records[0].create(on: db)
+        } else {
+            try await records.create(on: db)
+        }
+        if tokens.count == 1 {
+            try await tokens[0].create(on: db)
+        } else if !tokens.isEmpty {
+            try await tokens.create(on: db)
+        }
+        for draft in drafts {
+            try await draft.alongside?(db, draft.id)
+        }
+        return records
+    }
+}

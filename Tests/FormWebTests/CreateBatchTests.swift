@@ -1,0 +1,119 @@
+import FluentKit
+import FormModel
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+@testable import FormWeb
+
+/// SQLite's group commit (``CreateBatcher``): creates that wait for the writer are written in one
+/// transaction, and a batch that fails is written again one create at a time.
+@Suite("Creates written together")
+struct CreateBatchTests {
+    static let form = Fixtures.schema([Field(name: "note", kind: .text, label: "Note")])
+    static let values: [String: FieldValue] = ["title": .text("Batch"), "note": .text("n")]
+
+    /// Creates `count` objects while the writer is held, so that all but the first wait and are
+    /// written as one batch once it is let go; returns each create's outcome, in order. They
+    /// queue in index order (a few milliseconds apart).
+    /// `alongside` is each create's work in its transaction, given the create's index.
+    static func createTogether(
+        _ count: Int, on database: FieldworkDatabase, once: (Int) -> OnceKey? = { _ in nil },
+        alongside: (@Sendable (Int, any Database) async throws -> Void)? = nil
+    ) async throws -> [Result<StoredObject, any Error>] {
+        await database.writes.lock()
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Result<StoredObject, any Error>).self) { group in
+            for index in 0..<count {
+                let key = once(index)
+                var work: (@Sendable (any Database, UUID) async throws -> Void)?
+                if let alongside { work = { db, _ in try await alongside(index, db) } }
+                group.addTask { [work] in
+                    do {
+                        let object = try await database.objects.create(
+                            formID: Self.form.id, version: 1, values: Self.values, keyText: "Batch \(index)",
+                            creator: .browser("b"), once: key, alongside: work)
+                        return (index, .success(object))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // Every create has queued behind the held writer before it is let go.
+            try await Task.sleep(for: .milliseconds(200))
+            await database.writes.unlock()
+            var outcomes = [Result<StoredObject, any Error>?](repeating: nil, count: count)
+            for try await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.map { $0! }
+        }
+        return outcomes
+    }
+
+    static func storedCount(_ database: FieldworkDatabase) async throws -> Int {
+        try await ObjectRecord.query(on: database.database()).count()
+    }
+
+    @Test("creates that wait are written in one transaction, each stored once with its own values and time")
+    func together() async throws {
+        try await AttachmentFixtures.withStore { _, database in
+            try await database.forms.store(Fixtures.importResult([Self.form]))
+            let runs = NIOLockedValueBox(0)
+            let outcomes = try await Self.createTogether(
+                12, on: database, once: { _ in OnceKey.page(SubmissionToken.make()) },
+                alongside: { _, _ in runs.withLockedValue { $0 += 1 } })
+            let objects = try outcomes.map { try $0.get() }
+            #expect(Set(objects.map(\.id)).count == 12)
+            #expect(objects.allSatisfy { ($0.createdAt?.timeIntervalSinceNow ?? -100) > -60 })
+            #expect(try await Self.storedCount(database) == 12)
+            #expect(runs.withLockedValue { $0 } == 12, "nothing failed: each create's work ran once")
+            for (index, object) in objects.enumerated() {
+                #expect(
+                    try await database.objects.find(formID: Self.form.id, id: object.id)?.keyText == "Batch \(index)")
+            }
+        }
+    }
+
+    @Test("one create refused in a batch fails alone; the others are stored, their work run again")
+    func oneFails() async throws {
+        try await AttachmentFixtures.withStore { _, database in
+            try await database.forms.store(Fixtures.importResult([Self.form]))
+            let runs = NIOLockedValueBox(0)
+            let outcomes = try await Self.createTogether(
+                6, on: database,
+                alongside: { index, _ in
+                    runs.withLockedValue { $0 += 1 }
+                    if index == 3 { throw Refused() }
+                })
+            for (index, outcome) in outcomes.enumerated() {
+                if index == 3 {
+                    #expect(throws: Refused.self) { try outcome.get() }
+                } else {
+                    #expect(throws: Never.self) { try outcome.get() }
+                }
+            }
+            #expect(try await Self.storedCount(database) == 5)
+            // On SQLite the first create is written alone and the five that waited form one
+            // batch: creates 1 and 2 run their work, 3 fails it, and the batch is rolled back and
+            // written again one by one. On PostgreSQL every create is alone.
+            let expected = database.usesSQLite ? 1 + 3 + 5 : 6
+            #expect(runs.withLockedValue { $0 } == expected)
+        }
+    }
+
+    @Test("one one-time key twice in a batch stores one object; the second create fails and finds it")
+    func sameKeyInBatch() async throws {
+        try await AttachmentFixtures.withStore { _, database in
+            try await database.forms.store(Fixtures.importResult([Self.form]))
+            let key = OnceKey.page(SubmissionToken.make())
+            let outcomes = try await Self.createTogether(
+                4, on: database,
+                once: { index in index == 1 || index == 2 ? key : OnceKey.page(SubmissionToken.make()) })
+            #expect(outcomes.filter { (try? $0.get()) != nil }.count == 3)
+            #expect(try await Self.storedCount(database) == 3)
+            let stored = try #require(try await database.objects.object(once: key))
+            #expect(try outcomes[1].get().id == stored.object.id)
+        }
+    }
+
+    struct Refused: Error {}
+}
