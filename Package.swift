@@ -20,9 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // The in-process benchmarks (Benchmarks/FieldworkBenchmarks). MallocInterposer only: the
-        // default traits add a runtime interposer package that is not available here.
-        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
@@ -92,18 +89,6 @@ let package = Package(
             dependencies: ["FormImport", "FormModel"],
             path: "Fuzz/ImportFuzzer"
         ),
-        // `swift package --disable-sandbox benchmark --target FieldworkBenchmarks`: create view,
-        // validation, imports, measured by ordo-one/benchmark (wall clock, mallocs, memory).
-        .executableTarget(
-            name: "FieldworkBenchmarks",
-            dependencies: [
-                "FormWeb", "FormImport", "FormModel",
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            path: "Benchmarks/FieldworkBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(name: "FormXMLTests", dependencies: ["FormXML"]),
         .testTarget(
@@ -122,3 +107,24 @@ let package = Package(
         ),
     ]
 )
+
+// `swift package --disable-sandbox benchmark --target FieldworkBenchmarks`: create view,
+// validation, imports, measured by ordo-one/benchmark (wall clock, mallocs, memory).
+// MallocInterposer only: the default traits add a runtime interposer package that is not
+// available here. Left out of the fuzzing build (scripts/fuzz sets FIELDWORK_FUZZ): its plugin's
+// tool would be built with -sanitize=fuzzer too, and fails to link.
+if Context.environment["FIELDWORK_FUZZ"] == nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "FieldworkBenchmarks",
+            dependencies: [
+                "FormWeb", "FormImport", "FormModel",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/FieldworkBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ))
+}
