@@ -14,7 +14,7 @@ public enum FieldworkMetrics {
 
     /// The in-memory caches whose hits and misses are counted (`cache` label).
     public enum Cache: String, Sendable, CaseIterable {
-        /// A form's head: its latest version, access and state.
+        /// A form's head (its latest version, access and state), or the list of every form.
         case forms
         /// A form version's prepared create and edit views.
         case plans

@@ -94,8 +94,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 keyPrefix: "s.",
                 defaultSessionExpiration: configuration.sessionLifetime)))
 
-    // Form heads, sessions and accounts are read from memory in the steady state; every
-    // instance follows the database's change feed to drop what another one changed.
+    // Form heads, the form list, sessions and accounts are read from memory in the steady
+    // state; every instance follows the database's change feed to drop what another one changed.
     let heads = CachedFormHeads(store, feed: database.feed)
     let plans = PlanCache(
         renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
@@ -118,8 +118,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     }
     let admin = router.group("admin").add(middleware: AdminGateMiddleware())
 
-    FormController(store: store, heads: heads, objects: database.objects, plans: plans).addRoutes(
-        to: router, api: api)
+    FormController(heads: heads, objects: database.objects, plans: plans).addRoutes(to: router, api: api)
     CreateController(forms: heads, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
         .addRoutes(to: router)
     ObjectController(
