@@ -145,6 +145,26 @@ struct WebTests {
         }
     }
 
+    @Test("answers under /api set no browser cookie, where a page sets one")
+    func apiSetsNoCookie() async throws {
+        try await withApp { client in
+            try await client.execute(uri: "/api/forms/new-thing", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.setCookie] == nil)
+            }
+            try await client.execute(
+                uri: "/api/forms/new-thing/objects", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"title":"From a script"}"#)
+            ) { response in
+                #expect(response.status == .created)
+                #expect(response.headers[.setCookie] == nil)
+            }
+            try await client.execute(uri: "/forms/new-thing", method: .get) { response in
+                #expect(response.headers[.setCookie]?.hasPrefix("fieldwork_csrf=") == true)
+            }
+        }
+    }
+
     @Test("stylesheets and scripts are served minified with a cache header")
     func staticFiles() async throws {
         try await withApp { client in
