@@ -89,6 +89,10 @@ public enum FieldworkMetrics {
         "http.server.active_requests": "http_active_requests",
     ]
 
+    /// The `route` of whatever the public files' middleware answers (stylesheets, scripts,
+    /// images, a folder's redirect), where a route's answers have its pattern.
+    static let publicFilesRoute = "PublicFiles"
+
     static let renamedLabels = [
         "http.route": "route",
         "http.request.method": "method",
