@@ -26,26 +26,10 @@ struct CacheTests {
     static func twoInstances(
         _ test: (FieldworkDatabase, FieldworkDatabase) async throws -> Void
     ) async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        var configuration = Fixtures.configuration(data: data)
-        let scratch = try await ScratchPostgres.create()
-        configuration.databaseURL = scratch?.url
-        var opened: [FieldworkDatabase] = []
-        do {
-            for _ in 0..<2 {
-                let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
-                opened.append(database)
-                try await database.feed.catchUp(on: database.database())
-            }
-            try await test(opened[0], opened[1])
-        } catch {
-            for database in opened { await database.shutdown() }
-            try await scratch?.drop()
-            throw error
+        try await TestDatabases.run(instances: 2) { _, databases in
+            for database in databases { try await database.feed.catchUp(on: database.database()) }
+            try await test(databases[0], databases[1])
         }
-        for database in opened { await database.shutdown() }
-        try await scratch?.drop()
     }
 
     @Test("a form's access, state or new version changed on one instance reaches the other's cache by the feed")
