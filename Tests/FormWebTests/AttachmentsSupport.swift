@@ -1,11 +1,7 @@
-import FluentKit
-import FluentPostgresDriver
 import FormModel
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOPosix
-import SQLKit
 
 @testable import FormWeb
 
@@ -55,37 +51,16 @@ enum AttachmentFixtures {
         Field(name: "files", kind: .attachments, constraints: Constraints(maxCount: 3, maxSize: 1024)),
     ])
 
-    /// Opens a store on a fresh data folder, runs `test`, closes and removes everything.
-    ///
-    /// With `FIELDWORK_TEST_POSTGRES` set to a server's maintenance database
-    /// (`postgres://postgres@127.0.0.1:5432/postgres`), each test gets a fresh PostgreSQL
-    /// database there instead of SQLite, dropped afterwards.
+    /// Opens a store on a fresh data folder (``TestDatabases/run(instances:_:)``: PostgreSQL
+    /// with `FIELDWORK_TEST_POSTGRES`), runs `test`, closes and removes everything.
     static func withStore(
         limits: AttachmentLimits = AttachmentLimits(), clock: TestClock = TestClock(),
         _ test: (AttachmentStore, FieldworkDatabase) async throws -> Void
     ) async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        var configuration = Fixtures.configuration(data: data)
-        let scratch = try await ScratchPostgres.create()
-        configuration.databaseURL = scratch?.url
-        let database: FieldworkDatabase
-        do {
-            database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
-        } catch {
-            try await scratch?.drop()
-            throw error
+        try await TestDatabases.run { data, databases in
+            let store = AttachmentStore(database: databases[0], dataFolder: data, limits: limits, now: { clock.now })
+            try await test(store, databases[0])
         }
-        let store = AttachmentStore(database: database, dataFolder: data, limits: limits, now: { clock.now })
-        do {
-            try await test(store, database)
-        } catch {
-            await database.shutdown()
-            try await scratch?.drop()
-            throw error
-        }
-        await database.shutdown()
-        try await scratch?.drop()
     }
 
     /// The files in a folder (not sub-folders), by name.
@@ -97,45 +72,6 @@ enum AttachmentFixtures {
                 atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
                 && !isFolder.boolValue
         }.sorted()
-    }
-}
-
-/// A throwaway PostgreSQL database for one test, when `FIELDWORK_TEST_POSTGRES` names a server.
-struct ScratchPostgres {
-    let maintenanceURL: String
-    let name: String
-
-    var url: String {
-        var components = URLComponents(string: maintenanceURL)!
-        components.path = "/\(name)"
-        return components.string!
-    }
-
-    static func create() async throws -> ScratchPostgres? {
-        guard let url = ProcessInfo.processInfo.environment["FIELDWORK_TEST_POSTGRES"], !url.isEmpty else { return nil }
-        let scratch = ScratchPostgres(
-            maintenanceURL: url,
-            name: "fw_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))")
-        try await scratch.run("CREATE DATABASE \(scratch.name)")
-        return scratch
-    }
-
-    func drop() async throws {
-        try await run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-    }
-
-    private func run(_ statement: String) async throws {
-        let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
-        databases.use(try .postgres(url: maintenanceURL), as: .psql)
-        do {
-            let sql =
-                databases.database(logger: Fixtures.logger, on: databases.eventLoopGroup.any())! as! any SQLDatabase
-            try await sql.raw(SQLQueryString(statement)).run()
-        } catch {
-            await databases.shutdownAsync()
-            throw error
-        }
-        await databases.shutdownAsync()
     }
 }
 

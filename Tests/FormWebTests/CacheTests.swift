@@ -26,26 +26,10 @@ struct CacheTests {
     static func twoInstances(
         _ test: (FieldworkDatabase, FieldworkDatabase) async throws -> Void
     ) async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        var configuration = Fixtures.configuration(data: data)
-        let scratch = try await ScratchPostgres.create()
-        configuration.databaseURL = scratch?.url
-        var opened: [FieldworkDatabase] = []
-        do {
-            for _ in 0..<2 {
-                let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
-                opened.append(database)
-                try await database.feed.catchUp(on: database.database())
-            }
-            try await test(opened[0], opened[1])
-        } catch {
-            for database in opened { await database.shutdown() }
-            try await scratch?.drop()
-            throw error
+        try await TestDatabases.run(instances: 2) { _, databases in
+            for database in databases { try await database.feed.catchUp(on: database.database()) }
+            try await test(databases[0], databases[1])
         }
-        for database in opened { await database.shutdown() }
-        try await scratch?.drop()
     }
 
     @Test("a form's access, state or new version changed on one instance reaches the other's cache by the feed")
@@ -66,6 +50,26 @@ struct CacheTests {
             try await b.feed.catchUp(on: b.database())
             let head = try #require(try await headsB.latest(formID: id))
             #expect(head.version == 2 && head.access == .public)
+        }
+    }
+
+    @Test("the form list follows an import, an access change and a retirement made on another instance")
+    func formList() async throws {
+        try await Self.twoInstances { a, b in
+            let first = Fixtures.schema([], id: "first")
+            try await a.forms.store(Fixtures.importResult([first]))
+            let listB = CachedFormHeads(b.forms, feed: b.feed)
+            #expect(try await listB.list().map(\.id) == ["first"])
+            try await a.forms.store(Fixtures.importResult([Fixtures.schema([], id: "second", title: "Second")]))
+            try await a.forms.setAccess(.public, formID: "first")
+            #expect(try await listB.list().map(\.id) == ["first"], "cached until the feed is read")
+            try await b.feed.catchUp(on: b.database())
+            let listed = try await listB.list()
+            #expect(listed.map(\.id) == ["first", "second"])
+            #expect(listed.first?.access == .public && listed.last?.title == "Second")
+            try await a.forms.setState(.retired, formID: "second")
+            try await b.feed.catchUp(on: b.database())
+            #expect(try await listB.list().last?.state == .retired)
         }
     }
 
@@ -102,19 +106,25 @@ struct CacheTests {
         }
     }
 
-    @Test("in the steady state the create view, a refused create and a signed-in page read nothing from the database")
+    @Test(
+        "in the steady state the form list, the create view, a refused create and a signed-in page read nothing from the database"
+    )
     func steadyState() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let form = Fixtures.schema([Field(name: "note", kind: .text, label: "Note", required: true)])
+        let open = Fixtures.schema([], id: "open-form", title: "New Open Thing")
         try await TestApp.run(
-            forms: [(form, .users)], data: data, keepData: true, users: [("kim", "a long enough password", false)]
+            forms: [(form, .users), (open, .public)], data: data, keepData: true,
+            users: [("kim", "a long enough password", false)]
         ) { client in
             let browser = TestBrowser(client)
+            let visitor = TestBrowser(client)
             try await browser.signIn("kim", password: "a long enough password")
             // The form is for signed-in users: a 200 (not a 303 to /login) means the session counted.
             let warm = try await browser.get("/forms/\(form.id)/new")
             #expect(warm.status == .ok)
+            #expect(try await browser.get("/").status == .ok)
             // Hide the tables the hot path would read: if it read them, these requests would fail.
             let other = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
             let sql = try #require(other.database() as? any SQLDatabase)
@@ -126,11 +136,55 @@ struct CacheTests {
                 #expect(view.status == .ok, "\(view.body.prefix(3000))")
                 let refused = try await browser.post("/forms/\(form.id)", [("_csrf", view.csrf ?? "")])
                 #expect(refused.status == .unprocessableContent)
+                // One cached list, filtered for each viewer: users' forms for the signed-in only.
+                let list = try await browser.get("/")
+                #expect(list.status == .ok, "\(list.body.prefix(3000))")
+                #expect(list.body.contains(#"href="/forms/\#(form.id)""#) && list.body.contains("New Open Thing"))
+                let visitorList = try await visitor.get("/")
+                #expect(visitorList.status == .ok)
+                #expect(!visitorList.body.contains(#"href="/forms/\#(form.id)""#))
+                #expect(visitorList.body.contains("New Open Thing"))
             } catch {
                 Issue.record(error)
             }
             for table in ["forms", "form_versions", "sessions", "users"] {
                 try await sql.raw("ALTER TABLE \(ident: table + "_hidden") RENAME TO \(ident: table)").run()
+            }
+            await other.shutdown()
+        }
+    }
+
+    @Test("an import, an access change and a retirement made by another instance show on the form list within a second")
+    func formListFreshness() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let open = Fixtures.schema([], id: "open-form", title: "New Open Thing")
+        try await TestApp.run(forms: [(open, .public)], data: data, keepData: true) { client in
+            let visitor = TestBrowser(client)
+            #expect(try await visitor.get("/").body.contains("New Open Thing"))
+            let other = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+            do {
+                /// Reads `/` until `shows` holds, for at most a second.
+                func eventually(_ what: String, _ shows: (String) -> Bool) async throws {
+                    let start = ContinuousClock.now
+                    while !shows(try await visitor.get("/").body) {
+                        guard ContinuousClock.now - start < .seconds(1) else {
+                            Issue.record("the form list did not show \(what) within a second")
+                            return
+                        }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                let added = Fixtures.schema([], id: "added-form", title: "New Added Thing")
+                try await other.forms.store(Fixtures.importResult([added]), access: .public)
+                try await eventually("the import") { $0.contains("New Added Thing") }
+                try await other.forms.setAccess(.users, formID: added.id)
+                try await eventually("the access change") { !$0.contains("New Added Thing") }
+                try await other.forms.setState(.retired, formID: open.id)
+                try await eventually("the retirement") { !$0.contains("New Open Thing") }
+            } catch {
+                await other.shutdown()
+                throw error
             }
             await other.shutdown()
         }

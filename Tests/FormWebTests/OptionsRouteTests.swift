@@ -78,6 +78,78 @@ struct OptionsRouteTests {
         }
     }
 
+    /// A long list beside a read-only prefilled field and files: what a search must carry along.
+    static let visit = Fixtures.schema(
+        [
+            Field(name: "task", kind: .text, label: "Task", editable: .no, prefill: .query),
+            Field(name: "city", kind: .valueList, label: "City", list: "cities"),
+            Field(name: "files", kind: .attachments, constraints: Constraints(maxCount: 3, maxSize: 1024)),
+        ],
+        id: "visit", title: "New Visit", object: "Visit", lists: [cities])
+
+    @Test("a create view's search keeps its sealed read-only values, its one-time token and the files sent with it")
+    func searchKeepsSealAndFiles() async throws {
+        try await TestApp.run(forms: [(Self.visit, .public)]) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/visit/new?task=T-7&layout=compact")
+            let once = try #require(view.body.firstMatch(of: /name="_once" value="([^"]*)"/)?.1)
+            let searched = try await browser.postMultipart(
+                "/forms/visit?layout=compact",
+                [
+                    .field("_csrf", view.csrf ?? ""), .field("_prefill", view.prefill ?? ""),
+                    .field("_once", String(once)), .field("task", "forged"), .field("title", "Site visit"),
+                    .field("city._q", "City 4999"), .field("_search", "city"),
+                    .file("files", filename: "plan.pdf", type: "application/pdf", bytes: AttachmentFixtures.pdf),
+                ])
+            #expect(searched.status == .ok)
+            #expect(!searched.body.contains("There is a problem"))
+            #expect(searched.body.contains(#"name="city" value="c4999"><label"#))
+            #expect(searched.body.contains(#"name="task" type="text" readonly value="T-7""#))
+            #expect(searched.body.contains("fw-layout-compact"))
+            #expect(searched.body.contains(#"name="_once" value="\#(once)""#))
+            #expect(searched.body.contains(#"<span class="fw-attachment__name">plan.pdf</span>"#))
+            let kept = try #require(searched.body.firstMatch(of: /name="files\._kept" value="([0-9a-f-]{36})"/)?.1)
+            // Chosen from the matches and sent: one object, with the sealed task and the file.
+            let created = try await browser.post(
+                "/forms/visit",
+                [
+                    ("_csrf", searched.csrf ?? ""), ("_prefill", try #require(searched.prefill)),
+                    ("_once", String(once)), ("title", "Site visit"), ("city", "c4999"),
+                    ("files._kept", String(kept)),
+                ])
+            #expect(created.status == .seeOther)
+            let detail = try await browser.get(try #require(created.location))
+            #expect(
+                detail.body.contains("T-7") && detail.body.contains("City 4999") && detail.body.contains("plan.pdf"))
+        }
+    }
+
+    @Test("the edit view's Search button shows the edit view again with the matches, and changes nothing")
+    func searchOnEdit() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/trip/new")
+            let created = try await browser.post(
+                "/forms/trip", [("_csrf", view.csrf ?? ""), ("title", "Away"), ("city", "c4321")])
+            let location = try #require(created.location)
+            let edit = try await browser.get("\(location)/edit")
+            let searched = try await browser.post(
+                location,
+                [
+                    ("_csrf", edit.csrf ?? ""), ("title", "Changed"), ("city", "c4321"), ("city._q", "City 4999"),
+                    ("_search", "city"),
+                ])
+            #expect(searched.status == .ok)
+            #expect(searched.body.contains(#"action="\#(location)""#))
+            #expect(searched.body.contains(#"name="city" value="c4321" checked><label"#))
+            #expect(searched.body.contains(#"name="city" value="c4999"><label"#))
+            #expect(searched.body.contains(#"name="city._searched" value="City 4999""#))
+            #expect(searched.body.contains(#"value="Changed""#))
+            let detail = try await browser.get(location)
+            #expect(detail.body.contains("Away") && !detail.body.contains("Changed"))
+        }
+    }
+
     @Test(
         "Enter in a long list's search box with a new query searches; Enter elsewhere, or on the same query, sends the form"
     )

@@ -125,6 +125,23 @@ struct StaticAssetsTests {
         }
     }
 
+    @Test("the public files count as route PublicFiles in the metrics, unknown paths as NotFound: never by path")
+    func metricsRoute() async throws {
+        let unknown = "nope-\(UUID().uuidString.lowercased())"
+        try await withApp { client in
+            let asked = ["/css/fieldwork.css", "/js/fieldwork.js", "/images/dot.png", "/css", "/css/\(unknown).css"]
+            for uri in asked + ["/\(unknown)"] { _ = try await client.execute(uri: uri, method: .get) }
+        }
+        // One registry for the process: other tests' requests are in it too.
+        let text = String(decoding: FieldworkMetrics.exposition(), as: UTF8.self)
+        #expect(text.contains(#"http_requests_total{route="PublicFiles",method="GET",status="200"}"#))
+        // A folder's redirect to its slash is the files' answer too.
+        #expect(text.contains(#"http_requests_total{route="PublicFiles",method="GET",status="301"}"#))
+        #expect(text.contains(#"http_requests_total{route="NotFound",method="GET",status="404"}"#))
+        #expect(!text.contains(unknown))
+        for label in ["StaticAssets", "FileMiddleware", "Unknown"] { #expect(!text.contains(#"route="\#(label)""#)) }
+    }
+
     @Test("an unknown script path answers the 404 page")
     func unknownScript() async throws {
         try await withApp { client in

@@ -335,6 +335,8 @@ struct SubmissionTests {
     func api() async throws {
         try await Self.run { client in
             let browser = TestBrowser(client)
+            // A page's script calls the API with the page's cookie: the object is this browser's.
+            _ = try await browser.get("/forms/new-thing")
             let created = try await browser.postJSON(
                 "/api/forms/new-thing/objects",
                 #"{"title":"From a script","categories":["a","b"],"estimate":"PT1H30M","remind":true,"reminder":"r","task":"EVIL"}"#

@@ -2,6 +2,7 @@ import FluentKit
 import FormModel
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -11,8 +12,14 @@ import Testing
 struct SubmissionTokenTests {
     static let form = Fixtures.schema([Field(name: "note", kind: .text, label: "Note", required: true)])
 
-    /// Objects stored for the form, read straight from the database.
-    static func count(_ data: URL) async throws -> Int {
+    /// Runs `test` against the app with the form stored, then counts the objects it stored,
+    /// read straight from the database.
+    static func objectsStored(
+        by test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws -> Int {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await TestApp.run(forms: [(form, .public)], data: data, keepData: true, test)
         let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
         let count = try await ObjectRecord.query(on: database.database()).count()
         await database.shutdown()
@@ -25,9 +32,7 @@ struct SubmissionTokenTests {
 
     @Test("a create view's form sent twice, even at once, makes one object; both answers go to it")
     func doubleSubmit() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try await TestApp.run(forms: [(Self.form, .public)], data: data, keepData: true) { client in
+        let stored = try await Self.objectsStored { client in
             let browser = TestBrowser(client)
             let view = try await browser.get("/forms/\(Self.form.id)/new")
             let token = try #require(Self.once(view))
@@ -50,14 +55,12 @@ struct SubmissionTokenTests {
                 [("_csrf", view.csrf ?? ""), ("_once", other), ("title", "Two"), ("note", "n")])
             #expect(next.status == .seeOther && next.location != a.location)
         }
-        #expect(try await Self.count(data) == 2)
+        #expect(stored == 2)
     }
 
     @Test("a refused create view keeps its token, so the corrected create is one create too")
     func refusedKeepsToken() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try await TestApp.run(forms: [(Self.form, .public)], data: data, keepData: true) { client in
+        let stored = try await Self.objectsStored { client in
             let browser = TestBrowser(client)
             let view = try await browser.get("/forms/\(Self.form.id)/new")
             let token = try #require(Self.once(view))
@@ -74,14 +77,12 @@ struct SubmissionTokenTests {
                 "/forms/\(Self.form.id)", [("_csrf", view.csrf ?? ""), ("_once", "x"), ("title", "Later")])
             #expect(Self.once(forged).map { $0 != "x" && $0.count == 43 } == true)
         }
-        #expect(try await Self.count(data) == 1)
+        #expect(stored == 1)
     }
 
     @Test("the JSON API's Idempotency-Key: the same key and body make one object, another body is refused")
     func idempotencyKey() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try await TestApp.run(forms: [(Self.form, .public)], data: data, keepData: true) { client in
+        let stored = try await Self.objectsStored { client in
             let browser = TestBrowser(client)
             let uri = "/api/forms/\(Self.form.id)/objects"
             func post(_ json: String, key: String?) async throws -> TestBrowser.Page {
@@ -114,7 +115,7 @@ struct SubmissionTokenTests {
             #expect(try await post(body, key: nil).status == .created)
             #expect(try await post(body, key: nil).status == .created)
         }
-        #expect(try await Self.count(data) == 4)
+        #expect(stored == 4)
     }
 
     @Test("one token on two instances: the second create fails in its transaction and finds the first's object")

@@ -14,21 +14,9 @@ struct WebTests {
         [Field(name: "task", kind: .text, label: "Task", prefill: .query)], id: "new-thing", title: "New Thing",
         object: "Thing")
 
-    /// Stores the test form, then runs the app against the same data folder.
+    /// Runs the app on a fresh data folder holding the test form.
     func withApp(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        let configuration = Fixtures.configuration(data: data)
-        let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
-        do {
-            try await database.forms.store(Fixtures.importResult([Self.form]), access: .public)
-        } catch {
-            await database.shutdown()
-            throw error
-        }
-        await database.shutdown()
-        let app = try await buildApplication(configuration)
-        try await app.test(.router, test)
+        try await TestApp.run(forms: [(Self.form, .public)], test)
     }
 
     static func expectSecurityHeaders(_ response: TestResponse) {
@@ -141,6 +129,26 @@ struct WebTests {
             try await client.execute(uri: "/api/forms/nope", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            }
+        }
+    }
+
+    @Test("answers under /api set no browser cookie, where a page sets one")
+    func apiSetsNoCookie() async throws {
+        try await withApp { client in
+            try await client.execute(uri: "/api/forms/new-thing", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.setCookie] == nil)
+            }
+            try await client.execute(
+                uri: "/api/forms/new-thing/objects", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"title":"From a script"}"#)
+            ) { response in
+                #expect(response.status == .created)
+                #expect(response.headers[.setCookie] == nil)
+            }
+            try await client.execute(uri: "/forms/new-thing", method: .get) { response in
+                #expect(response.headers[.setCookie]?.hasPrefix("fieldwork_csrf=") == true)
             }
         }
     }

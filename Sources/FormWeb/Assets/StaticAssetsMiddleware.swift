@@ -19,7 +19,6 @@ struct StaticAssetsMiddleware<Context: RequestContext>: RouterMiddleware {
         guard request.method == .get || request.method == .head, let asset = assets[request.uri.path] else {
             return try await next(request, context)
         }
-        context.coreContext.endpointPath.value = "StaticAssets"
         var headers: HTTPFields = [
             .eTag: asset.eTag,
             .cacheControl: Self.cacheControl,

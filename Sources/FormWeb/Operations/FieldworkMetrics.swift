@@ -14,7 +14,7 @@ public enum FieldworkMetrics {
 
     /// The in-memory caches whose hits and misses are counted (`cache` label).
     public enum Cache: String, Sendable, CaseIterable {
-        /// A form's head: its latest version, access and state.
+        /// A form's head (its latest version, access and state), or the list of every form.
         case forms
         /// A form version's prepared create and edit views.
         case plans
@@ -88,6 +88,10 @@ public enum FieldworkMetrics {
         "http.server.request.duration": "http_request_duration_seconds",
         "http.server.active_requests": "http_active_requests",
     ]
+
+    /// The `route` of whatever the public files' middleware answers (stylesheets, scripts,
+    /// images, a folder's redirect), where a route's answers have its pattern.
+    static let publicFilesRoute = "PublicFiles"
 
     static let renamedLabels = [
         "http.route": "route",

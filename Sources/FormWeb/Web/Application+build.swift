@@ -65,25 +65,29 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
             notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
     // Requests by route and status, and their latency. Inside the error pages, so that it sees
     // what was thrown: an unknown address counts as route "NotFound" with its 404 (once a page,
-    // it would be "Unknown", as the static files answered by middleware are).
+    // it would be "Unknown"). The public files count as route "PublicFiles".
     router.add(middleware: MetricsMiddleware())
     // /health and /ready before the files and sessions: no file lookup, no session read.
     let operations = OperationsController(
         readiness: Readiness(probe: { try await database.ping() }, timeout: configuration.readinessTimeout))
     operations.addProbes(to: router)
     // Stylesheets and scripts minified from memory; FileMiddleware serves the rest (images).
-    router.add(middleware: StaticAssetsMiddleware(assets: assets))
+    let publicFiles = FieldworkMetrics.publicFilesRoute
     router.add(
-        middleware: FileMiddleware(
-            configuration.resources.publicFolder.path,
-            cacheControl: .init([
-                // Short max-age plus revalidation: file names carry no version hash yet.
-                (MediaType(type: .text, subType: "css"), [.public, .maxAge(300), .mustRevalidate]),
-                (MediaType(type: .text, subType: "javascript"), [.public, .maxAge(300), .mustRevalidate]),
-                (MediaType(type: .image), [.public, .maxAge(86_400)]),
-            ]),
-            logger: logger
-        ))
+        middleware: RouteLabelMiddleware(route: publicFiles, wrapped: StaticAssetsMiddleware(assets: assets)))
+    router.add(
+        middleware: RouteLabelMiddleware(
+            route: publicFiles,
+            wrapped: FileMiddleware(
+                configuration.resources.publicFolder.path,
+                cacheControl: .init([
+                    // Short max-age plus revalidation: file names carry no version hash yet.
+                    (MediaType(type: .text, subType: "css"), [.public, .maxAge(300), .mustRevalidate]),
+                    (MediaType(type: .text, subType: "javascript"), [.public, .maxAge(300), .mustRevalidate]),
+                    (MediaType(type: .image), [.public, .maxAge(86_400)]),
+                ]),
+                logger: logger
+            )))
     // After the static files, so they never touch the sessions table. A request without the
     // session cookie costs no query at all.
     router.add(
@@ -94,8 +98,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 keyPrefix: "s.",
                 defaultSessionExpiration: configuration.sessionLifetime)))
 
-    // Form heads, sessions and accounts are read from memory in the steady state; every
-    // instance follows the database's change feed to drop what another one changed.
+    // Form heads, the form list, sessions and accounts are read from memory in the steady
+    // state; every instance follows the database's change feed to drop what another one changed.
     let heads = CachedFormHeads(store, feed: database.feed)
     let plans = PlanCache(
         renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
@@ -118,8 +122,7 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     }
     let admin = router.group("admin").add(middleware: AdminGateMiddleware())
 
-    FormController(store: store, heads: heads, objects: database.objects, plans: plans).addRoutes(
-        to: router, api: api)
+    FormController(heads: heads, objects: database.objects, plans: plans).addRoutes(to: router, api: api)
     CreateController(forms: heads, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
         .addRoutes(to: router)
     ObjectController(

@@ -51,62 +51,35 @@ struct CreateController {
             ? [:]
             : prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
                 ?? view.readOnlyValues(view.initialValues(query: [:]))
+        let again: ShownAgain
+        let serverValues: [String: [String]]
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.
-            let serverValues = ObjectSubmissions.serverValues(view: view, known: sealed)
-            var state = RenderState(received: received, issues: [], serverValues: serverValues, viewer: viewer)
-            state.showSearch(search, in: view)
-            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: [:])
-            state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
-            if !view.readOnlyFields.isEmpty {
-                state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
+            again = .searching(search)
+            serverValues = ObjectSubmissions.serverValues(view: view, known: sealed)
+        } else {
+            let once = SubmissionToken.parse(received.control(SubmissionToken.fieldName)).map(OnceKey.page)
+            switch try await submissions.create(
+                received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed, once: once)
+            {
+            case .stored(let object):
+                // Also the answer to the same create sent again: the first one's object.
+                return Response.seeOther(ObjectController.path(form.id, object.id))
+            case .keyReused:
+                // A page token has no body to differ by; only an API key is refused this way.
+                throw HTTPError(.conflict)
+            case .refused(let result, let refusedValues):
+                again = .refused(result.issues)
+                serverValues = refusedValues
             }
-            return HTMLResponse.page(view.render(state), cacheControl: "no-store")
         }
-        let once = SubmissionToken.parse(received.control(SubmissionToken.fieldName)).map(OnceKey.page)
-        switch try await submissions.create(
-            received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed, once: once)
-        {
-        case .stored(let object):
-            // Also the answer to the same create sent again: the first one's object.
-            return Response.seeOther(ObjectController.path(form.id, object.id))
-        case .keyReused:
-            // A page token has no body to differ by; only an API key is refused this way.
-            throw HTTPError(.conflict)
-        case .refused(let result, let serverValues):
-            var state = RenderState(
-                received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
-            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: [:])
-            state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
-            if !view.readOnlyFields.isEmpty {
-                state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
-            }
-            return HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")
+        var state = try await reader.state(
+            shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: [:])
+        state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
+        if !view.readOnlyFields.isEmpty {
+            state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
         }
-    }
-}
-
-extension RenderState {
-    /// The view's state for a submission shown again (refused, or sent to search a long list):
-    /// every entered string kept (unchecked boxes stay unchecked because they are absent),
-    /// read-only fields showing the server's values, the issues in form order.
-    init(received: ReceivedSubmission, issues: [FieldIssue], serverValues: [String: [String]], viewer: Viewer) {
-        var values = received.submission.fields
-        for (name, strings) in serverValues { values[name] = strings }
-        self.init(
-            values: values, errors: issues.map { FieldError(field: $0.field, message: $0.message) },
-            csrfToken: viewer.csrfToken)
-        stagedFileIDs = received.stagedIDs
-        // A create view shown again keeps its one-time token, so the corrected create is one create too.
-        submissionToken =
-            SubmissionToken.parse(received.control(SubmissionToken.fieldName)) ?? SubmissionToken.make()
-    }
-
-    /// Shows the matches of a long list's search under its search box.
-    mutating func showSearch(_ search: ListSearch, in view: FormView) {
-        guard let finder = view.optionSearches[search.field] else { return }
-        listSearches[search.field] = ListSearchResult(query: search.query, matches: finder.search(search.query).matches)
-        values[InputName.searchedQuery(of: search.field)] = [search.query]
+        return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 }

@@ -20,7 +20,7 @@ struct DatabaseOutageMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error where DatabaseOutage.isOutage(error) {
             context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
             var response: Response
-            if request.uri.path.hasPrefix("/api/") || request.uri.path == "/api" {
+            if request.isForAPI {
                 response = JSONResponse.response(
                     ByteBuffer(string: #"{"error":"the database is unavailable; try again in a few seconds"}"#),
                     status: .serviceUnavailable)

@@ -7,8 +7,7 @@ import NIOCore
 /// The browser pages of forms (the list and each form's parent page) and the canonical JSON
 /// of a form.
 struct FormController {
-    let store: FormStore
-    /// The forms' heads, from memory.
+    /// The forms' heads and list, from memory.
     let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
@@ -24,7 +23,7 @@ struct FormController {
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         // The forms this viewer may fill: active ones, and those for users only when signed in.
-        let forms = try await store.list().filter {
+        let forms = try await heads.list().filter {
             $0.state == .active && ($0.access == .public || viewer.account != nil)
         }
         var state = RenderState(values: [:], csrfToken: viewer.csrfToken)

@@ -62,27 +62,27 @@ struct ObjectController {
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         let storedFiles = InputStrings.files(of: object.values)
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
+        let again: ShownAgain
+        let serverValues: [String: [String]]
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the edit view again with everything typed kept.
-            let serverValues = ObjectSubmissions.serverValues(view: view, known: InputStrings.of(object.values))
-            var state = RenderState(received: received, issues: [], serverValues: serverValues, viewer: viewer)
-            state.showSearch(search, in: view)
-            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
-            state.objectPath = Self.path(object.formID, object.id)
-            return HTMLResponse.page(view.render(state), cacheControl: "no-store")
+            again = .searching(search)
+            serverValues = ObjectSubmissions.serverValues(view: view, known: InputStrings.of(object.values))
+        } else {
+            switch try await submissions.update(
+                received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs)
+            {
+            case .stored, .keyReused:  // an update carries no one-time key
+                return Response.seeOther(Self.path(object.formID, object.id))
+            case .refused(let result, let refusedValues):
+                again = .refused(result.issues)
+                serverValues = refusedValues
+            }
         }
-        switch try await submissions.update(
-            received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs)
-        {
-        case .stored, .keyReused:  // an update carries no one-time key
-            return Response.seeOther(Self.path(object.formID, object.id))
-        case .refused(let result, let serverValues):
-            var state = RenderState(
-                received: received, issues: result.issues, serverValues: serverValues, viewer: viewer)
-            state.files = try await reader.listable(received, schema: view.schema, viewer: viewer, stored: storedFiles)
-            state.objectPath = Self.path(object.formID, object.id)
-            return HTMLResponse.page(view.render(state), status: .unprocessableContent, cacheControl: "no-store")
-        }
+        var state = try await reader.state(
+            shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: storedFiles)
+        state.objectPath = Self.path(object.formID, object.id)
+        return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 
     /// `GET /forms/{id}/{object}/delete`: "Are you sure…?" with a POST form; works without scripts.

@@ -2,7 +2,8 @@ import Hummingbird
 
 /// Resolves the ``Viewer`` of every request into the context, and remembers an anonymous
 /// browser: a response to a request that brought no browser-id cookie sets one, so the CSRF
-/// token on the page it carries verifies when the page is sent back.
+/// token on the page it carries verifies when the page is sent back. JSON API answers set none:
+/// an API client is no browser (a page's scripts calling the API send the page's cookie).
 struct ViewerMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let viewers: ViewerResolver
@@ -16,7 +17,7 @@ struct ViewerMiddleware: RouterMiddleware {
         let viewer = try await viewers.viewer(request, context: context)
         context.resolvedViewer = viewer
         var response = try await next(request, context)
-        if let cookie = viewer.newBrowserCookie { response.setCookie(cookie) }
+        if let cookie = viewer.newBrowserCookie, !request.isForAPI { response.setCookie(cookie) }
         return response
     }
 }

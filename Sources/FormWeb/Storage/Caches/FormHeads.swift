@@ -2,12 +2,15 @@ import Foundation
 import Hummingbird
 import Synchronization
 
-/// What the pages read of a form on every request: its latest version with its settings
-/// (access, state, lists revision). ``FormStore`` reads it from the database; the server reads
-/// it through ``CachedFormHeads``.
+/// What the pages read of forms on every request: a form's latest version with its settings
+/// (access, state, lists revision), and the list of every form. ``FormStore`` reads them from
+/// the database; the server reads them through ``CachedFormHeads``.
 protocol FormHeads: Sendable {
     /// The latest version of a form, or nil when no form has the id.
     func latest(formID: String) async throws -> StoredForm?
+
+    /// Every form with its latest version's number, kind and title, ordered by id.
+    func list() async throws -> [FormListing]
 }
 
 extension FormStore: FormHeads {}
@@ -27,12 +30,15 @@ extension FormHeads {
     }
 }
 
-/// Form heads kept in memory, at most `capacity` forms (least recently used out), dropped when
-/// the ``ChangeFeed`` says a form changed (an import, an access or state change, an options
-/// upload) here or on another instance.
+/// Form heads kept in memory, at most `capacity` forms (least recently used out), and the form
+/// list, dropped when the ``ChangeFeed`` says a form changed (an import, an access or state
+/// change, an options upload) here or on another instance.
 final class CachedFormHeads: FormHeads {
     private let base: any FormHeads
     private let cache: Mutex<LRUCache<String, StoredForm>>
+    /// Every form, as the form list shows them: a few small columns per form, read again after
+    /// any form changed.
+    private let listing = Mutex<[FormListing]?>(nil)
     /// Bumped by every change, so a read that raced a change does not cache what it read.
     private let generation = Mutex<UInt64>(0)
 
@@ -43,6 +49,7 @@ final class CachedFormHeads: FormHeads {
             guard case .form(let id) = change, let self else { return }
             generation.withLock { $0 &+= 1 }
             cache.withLock { $0.removeValue(for: id) }
+            listing.withLock { $0 = nil }
         }
     }
 
@@ -56,5 +63,17 @@ final class CachedFormHeads: FormHeads {
         guard let form = try await base.latest(formID: formID) else { return nil }
         if generation.withLock({ $0 }) == before { cache.withLock { $0.set(form, for: formID) } }
         return form
+    }
+
+    func list() async throws -> [FormListing] {
+        if let cached = listing.withLock({ $0 }) {
+            FieldworkMetrics.cacheHit(.forms)
+            return cached
+        }
+        FieldworkMetrics.cacheMiss(.forms)
+        let before = generation.withLock { $0 }
+        let forms = try await base.list()
+        if generation.withLock({ $0 }) == before { listing.withLock { $0 = forms } }
+        return forms
     }
 }

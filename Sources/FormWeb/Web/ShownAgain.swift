@@ -1,0 +1,54 @@
+import FormModel
+import Hummingbird
+
+/// Why a submitted create or edit form is shown again instead of stored.
+enum ShownAgain: Sendable {
+    /// Refused by validation: the issues in form order, in the summary and under their fields.
+    case refused([FieldIssue])
+    /// Sent by a long list's Search button, or by Enter in its search box
+    /// (``ReceivedSubmission/listSearch(longLists:)``): the list's matches to choose from.
+    /// Nothing was validated or stored.
+    case searching(ListSearch)
+
+    /// The page's status: 422 for a refusal, 200 for a search.
+    var status: HTTPResponse.Status {
+        switch self {
+        case .refused: .unprocessableContent
+        case .searching: .ok
+        }
+    }
+}
+
+extension SubmissionReader {
+    /// The view's state for a submission shown again: every entered string kept (unchecked
+    /// boxes stay unchecked because they are absent), read-only fields showing the server's
+    /// values, the files fit to keep listed again (``listable(_:schema:viewer:stored:)``), and
+    /// the refusal's issues or the searched list's matches.
+    /// - Parameters:
+    ///   - serverValues: the read-only fields' values (``ObjectSubmissions/serverValues(view:known:)``).
+    ///   - stored: the object's own files, on edit.
+    func state(
+        shownAgain reason: ShownAgain, _ received: ReceivedSubmission, view: FormView, viewer: Viewer,
+        serverValues: [String: [String]], stored: [String: [SubmittedFile]]
+    ) async throws -> RenderState {
+        var values = received.submission.fields
+        for (name, strings) in serverValues { values[name] = strings }
+        var state = RenderState(values: values, csrfToken: viewer.csrfToken)
+        switch reason {
+        case .refused(let issues):
+            state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
+        case .searching(let search):
+            if let finder = view.optionSearches[search.field] {
+                state.listSearches[search.field] = ListSearchResult(
+                    query: search.query, matches: finder.search(search.query).matches)
+                state.values[InputName.searchedQuery(of: search.field)] = [search.query]
+            }
+        }
+        state.stagedFileIDs = received.stagedIDs
+        // A create view shown again keeps its one-time token, so the corrected create is one create too.
+        state.submissionToken =
+            SubmissionToken.parse(received.control(SubmissionToken.fieldName)) ?? SubmissionToken.make()
+        state.files = try await listable(received, schema: view.schema, viewer: viewer, stored: stored)
+        return state
+    }
+}

@@ -1,0 +1,79 @@
+import FluentKit
+import FluentPostgresDriver
+import Foundation
+import NIOPosix
+import SQLKit
+
+@testable import FormWeb
+
+/// Stores for tests below the HTTP layer, on a fresh data folder.
+enum TestDatabases {
+    /// Opens `instances` stores on one fresh data folder, each with its own caches and change
+    /// feed as that many server processes have, runs `test` with the folder and the stores,
+    /// then closes them and removes everything.
+    ///
+    /// With `FIELDWORK_TEST_POSTGRES` set to a server's maintenance database
+    /// (`postgres://postgres@127.0.0.1:5432/postgres`), the stores share a fresh PostgreSQL
+    /// database there (``ScratchPostgres``) instead of SQLite, dropped afterwards.
+    static func run(
+        instances: Int = 1, _ test: (URL, [FieldworkDatabase]) async throws -> Void
+    ) async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        var configuration = Fixtures.configuration(data: data)
+        let scratch = try await ScratchPostgres.create()
+        configuration.databaseURL = scratch?.url
+        var opened: [FieldworkDatabase] = []
+        do {
+            for _ in 0..<instances {
+                opened.append(try await FieldworkDatabase.open(configuration, logger: Fixtures.logger))
+            }
+            try await test(data, opened)
+        } catch {
+            for database in opened { await database.shutdown() }
+            try await scratch?.drop()
+            throw error
+        }
+        for database in opened { await database.shutdown() }
+        try await scratch?.drop()
+    }
+}
+
+/// A throwaway PostgreSQL database for one test, when `FIELDWORK_TEST_POSTGRES` names a server.
+struct ScratchPostgres {
+    let maintenanceURL: String
+    let name: String
+
+    var url: String {
+        var components = URLComponents(string: maintenanceURL)!
+        components.path = "/\(name)"
+        return components.string!
+    }
+
+    static func create() async throws -> ScratchPostgres? {
+        guard let url = ProcessInfo.processInfo.environment["FIELDWORK_TEST_POSTGRES"], !url.isEmpty else { return nil }
+        let scratch = ScratchPostgres(
+            maintenanceURL: url,
+            name: "fw_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))")
+        try await scratch.run("CREATE DATABASE \(scratch.name)")
+        return scratch
+    }
+
+    func drop() async throws {
+        try await run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    private func run(_ statement: String) async throws {
+        let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+        databases.use(try .postgres(url: maintenanceURL), as: .psql)
+        do {
+            let sql =
+                databases.database(logger: Fixtures.logger, on: databases.eventLoopGroup.any())! as! any SQLDatabase
+            try await sql.raw(SQLQueryString(statement)).run()
+        } catch {
+            await databases.shutdownAsync()
+            throw error
+        }
+        await databases.shutdownAsync()
+    }
+}
