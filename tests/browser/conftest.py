@@ -210,6 +210,17 @@ def choose(b, name: str, label: str):
         wait_gone(b, "dialog.fw-drilldown")
 
 
+def wait_url(b, ending: str, timeout: float = 3.0) -> bool:
+    """Waits until the page's URL ends with `ending` (a script's navigation starts after the
+    event that asked for it, so a check right after a click can still see the old page)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if b.driver.current_url.endswith(ending):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def wait_gone(b, selector: str, timeout: float = 3.0) -> bool:
     """Waits until nothing matches `selector` (a dialog closes on the next task); True if so."""
     deadline = time.monotonic() + timeout

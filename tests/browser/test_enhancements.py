@@ -6,7 +6,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import wait_gone
+from conftest import wait_gone, wait_url
 
 FORM = "/forms/new-issue/new"
 WIDTHS = [(390, 844), (1280, 800)]
@@ -117,8 +117,7 @@ def test_cancel_asks_before_discarding_typed_input(size, browser):
     # Discard leaves without a second question from the browser.
     b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
     b.driver.find_element(By.XPATH, "//dialog[@open]//button[normalize-space()='Discard']").click()
-    b.settle()
-    assert b.driver.current_url.endswith("/forms/new-issue")
+    assert wait_url(b, "/forms/new-issue")
 
 
 def test_restored_values_count_as_untouched(browser):
