@@ -71,7 +71,10 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let operations = OperationsController(
         readiness: Readiness(probe: { try await database.ping() }, timeout: configuration.readinessTimeout))
     operations.addProbes(to: router)
-    // Stylesheets and scripts minified from memory; FileMiddleware serves the rest (images).
+    // Stylesheets and scripts minified from memory, answered here, before the sessions;
+    // FileMiddleware serves the rest (images). Hummingbird's FileMiddleware asks the rest of the
+    // chain first and serves a file only when that answers 404, so a file on disk goes through
+    // the sessions, the viewer and the router (from memory in the steady state) first.
     let publicFiles = FieldworkMetrics.publicFilesRoute
     router.add(
         middleware: RouteLabelMiddleware(route: publicFiles, wrapped: StaticAssetsMiddleware(assets: assets)))
@@ -88,8 +91,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
                 ]),
                 logger: logger
             )))
-    // After the static files, so they never touch the sessions table. A request without the
-    // session cookie costs no query at all.
+    // After the stylesheets and scripts, so they never touch the sessions. A request without
+    // the session cookie costs no lookup at all.
     router.add(
         middleware: SessionMiddleware<AppRequestContext>(
             storage: DatabasePersistDriver(database: database),
