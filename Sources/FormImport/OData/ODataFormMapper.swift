@@ -590,7 +590,10 @@ final class ODataFormMapper {
             members.map { i in
                 let field = fields[i].take()!
                 if let list = field.list {
-                    lists.append(OptionList(id: list, groups: [], external: true, location: field.location))
+                    lists.append(
+                        OptionList(
+                            id: list, title: extrasOf[i]?.listTitle, groups: [], external: true,
+                            location: field.location))
                 }
                 return field
             }
