@@ -14,7 +14,7 @@ import FormModel
 ///     source OData V2
 ///     required for create: ProductSet (Product): the service requires Category to create one ...
 ///     field key | - | Name | text | "Name" | required | editable
-///     field properties | "General" | Category | value-list | "Category" | optional | editable | list category: 0 options, uploaded
+///     field properties | "General" | Category | value-list | "Category" | optional | editable | list category "Categories": 0 options, uploaded
 ///   skipped VH_Sex (meta.xml:120): Not insertable: sap:creatable="false".
 ///   warning UI.LineItem [annotation-not-used]: 2
 ///   warning - [unknown-alias]: 1
@@ -76,8 +76,8 @@ enum ImportSummaryText {
         return lines
     }
 
-    /// `field section | group | name | kind | label | required | editable [| options]`; a switch's
-    /// fields are named `switch/field`.
+    /// `field section | group | name | kind | label | required | editable [| options]`, the options
+    /// being a count or a list's id, title (if any) and count; a switch's fields are named `switch/field`.
     private static func fieldLine(
         _ field: Field, path: String, section: FormSection, group: FieldGroup, form: FormSchema
     ) -> String {
@@ -92,8 +92,10 @@ enum ImportSummaryText {
             if let listID = field.list {
                 let list = form.list(id: listID)
                 let options = Words.count(list?.options.count ?? 0, "option")
+                let title = list?.title.map { " " + quoted($0) } ?? ""
                 columns.append(
-                    "list \(listID): \(options)" + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
+                    "list \(listID)\(title): \(options)"
+                        + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
             } else {
                 columns.append(Words.count(form.options(for: field).count, "option"))
             }
