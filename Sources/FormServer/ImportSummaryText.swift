@@ -58,7 +58,7 @@ enum ImportSummaryText {
     /// for a create, then each field in document order.
     private static func formLines(_ form: FormSchema, kind: SourceKind, warnings: [ImportWarning]) -> [String] {
         var lines = ["  form \(form.id)", "    title \(quoted(form.title))", "    source \(kind.displayName)"]
-        for warning in warnings where warning.code == .requiredForCreate && warning.term == form.id {
+        for warning in warnings where warning.code == .requiredForCreate && warning.form == form.id {
             lines.append("    required for create: \(oneLine(warning.message))")
         }
         for section in form.sections {
@@ -111,8 +111,8 @@ enum ImportSummaryText {
         }
     }
 
-    /// Warnings counted by term (and code, since one term can be passed over for several reasons),
-    /// terms in alphabetical order, warnings without a term last.
+    /// Warnings counted by term, or for a warning about one form its form (and code, since one
+    /// term can be passed over for several reasons), in alphabetical order, warnings without either last.
     private static func warningLines(_ warnings: [ImportWarning]) -> [String] {
         struct Key: Hashable, Comparable {
             var term: String?
@@ -128,7 +128,7 @@ enum ImportSummaryText {
         }
         var counts: [Key: Int] = [:]
         for warning in warnings {
-            counts[Key(term: warning.term, code: warning.code.rawValue), default: 0] += warning.count
+            counts[Key(term: warning.term ?? warning.form, code: warning.code.rawValue), default: 0] += warning.count
         }
         return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
     }
