@@ -1,9 +1,10 @@
 // Value list drill-down (single and multiple). The cell shows the label and the current
-// selection with a chevron; activating it pushes a list screen titled with the field's label
-// (inside the sheet at regular width, full screen at compact), with Back instead of Cancel, an
-// expandable search, the list's groups, radios for one value and checkboxes for several with a
-// "Selected" group on top. A choice applies at once: there is no Apply button. The native
-// control stays in the form (hidden), so what is submitted is what it always was.
+// selection with a chevron; activating it pushes a list screen titled with the list's title
+// (`data-title`), else the field's label (inside the sheet at regular width, full screen at
+// compact), with Back instead of Cancel, an expandable search, the list's groups, radios for one
+// value and checkboxes for several with a "Selected" group on top. A choice applies at once:
+// there is no Apply button. The native control stays in the form (hidden), so what is submitted
+// is what it always was.
 import { button, element } from "./element.js";
 import { labelText } from "./label-text.js";
 import { isCompact } from "./layout.js";
@@ -284,6 +285,8 @@ export function enhance(root) {
     }
     update();
     new ResizeObserver(update).observe(cell);
-    if (!readOnly) cell.addEventListener("click", () => openList(cell, control, name, multiple, update));
+    if (!readOnly) {
+      cell.addEventListener("click", () => openList(cell, control, control.dataset.title || name, multiple, update));
+    }
   });
 }

@@ -66,13 +66,16 @@ public struct ImportWarning: Codable, Sendable, Hashable, CustomStringConvertibl
     public var column: Int
     /// For grouping in the report: an annotation term, for instance.
     public var term: String?
+    /// The id of the form a per-form warning is about (`required-for-create`); nil for a warning
+    /// about the documents.
+    public var form: String?
     /// How many occurrences this warning stands for: an OData import reports each unused term,
     /// undeclared alias or misspelt attribute once, with its count, pointing at the first.
     public var count: Int
 
     public init(
         code: ImportCode, message: String, file: String? = nil, line: Int = 0, column: Int = 0, term: String? = nil,
-        count: Int = 1
+        form: String? = nil, count: Int = 1
     ) {
         self.code = code
         self.message = message
@@ -80,6 +83,7 @@ public struct ImportWarning: Codable, Sendable, Hashable, CustomStringConvertibl
         self.line = line
         self.column = column
         self.term = term
+        self.form = form
         self.count = count
     }
 

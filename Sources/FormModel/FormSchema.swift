@@ -57,6 +57,12 @@ public struct FormSchema: Sendable, Hashable {
         lists.first { $0.id == id }
     }
 
+    /// The title of the list a field names, when the list has one: it heads the list instead
+    /// of the field's label.
+    public func listTitle(for field: Field) -> String? {
+        field.list.flatMap { list(id: $0)?.title }
+    }
+
     /// The options a field offers: its inline options, or those of the list it names.
     public func optionGroups(for field: Field) -> [OptionGroup] {
         if let listID = field.list { return list(id: listID)?.groups ?? [] }

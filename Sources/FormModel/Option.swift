@@ -23,14 +23,21 @@ public struct OptionGroup: Codable, Sendable, Hashable {
 /// A named list of options shared by value-list fields (`<list id>`); admins may replace its options.
 public struct OptionList: Sendable, Hashable {
     public var id: String
+    /// What the list holds, as a heading for it (an OData value list's `Label`); without one,
+    /// the list is headed by the label of the field showing it.
+    public var title: String?
     public var groups: [OptionGroup]
     /// Options come from a list an admin uploads (an OData value list): the list may be empty
     /// until then, and while it is, its fields accept any value of their type.
     public var external: Bool
     public var location: SourceLocation?
 
-    public init(id: String, groups: [OptionGroup], external: Bool = false, location: SourceLocation? = nil) {
+    public init(
+        id: String, title: String? = nil, groups: [OptionGroup], external: Bool = false,
+        location: SourceLocation? = nil
+    ) {
         self.id = id
+        self.title = title
         self.groups = groups
         self.external = external
         self.location = location
@@ -40,12 +47,13 @@ public struct OptionList: Sendable, Hashable {
 }
 
 extension OptionList: Codable {
-    enum CodingKeys: String, CodingKey { case id, groups, external }
+    enum CodingKeys: String, CodingKey { case id, title, groups, external }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: try c.decode(String.self, forKey: .id),
+            title: try c.decodeIfPresent(String.self, forKey: .title),
             groups: try c.decodeIfPresent([OptionGroup].self, forKey: .groups) ?? [],
             external: try c.decodeIfPresent(Bool.self, forKey: .external) ?? false)
     }
@@ -53,6 +61,7 @@ extension OptionList: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(title, forKey: .title)
         try c.encode(groups, forKey: .groups)
         if external { try c.encode(true, forKey: .external) }
     }

@@ -14,7 +14,7 @@ import FormModel
 ///     source OData V2
 ///     required for create: ProductSet (Product): the service requires Category to create one ...
 ///     field key | - | Name | text | "Name" | required | editable
-///     field properties | "General" | Category | value-list | "Category" | optional | editable | list category: 0 options, uploaded
+///     field properties | "General" | Category | value-list | "Category" | optional | editable | list category "Categories": 0 options, uploaded
 ///   skipped VH_Sex (meta.xml:120): Not insertable: sap:creatable="false".
 ///   warning UI.LineItem [annotation-not-used]: 2
 ///   warning - [unknown-alias]: 1
@@ -58,7 +58,7 @@ enum ImportSummaryText {
     /// for a create, then each field in document order.
     private static func formLines(_ form: FormSchema, kind: SourceKind, warnings: [ImportWarning]) -> [String] {
         var lines = ["  form \(form.id)", "    title \(quoted(form.title))", "    source \(kind.displayName)"]
-        for warning in warnings where warning.code == .requiredForCreate && warning.term == form.id {
+        for warning in warnings where warning.code == .requiredForCreate && warning.form == form.id {
             lines.append("    required for create: \(oneLine(warning.message))")
         }
         for section in form.sections {
@@ -76,8 +76,8 @@ enum ImportSummaryText {
         return lines
     }
 
-    /// `field section | group | name | kind | label | required | editable [| options]`; a switch's
-    /// fields are named `switch/field`.
+    /// `field section | group | name | kind | label | required | editable [| options]`, the options
+    /// being a count or a list's id, title (if any) and count; a switch's fields are named `switch/field`.
     private static func fieldLine(
         _ field: Field, path: String, section: FormSection, group: FieldGroup, form: FormSchema
     ) -> String {
@@ -92,8 +92,10 @@ enum ImportSummaryText {
             if let listID = field.list {
                 let list = form.list(id: listID)
                 let options = Words.count(list?.options.count ?? 0, "option")
+                let title = list?.title.map { " " + quoted($0) } ?? ""
                 columns.append(
-                    "list \(listID): \(options)" + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
+                    "list \(listID)\(title): \(options)"
+                        + (list == nil ? ", missing" : list!.external ? ", uploaded" : ""))
             } else {
                 columns.append(Words.count(form.options(for: field).count, "option"))
             }
@@ -109,8 +111,8 @@ enum ImportSummaryText {
         }
     }
 
-    /// Warnings counted by term (and code, since one term can be passed over for several reasons),
-    /// terms in alphabetical order, warnings without a term last.
+    /// Warnings counted by term, or for a warning about one form its form (and code, since one
+    /// term can be passed over for several reasons), in alphabetical order, warnings without either last.
     private static func warningLines(_ warnings: [ImportWarning]) -> [String] {
         struct Key: Hashable, Comparable {
             var term: String?
@@ -126,7 +128,7 @@ enum ImportSummaryText {
         }
         var counts: [Key: Int] = [:]
         for warning in warnings {
-            counts[Key(term: warning.term, code: warning.code.rawValue), default: 0] += warning.count
+            counts[Key(term: warning.term ?? warning.form, code: warning.code.rawValue), default: 0] += warning.count
         }
         return counts.keys.sorted().map { "  warning \($0.term ?? "-") [\($0.code)]: \(counts[$0]!)" }
     }

@@ -126,7 +126,8 @@ struct ODataSloppyTests {
         #expect(OData.place(of: "PublicationID", in: form)?.0 == .key)
         let added = OData.warnings(result, .requiredForCreate)
         #expect(added.count == 1)
-        #expect(added.first?.term == Self.publication)
+        #expect(added.first?.form == Self.publication)
+        #expect(added.first?.term == nil)
         #expect(added.first?.count == 4)
         #expect(
             added.first?.message

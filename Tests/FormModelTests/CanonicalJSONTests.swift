@@ -22,6 +22,13 @@ struct CanonicalJSONTests {
         return copy
     }
 
+    /// A schema whose key information is one field.
+    private func oneField(_ field: Field, lists: [OptionList] = []) -> FormSchema {
+        FormSchema(
+            id: "f", title: "F", sections: [FormSection(kind: .key, groups: [FieldGroup(fields: [field])])],
+            lists: lists)
+    }
+
     @Test("a schema survives JSON and back")
     func roundTrip() throws {
         let schema = SchemaSamples.sound
@@ -41,19 +48,10 @@ struct CanonicalJSONTests {
 
     @Test("fields are flat objects with sorted keys and no location")
     func flatFields() throws {
-        let schema = FormSchema(
-            id: "f", title: "F",
-            sections: [
-                FormSection(
-                    kind: .key,
-                    groups: [
-                        FieldGroup(fields: [
-                            Field(
-                                name: "title", kind: .text, required: true, constraints: Constraints(maxLength: 120),
-                                location: SourceLocation(line: 7))
-                        ])
-                    ])
-            ])
+        let schema = oneField(
+            Field(
+                name: "title", kind: .text, required: true, constraints: Constraints(maxLength: 120),
+                location: SourceLocation(line: 7)))
         let text = try #require(String(data: schema.canonicalJSON(), encoding: .utf8))
         #expect(
             text
@@ -84,15 +82,27 @@ struct CanonicalJSONTests {
 
     @Test("upperCase is written only when set, and read back")
     func upperCase() throws {
-        var schema = FormSchema(
-            id: "f", title: "F",
-            sections: [
-                FormSection(kind: .key, groups: [FieldGroup(fields: [Field(name: "a", kind: .text, required: true)])])
-            ])
+        var schema = oneField(Field(name: "a", kind: .text, required: true))
         #expect(!String(decoding: try schema.canonicalJSON(), as: UTF8.self).contains("upperCase"))
         schema.sections[0].groups[0].fields[0].constraints.upperCase = true
         let json = try schema.canonicalJSON()
         #expect(String(decoding: json, as: UTF8.self).contains(#""upperCase":true"#))
         #expect(try FormSchema.fromCanonicalJSON(json).field(named: "a")?.constraints.upperCase == true)
+    }
+
+    @Test("a list's title is written only when it has one, and a list without one reads back without one")
+    func listTitle() throws {
+        var schema = oneField(
+            Field(name: "a", kind: .valueList, required: true, list: "l"),
+            lists: [OptionList(id: "l", groups: [], external: true)])
+        let untitled = String(decoding: try schema.canonicalJSON(), as: UTF8.self)
+        #expect(untitled.contains(#""lists":[{"external":true,"groups":[],"id":"l"}]"#))
+        #expect(try FormSchema.fromCanonicalJSON(Data(untitled.utf8)).lists.first?.title == nil)
+        schema.lists[0].title = "Currencies"
+        let json = try schema.canonicalJSON()
+        #expect(
+            String(decoding: json, as: UTF8.self).contains(
+                #""lists":[{"external":true,"groups":[],"id":"l","title":"Currencies"}]"#))
+        #expect(try FormSchema.fromCanonicalJSON(json).lists.first?.title == "Currencies")
     }
 }

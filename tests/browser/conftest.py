@@ -185,6 +185,21 @@ def browser_nojs():
     b.quit()
 
 
+def signed_in(js: bool) -> Browser:
+    """A new browser at 1280x800 signed in as the admin (FIELDWORK_ADMIN_PASSWORD)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    b = Browser(js=js).viewport(1280, 800)
+    b.open("/login")
+    b.driver.find_element(By.ID, "field-name").send_keys("admin")
+    b.driver.find_element(By.ID, "field-password").send_keys(
+        os.environ.get("FIELDWORK_ADMIN_PASSWORD", "ci-admin-password"))
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.CSS_SELECTOR, ".fw-login__submit").click()
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    return b
+
+
 def choose(b, name: str, label: str):
     """Chooses an option of a value list as a person would: on the drill-down's list screen
     with JavaScript, in the native select or checkboxes without it."""

@@ -1,7 +1,6 @@
 """A value list of 300 options (past the 200 that are sent with a page) in headless Chromium:
 with JavaScript its list screen searches on the server and the choice is kept; without it the
 Search button shows the matches with everything typed kept, and the choice is stored."""
-import os
 import uuid
 
 import pytest
@@ -9,9 +8,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Browser, wait_gone
+from conftest import signed_in, wait_gone
 
-PASSWORD = os.environ.get("FIELDWORK_ADMIN_PASSWORD", "ci-admin-password")
 FORM_ID = "trip-" + uuid.uuid4().hex[:8]
 OPTIONS = "".join(f'<option value="c{n}">City {n}</option>' for n in range(1, 301))
 SPEC = f"""<form xmlns="urn:fieldwork:form:1" id="{FORM_ID}" title="New Trip" object="Trip">
@@ -19,17 +17,6 @@ SPEC = f"""<form xmlns="urn:fieldwork:form:1" id="{FORM_ID}" title="New Trip" ob
 <properties><group><value-list name="city" label="City" list="cities" required="true"/>
 <text name="note" label="Note"/></group></properties>
 <lists><list id="cities">{OPTIONS}</list></lists></form>"""
-
-
-def signed_in(js: bool) -> Browser:
-    b = Browser(js=js).viewport(1280, 800)
-    b.open("/login")
-    b.driver.find_element(By.ID, "field-name").send_keys("admin")
-    b.driver.find_element(By.ID, "field-password").send_keys(PASSWORD)
-    old = b.driver.find_element(By.TAG_NAME, "html")
-    b.driver.find_element(By.CSS_SELECTOR, ".fw-login__submit").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
-    return b
 
 
 @pytest.fixture(scope="module")

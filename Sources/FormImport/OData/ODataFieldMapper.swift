@@ -19,6 +19,8 @@ struct MappedExtras {
     /// A `Measures.ISOCurrency` / `Measures.Unit` / `sap:unit` path: the property holding the unit.
     var unitProperty: String?
     var unitIsCurrency = false
+    /// The title of the value list the field names: its `Common.ValueList`'s `Label`.
+    var listTitle: String?
     /// The Common.FieldControl or UI.Hidden is a path: stays optional, editable and shown.
     var dynamicFieldControl = false
     var dynamicHidden = false
@@ -382,9 +384,10 @@ extension ODataFormMapper {
                 field.constraints.max = nil
                 field.constraints.scale = nil
             }
-            if !labelled, let title = label(valueList.label) {
+            if let title = label(valueList.label) {
+                extras.listTitle = title
                 // A property without a label of its own: the list's title names what it holds.
-                field.label = title
+                if !labelled { field.label = title }
             }
         }
         return nil

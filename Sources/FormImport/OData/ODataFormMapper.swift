@@ -440,7 +440,7 @@ final class ODataFormMapper {
             let names = added.map { draft.layout.fieldNames[$0] }
             let group = Self.requiredGroupLabel
             report.tally(
-                .requiredForCreate, key: formID, file: metadata.file, line: set.line, term: formID, count: names.count
+                .requiredForCreate, key: formID, file: metadata.file, line: set.line, form: formID, count: names.count
             ) { _ in
                 "\(place): the service requires \(Words.list(names)) to create one (Common.FieldControl Mandatory or Capabilities.InsertRestrictions/RequiredProperties), but the layout leaves \(names.count == 1 ? "it" : "them") out; \(names.count == 1 ? "it is" : "they are") added after its groups, under \"\(group)\". To place \(names.count == 1 ? "it" : "them") yourself, add \(names.count == 1 ? "it" : "them") to a UI.FieldGroup the facets show."
             }
@@ -590,7 +590,10 @@ final class ODataFormMapper {
             members.map { i in
                 let field = fields[i].take()!
                 if let list = field.list {
-                    lists.append(OptionList(id: list, groups: [], external: true, location: field.location))
+                    lists.append(
+                        OptionList(
+                            id: list, title: extrasOf[i]?.listTitle, groups: [], external: true,
+                            location: field.location))
                 }
                 return field
             }

@@ -7,6 +7,7 @@ struct ODataReport {
         var file: String?
         var line: Int
         var term: String?
+        var form: String?
         var count: Int
         var message: (Int) -> String
     }
@@ -18,20 +19,22 @@ struct ODataReport {
     mutating func warn(_ code: ImportCode, _ message: String, file: String?, line: Int = 0, term: String? = nil) {
         let key = "\(keys.count)\u{0}"
         keys.append(key)
-        tallies[key] = Tally(code: code, file: file, line: line, term: term, count: 1, message: { _ in message })
+        tallies[key] = Tally(
+            code: code, file: file, line: line, term: term, form: nil, count: 1, message: { _ in message })
     }
 
     /// One more occurrence of something counted under `key`; `message` gets the final count.
     mutating func tally(
-        _ code: ImportCode, key: String, file: String?, line: Int = 0, term: String? = nil, count: Int = 1,
-        message: @escaping (Int) -> String
+        _ code: ImportCode, key: String, file: String?, line: Int = 0, term: String? = nil, form: String? = nil,
+        count: Int = 1, message: @escaping (Int) -> String
     ) {
         let fullKey = code.rawValue + "\u{0}" + key
         if tallies[fullKey] != nil {
             tallies[fullKey]!.count += count
         } else {
             keys.append(fullKey)
-            tallies[fullKey] = Tally(code: code, file: file, line: line, term: term, count: count, message: message)
+            tallies[fullKey] = Tally(
+                code: code, file: file, line: line, term: term, form: form, count: count, message: message)
         }
     }
 
@@ -49,7 +52,7 @@ struct ODataReport {
         keys.compactMap { tallies[$0] }.map {
             ImportWarning(
                 code: $0.code, message: $0.message($0.count), file: $0.file, line: $0.line, term: $0.term,
-                count: $0.count)
+                form: $0.form, count: $0.count)
         }
     }
 
@@ -64,6 +67,6 @@ extension ImportCode {
     /// the EDM namespace of the other version; the warning names what was assumed.
     public static let assumedNamespace = ImportCode(rawValue: "assumed-namespace")
     /// Properties the service requires for a create that the layout leaves out, added to the
-    /// form in a group of their own (per form; `term` is the form id).
+    /// form in a group of their own (per form: `form` is the form's id).
     public static let requiredForCreate = ImportCode(rawValue: "required-for-create")
 }

@@ -205,9 +205,13 @@ struct AdminFormsController {
             let preview =
                 options.prefix(5).map { "\($0.value) – \($0.label)" }.joined(separator: "; ")
                 + (options.count > 5 ? "; …" : "")
+            // A list with a title is headed by it and names the fields using it below; one without,
+            // by those fields.
+            let title = PageText.nonEmpty(list.title)
             return Settings.ListRow(
                 formID: PageText(form.id), listID: PageText(list.id),
-                fieldLabels: PageText(Words.list(users.isEmpty ? [list.id] : users)), status: PageText(status),
+                heading: title ?? PageText(Words.list(users.isEmpty ? [list.id] : users)),
+                usedBy: title == nil || users.isEmpty ? [] : [PageText(Words.list(users))], status: PageText(status),
                 preview: PageText(preview), hasPreview: !options.isEmpty,
                 errors: errors.map { Settings.ErrorLine(text: PageText($0)) },
                 hasErrors: !errors.isEmpty)
@@ -290,11 +294,13 @@ extension AdminFormsController {
             let href: PageText
         }
 
-        /// A value list: the fields using it, its options and the upload form.
+        /// A value list: its title (else the fields using it), its options and the upload form.
         struct ListRow {
             let formID: PageText
             let listID: PageText
-            let fieldLabels: PageText
+            let heading: PageText
+            /// The fields using a list headed by its title.
+            let usedBy: [PageText]
             let status: PageText
             let preview: PageText
             let hasPreview: Bool

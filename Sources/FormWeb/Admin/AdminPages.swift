@@ -238,11 +238,13 @@ struct ImportReportView: PageContext {
                 assumptions.append(
                     Warning(message: PageText(warning.message), place: PageText(place), count: 1, repeated: false))
             case .requiredForCreate:
-                // The count is the number of fields added; the term the form's id.
-                if let form = warning.term { requiredAdded[form, default: 0] += warning.count }
+                // The count is the number of fields added. Reports stored before warnings had a
+                // `form` name the form's id as the term.
+                let form = warning.form ?? warning.term
+                if let form { requiredAdded[form, default: 0] += warning.count }
                 requiredForCreate.append(
                     Warning(
-                        message: PageText(warning.term.map { "\($0): " + warning.message } ?? warning.message),
+                        message: PageText(form.map { "\($0): " + warning.message } ?? warning.message),
                         place: PageText(place), count: 1, repeated: false))
             default:
                 others.append(

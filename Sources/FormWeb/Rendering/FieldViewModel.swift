@@ -34,6 +34,8 @@ final class FieldViewModel: KeyPathContext {
     /// The hidden `NAME._searched`: the query whose matches are shown (``InputName/searchedQuery(of:)``).
     let searchedName: PageText
     let sSearched: String
+    /// The title of the long list's options (``FormSchema/listTitle(for:)``), when its list has one.
+    let listTitle: [PageText]
     let sChoices: String
     let inputType: String
     let attrs: [Attribute]
@@ -67,6 +69,7 @@ final class FieldViewModel: KeyPathContext {
         "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
         "sFiles": \.sFiles, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
         "sQuery": \.sQuery, "sChoices": \.sChoices, "searchedName": \.searchedName, "sSearched": \.sSearched,
+        "listTitle": \.listTitle,
     ]
 
     /// An attribute of the main control: `{{n}}="{{v}}"`.
@@ -176,6 +179,7 @@ final class FieldViewModel: KeyPathContext {
         let searchedName = InputName.searchedQuery(of: field.name)
         self.searchedName = PageText(searchedName)
         sSearched = longList ? registry.sentinel(.value(field: searchedName)) : ""
+        listTitle = longList ? PageText.nonEmpty(builder.schema.listTitle(for: field)).map { [$0] } ?? [] : []
         sChoices =
             longList
             ? registry.sentinel(
@@ -322,6 +326,8 @@ extension FieldViewModel.Builder {
             if field.presentation.searchable { attrs.append(("data-searchable", "true")) }
             // The drill-down list screen (drill-down.js) replaces the control with JavaScript on.
             attrs.append(("data-drilldown", "true"))
+            // The drill-down screen's heading, when the list has a title (else the field's label).
+            if let title = PageText.nonEmpty(schema.listTitle(for: field)) { attrs.append(("data-title", title.text)) }
         case .attachments:
             if let accept = c.accept, !accept.isEmpty {
                 attrs.append(("accept", accept.map { PageText($0).text }.joined(separator: ",")))
