@@ -5,14 +5,20 @@
 public struct FieldWording: Sendable, Hashable {
     /// The name at the start of a sentence: "Due date", "Title".
     public let subject: String
-    /// The name inside a sentence: "due date", "email address".
-    public let noun: String
+    private let isEmail: Bool
 
+    /// Cheap: every rule makes one for the field it checks, and most values pass without a
+    /// message, so the words are worked out only when a message asks for them.
     public init(_ field: Field) {
         subject = field.displayName
-        var noun = FieldWording.lowercased(field.displayName)
-        if field.constraints.textType == .email, noun == "email" || noun == "e-mail" { noun = "email address" }
-        self.noun = noun
+        isEmail = field.constraints.textType == .email
+    }
+
+    /// The name inside a sentence: "due date", "email address".
+    public var noun: String {
+        let noun = FieldWording.lowercased(subject)
+        if isEmail, noun == "email" || noun == "e-mail" { return "email address" }
+        return noun
     }
 
     /// Whether the name reads as a plural ("Notes", "Categories"), so it takes no article.

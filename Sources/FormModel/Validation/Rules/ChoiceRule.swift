@@ -4,7 +4,7 @@ enum ChoiceRule {
     static func check(_ field: Field, _ raw: RawInput, offered: [Option]) -> RuleOutcome {
         let words = FieldWording(field)
         var chosen: [String] = []
-        for value in raw.strings.map({ $0.trimmingCharacters(in: .whitespaces) }) where !value.isEmpty {
+        for value in raw.strings.map({ $0.trimmingWhitespace() }) where !value.isEmpty {
             if !chosen.contains(value) { chosen.append(value) }
         }
         if chosen.isEmpty { return .empty }

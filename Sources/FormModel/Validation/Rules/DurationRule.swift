@@ -4,14 +4,14 @@ enum DurationRule {
     static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
         let words = FieldWording(field)
         let value: ISODuration
-        if let text = raw.first?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+        if let text = raw.first?.trimmingWhitespace(), !text.isEmpty {
             guard let parsed = ISODuration(text.uppercased()) else {
                 return .issue(field, .invalid, "Enter \(words.noun) in hours and minutes, like PT1H30M")
             }
             value = parsed
         } else {
-            let hoursText = raw.hours?.trimmingCharacters(in: .whitespaces) ?? ""
-            let minutesText = raw.minutes?.trimmingCharacters(in: .whitespaces) ?? ""
+            let hoursText = raw.hours?.trimmingWhitespace() ?? ""
+            let minutesText = raw.minutes?.trimmingWhitespace() ?? ""
             if hoursText.isEmpty && minutesText.isEmpty { return .empty }
             let hours = hoursText.isEmpty ? 0 : Digits.int(Substring(hoursText))
             let minutes = minutesText.isEmpty ? 0 : Digits.int(Substring(minutesText))

@@ -3,7 +3,7 @@ import Foundation
 /// Numbers and sliders: a `.` point, the field's prefix or suffix when typed, scale, min, max and step.
 enum NumberRule {
     static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
-        guard let typed = raw.first?.trimmingCharacters(in: .whitespacesAndNewlines), !typed.isEmpty else {
+        guard let typed = raw.first?.trimmingWhitespaceAndNewlines(), !typed.isEmpty else {
             return .empty
         }
         let words = FieldWording(field)

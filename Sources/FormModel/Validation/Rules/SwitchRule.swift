@@ -2,7 +2,7 @@
 enum SwitchRule {
     static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
         let on = raw.strings.contains {
-            ["on", "true", "1", "yes"].contains($0.trimmingCharacters(in: .whitespaces).lowercased())
+            ["on", "true", "1", "yes"].contains($0.trimmingWhitespace().lowercased())
         }
         if field.required && !on { return .issue(field, .required, RequiredMessage.text(for: field)) }
         return .value(.bool(on))

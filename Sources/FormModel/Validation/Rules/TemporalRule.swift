@@ -1,7 +1,7 @@
 /// Dates, times and datetimes: real values within `min` and `max`.
 enum TemporalRule {
     static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
-        guard let text = raw.first?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .empty }
+        guard let text = raw.first?.trimmingWhitespace(), !text.isEmpty else { return .empty }
         let words = FieldWording(field)
         let c = field.constraints
         switch field.kind {

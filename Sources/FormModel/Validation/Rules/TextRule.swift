@@ -21,10 +21,10 @@ enum TextRule {
         let words = FieldWording(field)
         if field.kind == .note {
             // Browsers send CRLF for line breaks; count and store one character per break.
-            text = text.replacingOccurrences(of: "\r\n", with: "\n")
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .empty }
+            if text.utf8.contains(13) { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
+            if text.trimmingWhitespaceAndNewlines().isEmpty { return .empty }
         } else {
-            text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            text = text.trimmingWhitespaceAndNewlines()
             if text.isEmpty { return .empty }
         }
         let c = field.constraints
