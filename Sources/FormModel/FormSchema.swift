@@ -39,7 +39,30 @@ public struct FormSchema: Sendable, Hashable {
 
     /// Every field in document order, switch children right after their switch.
     public var allFields: [Field] {
-        sections.flatMap { $0.groups.flatMap { $0.fields.flatMap { [$0] + ($0.children ?? []) } } }
+        var fields: [Field] = []
+        forEachField { fields.append($0) }
+        return fields
+    }
+
+    /// The fields of a kind, in document order, switch children included: only those are
+    /// copied (a request asks for its attachment fields; a `Field` is costly to copy).
+    public func fields(of kind: FieldKind) -> [Field] {
+        var fields: [Field] = []
+        forEachField { if $0.kind == kind { fields.append($0) } }
+        return fields
+    }
+
+    /// Calls `body` with every field in document order, switch children right after their
+    /// switch, copying none.
+    func forEachField(_ body: (Field) -> Void) {
+        for section in sections {
+            for group in section.groups {
+                for field in group.fields {
+                    body(field)
+                    for child in field.children ?? [] { body(child) }
+                }
+            }
+        }
     }
 
     /// The top-level fields (not inside a switch), in document order.
@@ -85,7 +108,9 @@ public struct FormSchema: Sendable, Hashable {
 
     /// Whether the form contains a field of a kind (e.g. attachments, so it needs multipart).
     public func contains(kind: FieldKind) -> Bool {
-        allFields.contains { $0.kind == kind }
+        var found = false
+        forEachField { if $0.kind == kind { found = true } }
+        return found
     }
 
     /// The one rule for required marking, used by both the view and the server check.

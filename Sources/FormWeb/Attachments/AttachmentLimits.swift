@@ -46,7 +46,7 @@ public struct AttachmentLimits: Sendable, Hashable {
     /// (`max-count` × `max-size` each) plus the text allowance, capped by ``maxRequestBytes``.
     public func requestLimit(for schema: FormSchema) -> Int {
         var total = textAllowance
-        for field in schema.allFields where field.kind == .attachments {
+        for field in schema.fields(of: .attachments) {
             let count = field.constraints.maxCount ?? defaultMaxCount
             let size = field.constraints.maxSize ?? maxRequestBytes
             let (product, productOverflows) = count.multipliedReportingOverflow(by: size)

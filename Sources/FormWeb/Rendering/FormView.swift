@@ -29,7 +29,7 @@ public struct FormView: Sendable {
             .map(InitialValueRule.init)
         self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
         var searches: [String: OptionSearch] = [:]
-        for field in schema.allFields where field.kind == .valueList {
+        for field in schema.fields(of: .valueList) {
             searches[field.name] = OptionSearch(schema.optionGroups(for: field))
         }
         self.optionSearches = searches

@@ -44,7 +44,7 @@ struct SubmissionReader: Sendable {
     func resolveKept(
         _ received: inout ReceivedSubmission, schema: FormSchema, viewer: Viewer, stored: [String: [SubmittedFile]]
     ) async throws {
-        for field in schema.allFields where field.kind == .attachments {
+        for field in schema.fields(of: .attachments) {
             let ids = received.submission.fields.removeValue(forKey: InputName.keptFiles(of: field.name)) ?? []
             guard !ids.isEmpty else { continue }
             let own = stored[field.name] ?? []
@@ -77,7 +77,7 @@ struct SubmissionReader: Sendable {
             try await attachments.stagedFiles(ids: Array(received.stagedIDs), owner: viewer.ownerKey).map(\.id))
         var listed: [String: [SubmittedFile]] = [:]
         var unfit: [String] = []
-        for field in schema.allFields where field.kind == .attachments {
+        for field in schema.fields(of: .attachments) {
             for file in received.submission.files[field.name] ?? [] {
                 guard storedIDs.contains(file.id) || present.contains(file.id) else { continue }
                 if Self.fits(file, field) {
