@@ -31,6 +31,13 @@ public struct OptionSearch: Sendable {
 
     private let entries: [Entry]
 
+    /// Whether both were prepared once and shared (one storage), not folded twice.
+    func sharesStorage(with other: OptionSearch) -> Bool {
+        entries.withUnsafeBufferPointer { mine in
+            other.entries.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+    }
+
     /// Prepares the options once (folded for comparison), so each query only compares.
     public init(_ groups: [OptionGroup]) {
         entries = groups.flatMap { group in

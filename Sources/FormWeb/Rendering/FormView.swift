@@ -20,7 +20,12 @@ public struct FormView: Sendable {
     /// The prepared search of each value list, by field name.
     let optionSearches: [String: OptionSearch]
 
-    init(schema: FormSchema, version: Int, mode: FormMode, plan: RenderPlan) {
+    /// - Parameter optionSearches: the searches another view of the same version and lists
+    ///   revision prepared (the create view's, for the edit view): a long list is folded once.
+    init(
+        schema: FormSchema, version: Int, mode: FormMode, plan: RenderPlan,
+        optionSearches: [String: OptionSearch]? = nil
+    ) {
         self.schema = schema
         self.version = version
         self.mode = mode
@@ -28,11 +33,15 @@ public struct FormView: Sendable {
         self.initialRules = schema.allFields.filter { $0.prefill == .query || $0.defaultValue != nil }
             .map(InitialValueRule.init)
         self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
-        var searches: [String: OptionSearch] = [:]
-        for field in schema.fields(of: .valueList) {
-            searches[field.name] = OptionSearch(schema.optionGroups(for: field))
+        if let optionSearches {
+            self.optionSearches = optionSearches
+        } else {
+            var searches: [String: OptionSearch] = [:]
+            for field in schema.fields(of: .valueList) {
+                searches[field.name] = OptionSearch(schema.optionGroups(for: field))
+            }
+            self.optionSearches = searches
         }
-        self.optionSearches = searches
     }
 
     public var formID: String { schema.id }

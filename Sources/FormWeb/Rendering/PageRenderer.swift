@@ -27,11 +27,15 @@ public struct PageRenderer: Sendable {
         + SlotMarkup.templates
 
     /// Builds the create (or edit) view of a form version: renders it once with sentinels and splits it.
-    public func formView(for schema: FormSchema, version: Int, mode: FormMode = .create) throws -> FormView {
+    /// - Parameter optionSearches: the value lists' searches of the version's other view, when built.
+    public func formView(
+        for schema: FormSchema, version: Int, mode: FormMode = .create, optionSearches: [String: OptionSearch]? = nil
+    ) throws -> FormView {
         let registry = SlotRegistry()
         let context = PageViewModel.Form(schema, registry: registry, mode: mode)
         return FormView(
-            schema: schema, version: version, mode: mode, plan: try plan(context, template: "form", registry: registry))
+            schema: schema, version: version, mode: mode, plan: try plan(context, template: "form", registry: registry),
+            optionSearches: optionSearches)
     }
 
     /// The parent page of a form, with a slot for the viewer's list of objects.

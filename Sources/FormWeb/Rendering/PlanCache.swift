@@ -73,8 +73,10 @@ actor PlanCache {
         }
         FieldworkMetrics.cacheMiss(.plans)
         let schema = try await schemas(form)
+        // A long list's search is the same in both views of a version: folded once.
+        let searches = editViews.value(for: Key(form))?.optionSearches
         return try Self.memo(&createViews, Key(form), latestOnly: true) {
-            var view = try renderer.formView(for: schema, version: form.version)
+            var view = try renderer.formView(for: schema, version: form.version, optionSearches: searches)
             view.listsRevision = form.listsRevision
             view.timeZone = timeZone
             return view
@@ -94,8 +96,10 @@ actor PlanCache {
         }
         FieldworkMetrics.cacheMiss(.plans)
         let schema = try await schemas(form)
+        let searches = createViews.value(for: Key(form))?.optionSearches
         return try Self.memo(&editViews, Key(form)) {
-            var view = try renderer.formView(for: schema, version: form.version, mode: .edit)
+            var view = try renderer.formView(
+                for: schema, version: form.version, mode: .edit, optionSearches: searches)
             view.listsRevision = form.listsRevision
             view.timeZone = timeZone
             return view
