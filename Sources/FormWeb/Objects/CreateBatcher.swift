@@ -12,9 +12,9 @@ import Synchronization
 /// turn; under load a batch of n creates takes four for all of them. Alone, a create is written
 /// at once, as before: nothing waits for company.
 ///
-/// A batch commits or rolls back whole. When it fails (a one-time key already stored, a file
-/// claimed by another, the disk), it is rolled back and every create in it is written again on
-/// its own, so each gets its own outcome: one create's refusal never fails its neighbours.
+/// A batch commits or rolls back whole. When it fails (a one-time key already used, an error
+/// in one create's own work, the disk), it is rolled back and every create in it is written
+/// again on its own, so each gets its own outcome: one create's refusal never fails its neighbours.
 /// That is why a create's ``ObjectDraft/alongside`` work must touch only the database: it may
 /// run twice, and only the committed run counts; each run writes fresh records of the draft.
 final class CreateBatcher: Sendable {
