@@ -80,6 +80,9 @@ struct CreateController {
         if !view.readOnlyFields.isEmpty {
             state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
         }
+        // Shown again, the create view keeps its one-time token: the corrected create is one create too.
+        state.submissionToken =
+            SubmissionToken.parse(received.control(SubmissionToken.fieldName)) ?? SubmissionToken.make()
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 }

@@ -45,9 +45,6 @@ extension SubmissionReader {
             }
         }
         state.stagedFileIDs = received.stagedIDs
-        // A create view shown again keeps its one-time token, so the corrected create is one create too.
-        state.submissionToken =
-            SubmissionToken.parse(received.control(SubmissionToken.fieldName)) ?? SubmissionToken.make()
         state.files = try await listable(received, schema: view.schema, viewer: viewer, stored: stored)
         return state
     }
