@@ -162,7 +162,8 @@ struct OptionsRouteTests {
             let firstButton = try #require(view.body[form.upperBound...].range(of: "<button "))
             #expect(
                 view.body[firstButton.lowerBound...].hasPrefix(
-                    #"<button type="submit" name="_enter" value="1" hidden tabindex="-1"></button>"#))
+                    #"<button class="fw-visually-hidden" type="submit" name="_enter" value="1" tabindex="-1" aria-hidden="true"></button>"#
+                ))
             let csrf = ("_csrf", view.csrf ?? "")
             let searched = try await browser.post(
                 "/forms/trip", [csrf, ("title", "Conference"), ("city._q", "City 4999"), ("_enter", "1")])
