@@ -279,6 +279,30 @@ struct ODataV4MappingTests {
         #expect(field.defaultValue == nil)
     }
 
+    @Test("a DefaultValue the field refuses is left out with a warning that says why")
+    func refusedDefaultSaysWhy() throws {
+        let result = try OData.importing([
+            OData.v4(
+                OData.entity(
+                    #"<Property Name="Rate" Type="Edm.Decimal" Precision="5" Scale="2" DefaultValue="1.234"/>"#))
+        ])
+        #expect(try OData.field(try #require(result.forms.first), "Rate").defaultValue == nil)
+        let messages = OData.warnings(result, .mappingDropped).map(\.message)
+        #expect(
+            messages.contains {
+                $0.contains(
+                    #"its DefaultValue "1.234" is refused by the field's own rule ("Rate must have 2 decimal places or fewer")"#
+                )
+            }, "\(messages)")
+        let byte = try OData.importing([
+            OData.v4(OData.entity(#"<Property Name="Count" Type="Edm.Byte" DefaultValue="300"/>"#))
+        ])
+        #expect(
+            OData.warnings(byte, .mappingDropped).map(\.message).contains {
+                $0.contains(#"its DefaultValue "300" does not fit the property's type and facets"#)
+            })
+    }
+
     @Test("a form without a required property gets its first field made required, with a warning")
     func requiredAdded() throws {
         let result = try OData.importing("rules-v4")

@@ -715,12 +715,18 @@ extension ODataFormMapper {
         case .slider, .attachments:
             fits = false
         }
-        // Then the field's own rule, as a submission would meet the default.
+        guard fits else {
+            dropped(context, "its DefaultValue \"\(text)\" does not fit the property's type and facets")
+            return nil
+        }
+        // Then the field's own rule, as a submission would meet the default: its message says why.
         var defaulted = field
         defaulted.defaultValue = text
-        let refused = fits && defaulted.refusalOfDefault(offered: (field.options ?? []).flatMap(\.options)) != nil
-        if !fits || refused { dropped(context, "its DefaultValue \"\(text)\" does not fit the field") }
-        return fits && !refused ? text : nil
+        if let issue = defaulted.refusalOfDefault(offered: (field.options ?? []).flatMap(\.options)) {
+            dropped(context, "its DefaultValue \"\(text)\" is refused by the field's own rule (\"\(issue.message)\")")
+            return nil
+        }
+        return text
     }
 
     /// Reports a piece of a property's mapping that was left out.
