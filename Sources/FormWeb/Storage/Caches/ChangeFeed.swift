@@ -45,16 +45,11 @@ public final class ChangeFeed: Sendable {
     }
 
     /// Records changes for the other instances; call inside the transaction that makes them,
-    /// then ``apply(_:)`` after it commits.
+    /// then ``apply(_:)`` after it commits. This instance reads its own rows from the feed too
+    /// and drops those entries a second time: a transaction whose caller never heard it commit
+    /// (a deadline passed, a COMMIT with no answer) is followed all the same.
     func record(_ changes: [CacheChange], on db: any Database) async throws {
-        var numbers: [Int] = []
-        for change in changes {
-            let row = ChangeRecord(change)
-            try await row.create(on: db)
-            if let number = row.id { numbers.append(number) }
-        }
-        // This instance applies its own changes itself (``apply(_:)``), not again from the feed.
-        position.withLock { $0?.applied.formUnion(numbers) }
+        for change in changes { try await ChangeRecord(change).create(on: db) }
     }
 
     /// Records and applies changes made outside a transaction.
