@@ -20,9 +20,12 @@ public struct CSRF: Sendable {
     }
 
     /// A fresh random browser id: 32 bytes, base64url without padding.
-    public func makeID() -> String {
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        return Self.base64URL(bytes)
+    public func makeID() -> String { Self.randomID() }
+
+    /// 32 random bytes, base64url without padding: a browser id, a session's CSRF key, a
+    /// create view's one-time token.
+    static func randomID() -> String {
+        base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
     }
 
     /// The token for a browser id: HMAC-SHA256(secret, id), base64url without padding.

@@ -1,6 +1,3 @@
-import Crypto
-import Foundation
-
 /// A create view's one-time token: a random value in a hidden `_once` input, new for every
 /// create view and kept when a refused view comes back. The create it sends is stored once
 /// (``OnceKey/page(_:)``): a double click or a resubmission after a timeout, to any instance,
@@ -9,9 +6,7 @@ enum SubmissionToken {
     static let fieldName = "_once"
 
     /// 32 random bytes, base64url without padding.
-    static func make() -> String {
-        CSRF.base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
-    }
+    static func make() -> String { CSRF.randomID() }
 
     /// The token as sent, when it has the shape of one this server makes; nil otherwise.
     static func parse(_ value: String?) -> String? {

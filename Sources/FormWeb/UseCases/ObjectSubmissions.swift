@@ -64,7 +64,10 @@ struct ObjectSubmissions: Sendable {
         } catch {
             // Another request with the key committed first (its row made this transaction fail);
             // with the database gone there is nothing to look up.
-            if let once, !DatabaseOutage.isOutage(error), let first = try await firstCreate(once) { return first }
+            // A lookup that fails leaves the create's own error to answer.
+            if let once, !DatabaseOutage.isOutage(error), let first = (try? await firstCreate(once)) ?? nil {
+                return first
+            }
             throw error
         }
     }

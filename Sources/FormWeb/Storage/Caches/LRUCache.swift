@@ -43,10 +43,6 @@ struct LRUCache<Key: Hashable, Value> {
         entries = entries.filter { !matches($0.key, $0.value.value) }
     }
 
-    mutating func removeAll() {
-        entries.removeAll()
-    }
-
     private mutating func evict() {
         let drop = max(1, capacity / 4) + (entries.count - capacity - 1)
         let oldest = entries.sorted { $0.value.used < $1.value.used }.prefix(drop).map(\.key)
