@@ -25,26 +25,27 @@ public struct DatabasePersistDriver: PersistDriver {
         }
         try await SessionRecord.query(on: db).filter(\.$id == key).delete()
         let entry = SessionCache.Entry(value: try Self.encode(value), expiresAt: Self.date(after: expires))
+        let before = sessions.generation
         try await SessionRecord(id: key, value: entry.value, expiresAt: entry.expiresAt).create(on: db)
-        sessions.store(entry, key: key)
+        sessions.store(entry, key: key, since: before)
         try await sweep(on: db)
     }
 
     public func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         let db = database.database()
         let text = try Self.encode(value)
-        var entry = SessionCache.Entry(value: text, expiresAt: Self.date(after: expires))
+        let expiresAt = Self.date(after: expires)
         if let existing = try await SessionRecord.find(key, on: db) {
             existing.value = text
             // A nil expiry keeps the one already there, as the protocol asks.
-            if expires != nil { existing.expiresAt = entry.expiresAt } else { entry.expiresAt = existing.expiresAt }
+            if expires != nil { existing.expiresAt = expiresAt }
             try await existing.update(on: db)
         } else {
-            try await SessionRecord(id: key, value: text, expiresAt: entry.expiresAt).create(on: db)
+            try await SessionRecord(id: key, value: text, expiresAt: expiresAt).create(on: db)
             try await sweep(on: db)
         }
+        // Dropped here and on every instance; the next read takes the new value.
         try await database.feed.publish([.session(key)], on: db)
-        sessions.store(entry, key: key)
     }
 
     public func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {

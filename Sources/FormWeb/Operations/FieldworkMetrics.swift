@@ -20,6 +20,8 @@ public enum FieldworkMetrics {
         case plans
         /// A signed-in session.
         case sessions
+        /// A signed-in session's account.
+        case accounts
     }
 
     /// What a submission was for (`action` label of refusals).

@@ -35,45 +35,26 @@ extension FormHeads {
 /// change, an options upload) here or on another instance.
 final class CachedFormHeads: FormHeads {
     private let base: any FormHeads
-    private let cache: Mutex<LRUCache<String, StoredForm>>
-    /// Every form, as the form list shows them: a few small columns per form, read again after
-    /// any form changed.
-    private let listing = Mutex<[FormListing]?>(nil)
-    /// Bumped by every change, so a read that raced a change does not cache what it read.
-    private let generation = Mutex<UInt64>(0)
+    private let heads: FeedCache<String, StoredForm>
+    /// Every form, as the form list shows them (one entry): a few small columns per form, read
+    /// again after any form changed.
+    private let listing = FeedCache<Bool, [FormListing]>(capacity: 1, metrics: .forms)
 
     init(_ base: any FormHeads, feed: ChangeFeed, capacity: Int = 256) {
         self.base = base
-        cache = Mutex(LRUCache(capacity: capacity))
+        heads = FeedCache(capacity: capacity, metrics: .forms)
         feed.subscribe { [weak self] change in
             guard case .form(let id) = change, let self else { return }
-            generation.withLock { $0 &+= 1 }
-            cache.withLock { $0.removeValue(for: id) }
-            listing.withLock { $0 = nil }
+            heads.drop { $0.removeValue(for: id) }
+            listing.drop { $0.removeAll { _, _ in true } }
         }
     }
 
     func latest(formID: String) async throws -> StoredForm? {
-        if let cached = cache.withLock({ $0.value(for: formID) }) {
-            FieldworkMetrics.cacheHit(.forms)
-            return cached
-        }
-        FieldworkMetrics.cacheMiss(.forms)
-        let before = generation.withLock { $0 }
-        guard let form = try await base.latest(formID: formID) else { return nil }
-        if generation.withLock({ $0 }) == before { cache.withLock { $0.set(form, for: formID) } }
-        return form
+        try await heads.value(for: formID) { try await base.latest(formID: formID) }
     }
 
     func list() async throws -> [FormListing] {
-        if let cached = listing.withLock({ $0 }) {
-            FieldworkMetrics.cacheHit(.forms)
-            return cached
-        }
-        FieldworkMetrics.cacheMiss(.forms)
-        let before = generation.withLock { $0 }
-        let forms = try await base.list()
-        if generation.withLock({ $0 }) == before { listing.withLock { $0 = forms } }
-        return forms
+        try await listing.value(for: true) { try await base.list() } ?? []
     }
 }
