@@ -12,7 +12,7 @@ struct MigrationTests {
                 "FormWeb.CreateForms", "FormWeb.CreateFormVersions", "FormWeb.CreateUsers", "FormWeb.CreateSessions",
                 "FormWeb.CreateObjects", "FormWeb.CreateAttachments", "FormWeb.AddAdminTables",
                 "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles", "FormWeb.AddCacheChanges",
-                "FormWeb.AddSubmissionTokens", "FormWeb.AddServerSecrets",
+                "FormWeb.AddSubmissionTokens", "FormWeb.AddServerSecrets", "FormWeb.IndexSubmissionTokens",
             ])
     }
 }

@@ -138,4 +138,22 @@ struct SubmissionTokenTests {
             #expect(try await a.objects.object(once: once) == nil)
         }
     }
+
+    @Test("a create sent again after its object was deleted makes a new object, not an error")
+    func afterDelete() async throws {
+        try await TestDatabases.run { _, databases in
+            let database = databases[0]
+            try await database.forms.store(Fixtures.importResult([Self.form]))
+            let once = OnceKey.page(SubmissionToken.make())
+            let values: [String: FieldValue] = ["title": .text("Gone"), "note": .text("n")]
+            let first = try await database.objects.create(
+                formID: Self.form.id, version: 1, values: values, keyText: "Gone", creator: .browser("x"), once: once)
+            #expect(try await database.objects.delete(formID: Self.form.id, id: first.id))
+            #expect(try await database.objects.object(once: once) == nil, "the key went with its object")
+            let again = try await database.objects.create(
+                formID: Self.form.id, version: 1, values: values, keyText: "Gone", creator: .browser("x"), once: once)
+            #expect(again.id != first.id)
+            #expect(try await database.objects.object(once: once)?.object.id == again.id)
+        }
+    }
 }

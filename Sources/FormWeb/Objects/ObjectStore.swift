@@ -130,12 +130,16 @@ public struct ObjectStore: Sendable {
         }
     }
 
-    /// Deletes an object; false when it was already gone.
+    /// Deletes an object with the one-time keys that made it, in one transaction; false when it
+    /// was already gone. A create sent again with one of those keys then makes a new object,
+    /// where it would otherwise find its key used and its object gone.
     @discardableResult
     public func delete(formID: String, id: UUID) async throws -> Bool {
-        let db = database.database()
-        guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
-        try await record.delete(on: db)
-        return true
+        try await database.transaction { db in
+            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            try await SubmissionTokenRecord.query(on: db).filter(\.$objectID == id).delete()
+            try await record.delete(on: db)
+            return true
+        }
     }
 }

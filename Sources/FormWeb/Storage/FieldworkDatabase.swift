@@ -111,6 +111,7 @@ public struct FieldworkDatabase: Sendable {
         AddCacheChanges(),
         AddSubmissionTokens(),
         AddServerSecrets(),
+        IndexSubmissionTokens(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,
