@@ -19,33 +19,34 @@ public struct DatabasePersistDriver: PersistDriver {
     }
 
     public func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
-        let db = database.database()
-        if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing.expiresAt) {
-            throw PersistError.duplicate
-        }
-        try await SessionRecord.query(on: db).filter(\.$id == key).delete()
         let entry = SessionCache.Entry(value: try Self.encode(value), expiresAt: Self.date(after: expires))
         let before = sessions.generation
-        try await SessionRecord(id: key, value: entry.value, expiresAt: entry.expiresAt).create(on: db)
+        try await database.transaction { db in
+            if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing.expiresAt) {
+                throw PersistError.duplicate
+            }
+            try await SessionRecord.query(on: db).filter(\.$id == key).delete()
+            try await SessionRecord(id: key, value: entry.value, expiresAt: entry.expiresAt).create(on: db)
+            try await Self.sweep(on: db)
+        }
         sessions.store(entry, key: key, since: before)
-        try await sweep(on: db)
     }
 
     public func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
-        let db = database.database()
         let text = try Self.encode(value)
         let expiresAt = Self.date(after: expires)
-        if let existing = try await SessionRecord.find(key, on: db) {
-            existing.value = text
-            // A nil expiry keeps the one already there, as the protocol asks.
-            if expires != nil { existing.expiresAt = expiresAt }
-            try await existing.update(on: db)
-        } else {
-            try await SessionRecord(id: key, value: text, expiresAt: expiresAt).create(on: db)
-            try await sweep(on: db)
-        }
         // Dropped here and on every instance; the next read takes the new value.
-        try await database.feed.publish([.session(key)], on: db)
+        try await database.transaction(recording: [.session(key)]) { db in
+            if let existing = try await SessionRecord.find(key, on: db) {
+                existing.value = text
+                // A nil expiry keeps the one already there, as the protocol asks.
+                if expires != nil { existing.expiresAt = expiresAt }
+                try await existing.update(on: db)
+            } else {
+                try await SessionRecord(id: key, value: text, expiresAt: expiresAt).create(on: db)
+                try await Self.sweep(on: db)
+            }
+        }
     }
 
     public func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
@@ -74,13 +75,13 @@ public struct DatabasePersistDriver: PersistDriver {
 
     /// Deletes the session here and on every instance's cache.
     public func remove(key: String) async throws {
-        let db = database.database()
-        try await SessionRecord.query(on: db).filter(\.$id == key).delete()
-        try await database.feed.publish([.session(key)], on: db)
+        try await database.transaction(recording: [.session(key)]) { db in
+            try await SessionRecord.query(on: db).filter(\.$id == key).delete()
+        }
     }
 
     /// Deletes expired rows; bounded so one request never pays for a long backlog.
-    private func sweep(on db: any Database) async throws {
+    private static func sweep(on db: any Database) async throws {
         let stale = try await SessionRecord.query(on: db).filter(\.$expiresAt < Date()).limit(20).all(\.$id)
         guard !stale.isEmpty else { return }
         try await SessionRecord.query(on: db).filter(\.$id ~~ stale).delete()

@@ -56,24 +56,20 @@ public struct UserStore: Sendable {
     /// Sets a new password; the account's sessions end, so an old sign-in stops working.
     public func setPassword(_ password: String, for id: UUID) async throws {
         let hash = try await hasher.hash(password)
-        try await database.transaction { db in
+        try await database.transaction(recording: [.account(id)]) { db in
             guard let record = try await UserRecord.find(id, on: db) else { return }
             record.passwordHash = hash
             try await record.save(on: db)
             try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
-            try await database.feed.record([.account(id)], on: db)
         }
-        database.feed.apply([.account(id)])
     }
 
     /// Removes an account and its sessions; the objects it created stay, visible to admins.
     public func delete(id: UUID) async throws {
-        try await database.transaction { db in
+        try await database.transaction(recording: [.account(id)]) { db in
             try await SessionRecord.query(on: db).filter(\.$value ~~ id.uuidString).delete()
             try await UserRecord.query(on: db).filter(\.$id == id).delete()
-            try await database.feed.record([.account(id)], on: db)
         }
-        database.feed.apply([.account(id)])
     }
 
     /// Creates `admin` on first start with the given password, or a generated one that is

@@ -154,6 +154,21 @@ public struct FieldworkDatabase: Sendable {
         }
     }
 
+    /// A transaction whose changes the caches follow: `changes` are recorded in it for every
+    /// instance (``ChangeFeed/record(_:on:)``), and dropped here once it committed.
+    func transaction<T: Sendable>(
+        recording changes: [CacheChange], _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
+        let feed = feed
+        let result = try await transaction { db in
+            let result = try await body(db)
+            try await feed.record(changes, on: db)
+            return result
+        }
+        feed.apply(changes)
+        return result
+    }
+
     /// A SQLite transaction that takes the write lock as it begins.
     private func immediateTransaction<T: Sendable>(
         _ body: @escaping @Sendable (any Database) async throws -> T

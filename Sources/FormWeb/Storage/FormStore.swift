@@ -154,14 +154,11 @@ public struct FormStore: Sendable {
 
     /// Changes a form's row and tells every instance's caches, in one transaction.
     private func changeForm(_ formID: String, _ change: @escaping @Sendable (FormRecord) -> Void) async throws {
-        let changed = try await database.transaction { db in
-            guard let form = try await FormRecord.find(formID, on: db) else { return false }
+        try await database.transaction(recording: [.form(formID)]) { db in
+            guard let form = try await FormRecord.find(formID, on: db) else { return }
             change(form)
             try await form.save(on: db)
-            try await database.feed.record([.form(formID)], on: db)
-            return true
         }
-        if changed { database.feed.apply([.form(formID)]) }
     }
 
     /// Replaces the options of a form's list with uploaded ones, for every version of the form at
@@ -169,7 +166,7 @@ public struct FormStore: Sendable {
     public func replaceOptions(
         _ groups: [OptionGroup], formID: String, listID: String, by account: String?
     ) async throws {
-        try await database.transaction { db in
+        try await database.transaction(recording: [.form(formID)]) { db in
             guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
             let record =
                 try await OptionListRecord.query(on: db).filter(\.$formID == formID).filter(\.$listID == listID).first()
@@ -181,9 +178,7 @@ public struct FormStore: Sendable {
             try await record.save(on: db)
             form.listsRevision += 1
             try await form.save(on: db)
-            try await database.feed.record([.form(formID)], on: db)
         }
-        database.feed.apply([.form(formID)])
     }
 
     /// The uploaded options of a form's lists, by list id, with when and by whom.

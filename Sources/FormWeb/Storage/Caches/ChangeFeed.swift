@@ -52,12 +52,6 @@ public final class ChangeFeed: Sendable {
         for change in changes { try await ChangeRecord(change).create(on: db) }
     }
 
-    /// Records and applies changes made outside a transaction.
-    func publish(_ changes: [CacheChange], on db: any Database) async throws {
-        try await record(changes, on: db)
-        apply(changes)
-    }
-
     /// Drops what the changes made stale from this instance's caches.
     func apply(_ changes: [CacheChange]) {
         let listeners = listeners.withLock { $0 }
