@@ -37,4 +37,36 @@ struct OutageTests {
             }
         }
     }
+
+    @Test(
+        "a create refused by a used key, whose lookup of the first create finds the database gone, answers the outage")
+    func lookupAfterFailedCreate() async throws {
+        let keyTaken = Failure()
+        let outage = IOError(errnoCode: ECONNREFUSED, reason: "connect")
+        // The database went away between the refused insert and the lookup: 503, not 500.
+        await #expect(throws: IOError.self) {
+            _ = try await ObjectSubmissions.afterFailedCreate(keyTaken) { throw outage }
+        }
+        // The create itself met the outage: nothing is looked up.
+        var looked = false
+        await #expect(throws: IOError.self) {
+            _ = try await ObjectSubmissions.afterFailedCreate(outage) {
+                looked = true
+                return .keyReused
+            }
+        }
+        #expect(!looked)
+        // Any other failed lookup, or no first create, leaves the create's own error.
+        await #expect(throws: Failure.self) {
+            _ = try await ObjectSubmissions.afterFailedCreate(keyTaken) { throw CancellationError() }
+        }
+        await #expect(throws: Failure.self) {
+            _ = try await ObjectSubmissions.afterFailedCreate(keyTaken) { nil }
+        }
+        let found = try await ObjectSubmissions.afterFailedCreate(keyTaken) { .keyReused }
+        guard case .keyReused = found else {
+            Issue.record("the first create's answer is returned")
+            return
+        }
+    }
 }

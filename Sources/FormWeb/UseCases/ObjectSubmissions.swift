@@ -62,14 +62,29 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.objectCreated()
             return .stored(object)
         } catch {
-            // Another request with the key committed first (its row made this transaction fail);
-            // with the database gone there is nothing to look up.
-            // A lookup that fails leaves the create's own error to answer.
-            if let once, !DatabaseOutage.isOutage(error), let first = (try? await firstCreate(once)) ?? nil {
-                return first
-            }
-            throw error
+            guard let once else { throw error }
+            return try await Self.afterFailedCreate(error) { try await firstCreate(once) }
         }
+    }
+
+    /// What a create that failed with a one-time key is answered. Another request with the key
+    /// may have committed first (its row made this transaction fail): then `firstCreate` finds
+    /// its answer. With the database gone there is nothing to look up, and the outage answers
+    /// (503: the client sends again, and gets the first object). A lookup that fails because the
+    /// database went away between the two answers the same; any other failed lookup, or none
+    /// found, leaves the create's own error to answer.
+    static func afterFailedCreate(
+        _ createError: any Error, firstCreate: () async throws -> Outcome?
+    ) async throws -> Outcome {
+        guard !DatabaseOutage.isOutage(createError) else { throw createError }
+        let first: Outcome?
+        do {
+            first = try await firstCreate()
+        } catch {
+            throw DatabaseOutage.isOutage(error) ? error : createError
+        }
+        guard let first else { throw createError }
+        return first
     }
 
     /// What a create with an already used one-time key is answered: the first create's object,
