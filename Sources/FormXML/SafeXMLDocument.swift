@@ -127,9 +127,8 @@ public final class SafeXMLDocument {
         return XMLParseError(.malformed(message: error.message), line: error.line, column: error.column)
     }
 
-    /// The libxml2 tree, for the schema validator.
-    func withDocPointer<T>(_ body: (xmlDocPtr) -> T) -> T {
-        // Only native specs are validated, and they are never parsed `elementsOnly`.
-        withExtendedLifetime(self) { body(doc!) }
+    /// The libxml2 tree, for the schema validator; nil for a lean tree (parsed `elementsOnly`, which keeps no DOM).
+    func withDocPointer<T>(_ body: (xmlDocPtr?) -> T) -> T {
+        withExtendedLifetime(self) { body(doc) }
     }
 }

@@ -78,4 +78,22 @@ struct LeanTreeTests {
         #expect(message.contains("mismatch"))
         #expect(malformed.line == 1)
     }
+
+    @Test("a lean tree given to the schema validator is refused with a message, not a trap")
+    func leanTreeNotValidated() throws {
+        let xsd = #"""
+            <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="r"/></xs:schema>
+            """#
+        guard case .success(let validator) = XMLSchemaValidator.compile(Array(xsd.utf8)) else {
+            Issue.record("the schema compiles")
+            return
+        }
+        let full = try SafeXMLDocument.parse(Array("<r/>".utf8))
+        #expect(validator.validate(full).isEmpty)
+        let lean = try parse("<r/>")
+        #expect(
+            validator.validate(lean).map(\.message) == [
+                "The document was read as a lean tree, which keeps nothing to validate"
+            ])
+    }
 }
