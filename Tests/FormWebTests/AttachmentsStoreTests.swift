@@ -151,4 +151,15 @@ struct AttachmentsStoreTests {
             try await task.value
         }
     }
+
+    @Test("a folder is synced after files move into it; a folder that is not there is an error, not a silent pass")
+    func synchronizeFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try AttachmentStore.synchronizeFolder(folder)
+        #expect(throws: CocoaError.self) {
+            try AttachmentStore.synchronizeFolder(folder.appendingPathComponent("missing"))
+        }
+    }
 }

@@ -105,6 +105,9 @@ public struct AttachmentStore: Sendable {
                 for file in kept {
                     try FileManager.default.moveItem(at: file.stagingFile!, to: folder.appendingPathComponent(file.id))
                 }
+                // The files' bytes were synced in staging; this makes their new names durable
+                // too, before the rows commit.
+                try Self.synchronizeFolder(folder)
             }
         } catch {
             for file in kept {
@@ -112,6 +115,16 @@ public struct AttachmentStore: Sendable {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(file.id))
             }
             throw error
+        }
+    }
+
+    /// fsync of a folder: the names made in it (a rename, a new file) survive a power loss.
+    static func synchronizeFolder(_ folder: URL) throws {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: folder.path]) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.path])
         }
     }
 
