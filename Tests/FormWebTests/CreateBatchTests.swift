@@ -2,6 +2,7 @@ import FluentKit
 import FormModel
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import Testing
 
 @testable import FormWeb
@@ -113,6 +114,34 @@ struct CreateBatchTests {
             let stored = try #require(try await database.objects.object(once: key))
             #expect(try outcomes[1].get().id == stored.object.id)
         }
+    }
+
+    @Test("a batch that meets the database failing fails every create in it at once, without writing each again")
+    func databaseFails() async throws {
+        try await AttachmentFixtures.withStore { _, database in
+            try await database.forms.store(Fixtures.importResult([Self.form]))
+            let runs = NIOLockedValueBox(0)
+            let outcomes = try await Self.createTogether(
+                6, on: database,
+                alongside: { index, _ in
+                    runs.withLockedValue { $0 += 1 }
+                    if index == 3 { throw IOError(errnoCode: ECONNRESET, reason: "read") }
+                })
+            // On SQLite create 0 is alone; 1 to 5 form a batch that fails at 3: all five get the
+            // error and no work runs again. On PostgreSQL every create is alone.
+            let failed = database.usesSQLite ? Set(1...5) : [3]
+            for (index, outcome) in outcomes.enumerated() {
+                if failed.contains(index) {
+                    #expect(throws: IOError.self) { try outcome.get() }
+                } else {
+                    #expect(throws: Never.self) { try outcome.get() }
+                }
+            }
+            #expect(try await Self.storedCount(database) == 6 - failed.count)
+            #expect(runs.withLockedValue { $0 } == (database.usesSQLite ? 1 + 3 : 6))
+        }
+        #expect(CreateBatcher.mayBeOneCreates(Refused()))
+        #expect(!CreateBatcher.mayBeOneCreates(IOError(errnoCode: ECONNREFUSED, reason: "connect")))
     }
 
     struct Refused: Error {}

@@ -12,9 +12,10 @@ import Synchronization
 /// turn; under load a batch of n creates takes four for all of them. Alone, a create is written
 /// at once, as before: nothing waits for company.
 ///
-/// A batch commits or rolls back whole. When it fails (a one-time key already used, an error
-/// in one create's own work, the disk), it is rolled back and every create in it is written
-/// again on its own, so each gets its own outcome: one create's refusal never fails its neighbours.
+/// A batch commits or rolls back whole. When it fails for what may be one create's (a one-time
+/// key already used, an error in one create's own work), it is rolled back and every create in
+/// it is written again on its own, so each gets its own outcome: one create's refusal never
+/// fails its neighbours. When the database itself fails, every create in it gets that error.
 /// That is why a create's ``ObjectDraft/alongside`` work must touch only the database: it may
 /// run twice, and only the committed run counts; each run writes fresh records of the draft.
 final class CreateBatcher: Sendable {
@@ -76,7 +77,10 @@ final class CreateBatcher: Sendable {
             let records = try await database.transaction { db in try await insert(batch.map(\.draft), on: db) }
             for (create, record) in zip(batch, records) { create.done.resume(returning: record) }
         } catch {
-            guard batch.count > 1 else { return batch[0].done.resume(throwing: error) }
+            guard batch.count > 1, Self.mayBeOneCreates(error) else {
+                for create in batch { create.done.resume(throwing: error) }
+                return
+            }
             for create in batch {
                 do {
                     let records = try await database.transaction { db in try await insert([create.draft], on: db) }
@@ -86,6 +90,17 @@ final class CreateBatcher: Sendable {
                 }
             }
         }
+    }
+
+    /// Whether a failed batch may have failed for one create alone, so that writing each again
+    /// on its own gives the others their objects: a constraint (a one-time key already used) or
+    /// an error of a create's own work. The database itself failing (unreachable, the disk full
+    /// or failing, a deadline passed) would fail each of them again, one after another: every
+    /// create of the batch gets that error at once.
+    static func mayBeOneCreates(_ error: any Error) -> Bool {
+        if DatabaseOutage.isOutage(error) { return false }
+        if let error = error as? any DatabaseError { return error.isConstraintFailure }
+        return true
     }
 
     /// The statements of a batch, in its transaction: every object in one `INSERT`, every key in
