@@ -195,7 +195,7 @@ public struct FieldworkDatabase: Sendable {
 
     /// How long a transaction on PostgreSQL may take, waiting for a connection included: far
     /// more than a create takes under load, far less than a client waits.
-    static let transactionDeadline: Duration = .milliseconds(2_500)
+    static let transactionDeadline: Duration = .seconds(2)
 
     /// Work that one instance at a time does: the key of its PostgreSQL advisory lock.
     enum ExclusiveWork: Int64 {
