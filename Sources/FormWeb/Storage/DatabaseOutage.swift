@@ -50,9 +50,15 @@ enum DatabaseOutage {
         case is NoAnswer, is ConnectionPoolTimeoutError, is ConnectionPoolError, is NIOConnectionError, is ChannelError:
             return true
         case let error as PSQLError:
-            if [.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(
-                error.code)
-            {
+            // `unexpectedBackendMessage`: the server's FATAL ("terminating connection due to
+            // administrator command", 57P01, as PostgreSQL shuts down) reached a connection
+            // at a moment the driver expects none (here, as a BEGIN went out); the connection
+            // closes with it.
+            // The driver keeps that message to itself, so the code is all there is to go on.
+            if [
+                .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection,
+                .unexpectedBackendMessage,
+            ].contains(error.code) {
                 return true
             }
             // The server answered, but cannot serve: shutting down, starting up or restarting
