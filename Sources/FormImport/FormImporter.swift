@@ -162,11 +162,7 @@ public enum FormImporter {
     private static func role(of xml: SafeXMLDocument?) -> DocumentRole {
         guard let xml else { return .other }
         return xml.withRoot { root -> DocumentRole in
-            guard root.hasLocalName("Edmx"),
-                root.namespaceURI == edmxV2Namespace || root.namespaceURI == edmxV4Namespace
-            else {
-                return .other
-            }
+            guard odataKind(of: root) != nil else { return .other }
             return declaresTypes(root) ? .odataMetadata : .annotations
         } ?? .other
     }
@@ -198,6 +194,37 @@ public enum FormImporter {
         return false
     }
 
+    /// The OData version of an `Edmx` root: its namespace says it. A sloppy root, in no
+    /// namespace or in one of no OData version, is still EDMX when it holds a `DataServices`;
+    /// its `Version` says which (`1.0` to `3.0`: V2, `4.0` and `4.01`: V4), or failing that,
+    /// the EDM namespace of its schemas. The OData reader warns of what was assumed. Nil: not
+    /// OData metadata.
+    static func odataKind(of root: XMLNode) -> SourceKind? {
+        guard root.hasLocalName("Edmx") else { return nil }
+        switch root.namespaceURI {
+        case edmxV2Namespace?: return .odataV2
+        case edmxV4Namespace?: return .odataV4
+        default: break
+        }
+        var schemaNamespaces: [String] = []
+        var holdsDataServices = false
+        root.forEachChild { dataServices in
+            guard dataServices.hasLocalName("DataServices") else { return }
+            holdsDataServices = true
+            dataServices.forEachChild { schema in
+                if schema.hasLocalName("Schema"), let uri = schema.namespaceURI { schemaNamespaces.append(uri) }
+            }
+        }
+        guard holdsDataServices else { return nil }
+        switch root.attribute("Version") {
+        case "1.0", "2.0", "3.0": return .odataV2
+        case "4.0", "4.01": return .odataV4
+        default:
+            if schemaNamespaces.contains(ODataNamespace.edmV4) { return .odataV4 }
+            return schemaNamespaces.contains(where: ODataNamespace.edm.contains) ? .odataV2 : nil
+        }
+    }
+
     /// Which importer a document's root element calls for.
     static func sniff(_ xml: SafeXMLDocument, file: String) -> Result<SourceKind, ImportError> {
         guard let root = xml.rootName else {
@@ -207,7 +234,16 @@ public enum FormImporter {
         if root.localName == "form" { return .success(.native) }
         if root.localName == "Edmx" && root.namespaceURI == edmxV2Namespace { return .success(.odataV2) }
         if root.localName == "Edmx" && root.namespaceURI == edmxV4Namespace { return .success(.odataV4) }
+        if root.localName == "Edmx", let kind = xml.withRoot(odataKind) ?? nil { return .success(kind) }
         let found = "<\(root.localName)>" + (root.namespaceURI.map { " in namespace \($0)" } ?? " in no namespace")
+        if root.localName == "Edmx" {
+            return .failure(
+                ImportError(
+                    code: .unknownFormat,
+                    message:
+                        "The root element is \(found), which is no OData EDMX namespace (V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)), and it holds no <DataServices> of a known OData version: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)",
+                    file: file, line: root.line))
+        }
         return .failure(
             ImportError(
                 code: .unknownFormat,

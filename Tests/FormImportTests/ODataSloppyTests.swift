@@ -81,6 +81,91 @@ struct ODataSloppyTests {
             ])
     }
 
+    @Test(
+        "an Edmx root in no namespace (its edmx prefix declared but not used) is V2 metadata by its Version, with a warning"
+    )
+    func rootInNoNamespace() throws {
+        let result = try OData.importing("sloppy-root-no-namespace")
+        #expect(result.kind == .odataV2)
+        #expect(result.forms.map(\.id) == ["espm-customers", "espm-suppliers"])
+        let customers = try OData.form(result, "espm-customers")
+        #expect(try OData.field(customers, "EmailAddress").label == "E-mail")
+        #expect(try OData.field(customers, "EmailAddress").required)
+        #expect(try OData.field(customers, "DateOfBirth").kind == .date)
+        let assumed = OData.warnings(result, .assumedNamespace)
+        #expect(assumed.map(\.line) == [2])
+        #expect(
+            assumed.map(\.message) == [
+                "<Edmx> and the elements in it are in no namespace; they are read as OData V2 EDMX (http://schemas.microsoft.com/ado/2007/06/edmx). To silence this, declare xmlns=\"http://schemas.microsoft.com/ado/2007/06/edmx\" on it."
+            ])
+    }
+
+    @Test(
+        "a sloppy Edmx root with no Version takes its version from its schemas; one in an unknown namespace is read too"
+    )
+    func rootVersion() throws {
+        func document(_ root: String, schema: String) -> ImportDocument {
+            let text = """
+                <?xml version="1.0" encoding="utf-8"?>
+                \(root)
+                  <edmx:DataServices>
+                    <Schema Namespace="S" xmlns="\(schema)">
+                      <EntityType Name="T"><Key><PropertyRef Name="ID"/></Key>
+                        <Property Name="ID" Type="Edm.String" Nullable="false" MaxLength="10"/>
+                        <Property Name="At" Type="Edm.DateTimeOffset"/>
+                      </EntityType>
+                      <EntityContainer Name="C"><EntitySet Name="Ts" EntityType="S.T"/></EntityContainer>
+                    </Schema>
+                  </edmx:DataServices>
+                </edmx:Edmx>
+                """
+            return ImportDocument(name: "sloppy.xml", data: Array(text.utf8))
+        }
+        let v4 = try OData.importing([
+            document(
+                #"<edmx:Edmx xmlns:edmx="urn:not-edmx">"#, schema: "http://docs.oasis-open.org/odata/ns/edm")
+        ])
+        #expect(v4.kind == .odataV4)
+        #expect(v4.forms.map(\.id) == ["s-ts"])
+        #expect(
+            OData.warnings(v4, .assumedNamespace).map(\.message) == [
+                "<Edmx> and the elements in it are in the namespace urn:not-edmx, which is no OData EDMX namespace; they are read as OData V4 EDMX (http://docs.oasis-open.org/odata/ns/edmx). To silence this, bind its prefix to http://docs.oasis-open.org/odata/ns/edmx."
+            ])
+        let v2 = try OData.importing([
+            document(
+                #"<edmx:Edmx xmlns:edmx="urn:not-edmx">"#, schema: "http://schemas.microsoft.com/ado/2009/11/edm")
+        ])
+        #expect(v2.kind == .odataV2)
+    }
+
+    @Test(
+        "an Edmx root of no OData version that holds no DataServices (an Entity Framework designer file) is refused, saying why"
+    )
+    func entityFrameworkDesignerFile() throws {
+        let text = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <edmx:Edmx Version="2.0" xmlns:edmx="http://schemas.microsoft.com/ado/2008/10/edmx">
+              <edmx:Runtime><edmx:ConceptualModels>
+                <Schema Namespace="M" xmlns="http://schemas.microsoft.com/ado/2008/09/edm">
+                  <EntityType Name="T"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Int32" Nullable="false"/></EntityType>
+                </Schema>
+              </edmx:ConceptualModels></edmx:Runtime>
+            </edmx:Edmx>
+            """
+        let outcome = FormImporter.importBatch([ImportDocument(name: "Model.edmx", data: Array(text.utf8))])
+        guard case .failure(let failure) = try #require(outcome.first).result else {
+            Issue.record("an Entity Framework designer file is refused")
+            return
+        }
+        let error = try #require(failure.errors.first)
+        #expect(error.code == .unknownFormat)
+        #expect(error.line == 2)
+        #expect(
+            error.message
+                == "The root element is <Edmx> in namespace http://schemas.microsoft.com/ado/2008/10/edmx, which is no OData EDMX namespace (V2: http://schemas.microsoft.com/ado/2007/06/edmx; V4: http://docs.oasis-open.org/odata/ns/edmx), and it holds no <DataServices> of a known OData version: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
+        )
+    }
+
     @Test("clean documents give no assumed-namespace warning")
     func cleanDocuments() throws {
         for fixture in ["rules-v4", "rules-v2", "layers-metadata"] {

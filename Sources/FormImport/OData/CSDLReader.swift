@@ -38,6 +38,8 @@ struct CSDLReader {
         // The reader owns the index while it reads, so adding to it never copies it.
         index = AnnotationIndex()
         reader.document.role = EDMXRole.of(root)
+        // A root in no namespace or in one of no OData version (`FormImporter.odataKind`).
+        if reader.family(root.namespaceKey) != .edmx { reader.assumeEDM(root, expected: "EDMX") }
         reader.readDeclarations(root)
         reader.readModel(root)
         report.append(reader.report)

@@ -7,7 +7,7 @@ import FormXML
 ///
 /// The first document is the service metadata; the ones after it are annotation documents,
 /// layered in order: each overrides the ones before it, and all override the metadata's own
-/// annotations. Only XML that is not well-formed, or a root that is not `edmx:Edmx`, is refused,
+/// annotations. Only XML that is not well-formed, or a root that is not EDMX (`FormImporter.odataKind`), is refused,
 /// before this importer runs; everything else imports, with warnings for what it passed over.
 enum ODataImporter {
     struct Output {
@@ -27,7 +27,7 @@ enum ODataImporter {
                 report.warn(.xmlWarning, warning.message, file: name, line: warning.line)
             }
             let document = xml.withRoot { root in
-                let version: CSDLDocument.Version = root.namespaceURI == FormImporter.edmxV2Namespace ? .v2 : .v4
+                let version: CSDLDocument.Version = FormImporter.odataKind(of: root) == .odataV2 ? .v2 : .v4
                 return CSDLReader.read(root, file: name, version: version, report: &report, index: &index)
             }
             if let document { read.append(document) }
