@@ -299,6 +299,44 @@ struct ODataReaderTests {
         #expect(field.label == "Created At" && field.hint == nil)
     }
 
+    @Test(
+        "a text key gives way to a label that is text further down: a DataField's key to Common.Label, a facet's to its field group's"
+    )
+    func textKeyGivesWay() throws {
+        let annotations = """
+              <Annotations Target="self.T">
+                <Annotation Term="UI.Facets"><Collection>
+                  <Record Type="UI.ReferenceFacet">
+                    <PropertyValue Property="Label" String="{@i18n>generalInformation}"/>
+                    <PropertyValue Property="Target" AnnotationPath="@UI.FieldGroup#Main"/>
+                  </Record>
+                </Collection></Annotation>
+                <Annotation Term="UI.FieldGroup" Qualifier="Main"><Record>
+                  <PropertyValue Property="Label" String="General"/>
+                  <PropertyValue Property="Data"><Collection>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Label" String="{@i18n>labelStatus}"/><PropertyValue Property="Value" Path="Status"/>
+                    </Record>
+                    <Record Type="UI.DataField">
+                      <PropertyValue Property="Label" String="{@i18n>labelNote}"/><PropertyValue Property="Value" Path="Note"/>
+                    </Record>
+                  </Collection></PropertyValue>
+                </Record></Annotation>
+              </Annotations>
+              <Annotations Target="self.T/Status"><Annotation Term="Common.Label" String="Status"/></Annotations>
+            """
+        let members = """
+            <Property Name="Status" Type="Edm.String" MaxLength="10"/>
+            <Property Name="Note" Type="Edm.String" MaxLength="10"/>
+            """
+        let form = try #require(
+            try OData.importing([OData.v4(OData.entity(members, typeAnnotations: annotations))]).forms.first)
+        #expect(try OData.field(form, "Status").label == "Status")
+        #expect(try OData.field(form, "Note").label == "Label Note", "no text further down: the key in words")
+        let groups = form.sections.first { $0.kind == .properties }?.groups ?? []
+        #expect(groups.map(\.label) == ["General"])
+    }
+
     @Test("a property name that is not a valid field name is renamed and reported")
     func renamedField() throws {
         let result = try OData.importing([OData.v4(OData.entity(#"<Property Name="Größe" Type="Edm.String"/>"#))])

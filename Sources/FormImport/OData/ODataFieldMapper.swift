@@ -219,9 +219,7 @@ extension ODataFormMapper {
     private func describe(_ field: inout Field, _ context: PropertyContext, _ annotations: PropertyAnnotations) -> Bool
     {
         let property = context.property
-        field.label =
-            label(context.dataFieldLabel) ?? label(annotation(Term.label, annotations)?.string)
-            ?? label(property.sap.label)
+        field.label = label(context.dataFieldLabel, annotation(Term.label, annotations)?.string, property.sap.label)
         let labelled = field.label != nil
         if !labelled { field.label = Words.fromIdentifier(property.name) }
         field.hint =
@@ -748,7 +746,25 @@ extension ODataFormMapper {
     func label(_ text: String?) -> String? {
         guard let text = nonEmpty(text) else { return nil }
         guard let key = ODataFormMapper.textKey(text) else { return text }
-        return Words.fromIdentifier(key.split(separator: ".").joined(separator: " "))
+        return Self.words(ofKey: key)
+    }
+
+    /// The first of the labels, in the order they take precedence, that is text; failing that,
+    /// the first text key in words. A key (`{@i18n>labelStatus}`) names a text in the app's
+    /// translation files, which an import does not read: a label of the service further down
+    /// (`sap:label="Status"`) says more than the key does.
+    func label(_ first: String?, _ second: String?, _ third: String? = nil) -> String? {
+        var key: String?
+        for text in [first, second, third] {
+            guard let text = nonEmpty(text) else { continue }
+            guard let found = ODataFormMapper.textKey(text) else { return text }
+            if key == nil { key = found }
+        }
+        return key.map(Self.words(ofKey:))
+    }
+
+    private static func words(ofKey key: String) -> String {
+        Words.fromIdentifier(key.split(separator: ".").joined(separator: " "))
     }
 
     /// A hint as written; an unresolved text key is no hint.

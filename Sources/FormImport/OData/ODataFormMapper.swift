@@ -153,8 +153,8 @@ final class ODataFormMapper {
             return .skipped(draft.skipReason ?? "")
         }
         let object =
-            label(header?["TypeName"]?.string) ?? label(typeAnnotation(Term.label, tables)?.value.string)
-            ?? label(type.sap.label) ?? Words.fromIdentifier(shortTypeName(typeName))
+            label(header?["TypeName"]?.string, typeAnnotation(Term.label, tables)?.value.string, type.sap.label)
+            ?? Words.fromIdentifier(shortTypeName(typeName))
         let schema = FormSchema(
             id: id, title: "New \(object)", object: object, sections: sections.sections, lists: sections.lists)
         // Everything else is sound by construction (tests hold every form of the corpus to
@@ -666,7 +666,7 @@ final class ODataFormMapper {
                 let fieldGroup = entry.value.record
                 groups.append(
                     PendingGroup(
-                        label: label ?? self.label(fieldGroup?["Label"]?.string) ?? parentLabel,
+                        label: self.label(record["Label"]?.string, fieldGroup?["Label"]?.string) ?? parentLabel,
                         items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
             } else if term == Term.identification,
                 let entry = typeAnnotation(Term.identification, tables, qualifier: qualifier)
@@ -687,7 +687,8 @@ final class ODataFormMapper {
             guard let path = record["Value"]?.anyPath, !path.isEmpty, !path.contains(ascii: UInt8(ascii: "/")) else {
                 return nil
             }
-            return (path, label(record["Label"]?.string))
+            // As written: a text key gives way to the property's own label (`describe`).
+            return (path, nonEmpty(record["Label"]?.string))
         }
     }
 
