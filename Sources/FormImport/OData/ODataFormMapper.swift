@@ -477,7 +477,7 @@ final class ODataFormMapper {
             let place = "\(set.name) (\(Self.shortName(draft.typeName)))"
             report.warn(
                 .requiredAdded,
-                "\(place): no property is required, but a form needs a required field; \(draft.fields[i]!.name) (the first one to enter) is made required.",
+                "\(place): none of the form's fields is required, but a form needs a required field; \(draft.fields[i]!.name) (the first one to enter) is made required.",
                 file: metadata.file, line: set.line)
         }
         if draft.keyMembers.isEmpty, !draft.groups.isEmpty {
