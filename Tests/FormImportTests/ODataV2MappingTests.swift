@@ -129,6 +129,36 @@ struct ODataV2MappingTests {
         #expect(employees.min == "0" && employees.max == "2147483647" && employees.scale == 0)
     }
 
+    @Test("a string with display-format NonNegative is a digit sequence (SAP's code fields)")
+    func nonNegativeText() throws {
+        let field = try #require(
+            try OData.v2Field(
+                #"<Property Name="Plant" Type="Edm.String" MaxLength="4" sap:display-format="NonNegative"/>"#))
+        #expect(field.kind == .text)
+        #expect(field.constraints.pattern == KnownPattern.digits)
+    }
+
+    @Test("SuccessFactors' sap:required=\"true\" makes a field required, without an unknown-attribute warning")
+    func sapRequired() throws {
+        let required = try #require(
+            try OData.v2Field(#"<Property Name="Name" Type="Edm.String" MaxLength="40" sap:required="true"/>"#))
+        #expect(required.required)
+        let optional = try #require(
+            try OData.v2Field(#"<Property Name="Name" Type="Edm.String" MaxLength="40" sap:required="false"/>"#))
+        #expect(!optional.required)
+        let result = try OData.importing([
+            OData.v2(
+                """
+                  <EntityType Name="T"><Key><PropertyRef Name="ID"/></Key>
+                    <Property Name="ID" Type="Edm.String" Nullable="false" MaxLength="10"/>
+                    <Property Name="Name" Type="Edm.String" MaxLength="40" sap:required="true"/>
+                  </EntityType>
+                  <EntityContainer Name="C" m:IsDefaultEntityContainer="true"><EntitySet Name="Ts" EntityType="DEMO_SRV.T"/></EntityContainer>
+                """)
+        ])
+        #expect(OData.warnings(result, "unknown-sap-attribute").isEmpty)
+    }
+
     @Test("sap:value-list standard, fixed-values and the undocumented true give value lists; a number keeps to numbers")
     func valueLists() throws {
         let form = try OData.form(try OData.importing("rules-v2"), Self.id)

@@ -54,6 +54,8 @@ struct SAPValues: Sendable {
     var unit: String?
     var valueList: String?
     var fieldControl: String?
+    /// SuccessFactors' `sap:required="true"`: the service requires a value.
+    var required: String?
 }
 
 /// An entity type or complex type.

@@ -432,6 +432,7 @@ struct CSDLReader {
             case .unit: sap.unit = attribute.value
             case .valueList: sap.valueList = attribute.value
             case .fieldControl: sap.fieldControl = attribute.value
+            case .required: sap.required = attribute.value
             case .known: break
             case .unknown: reportUnknownSAPAttribute(attribute.localName, line: line)
             }
@@ -445,7 +446,7 @@ struct CSDLReader {
     }
 
     private enum SAPName: String {
-        case label, quickinfo, creatable, updatable, visible, semantics, unit
+        case label, quickinfo, creatable, updatable, visible, semantics, unit, required
         case displayFormat = "display-format", valueList = "value-list", fieldControl = "field-control"
         case known, unknown
     }

@@ -300,7 +300,8 @@ extension ODataFormMapper {
             } else {
                 dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
             }
-        } else if isSet(Term.isDigitSequence, annotations) {
+        } else if isSet(Term.isDigitSequence, annotations) || property.sap.displayFormat == "NonNegative" {
+            // V2's NonNegative on a string: a digit sequence (SAP's code fields).
             field.constraints.pattern = KnownPattern.digits
         }
         if field.constraints.pattern == nil, let mask = typeEntry(Term.inputMask, annotations)?.value {
@@ -433,7 +434,7 @@ extension ODataFormMapper {
         field.editable = editable
         var required =
             context.requiredOnInsert || control == .mandatory
-            || (context.isKey ? editable != .no : !property.nullable)
+            || (context.isKey ? editable != .no : !property.nullable || isTrue(property.sap.required))
         // A field control decided at run time leaves the field optional (the service says when it is
         // mandatory); an unticked switch is a value (false); a read-only field is not the user's to give.
         if control == .dynamic && !context.isKey && !context.requiredOnInsert { required = false }
