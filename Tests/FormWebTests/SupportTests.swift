@@ -107,6 +107,12 @@ struct SupportTests {
         #expect(Plural.of("Entry") == "Entries")
         #expect(Plural.of("Day") == "Days")
         #expect(Plural.of("Box") == "Boxes")
+        #expect(Plural.of("Address") == "Addresses")
+        #expect(Plural.of("Status") == "Statuses")
+        #expect(Plural.of("Analysis") == "Analyses")
+        // A name a service already gives in the plural stays as it is.
+        #expect(Plural.of("Bookings") == "Bookings")
+        #expect(Plural.of("Edm Types") == "Edm Types")
     }
 
     @Test("the key tables of the plan contexts name every stored property, so Mustache finds each one")

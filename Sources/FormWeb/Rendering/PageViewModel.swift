@@ -364,12 +364,17 @@ enum PageViewModel {
 
 /// English plurals for object names ("Issue" → "Issues", "Entry" → "Entries").
 enum Plural {
+    /// An English plural of an object's name. Services often name an entity type in the plural
+    /// already (CAP's `Bookings`, `Incidents`): a name ending in a lone `s` is kept as it is;
+    /// `-ss` and `-us` take `-es` (Address, Status), `-is` becomes `-es` (Analysis).
     static func of(_ word: String) -> String {
         let lower = word.lowercased()
         if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
             return word.dropLast() + "ies"
         }
-        if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }
+        if lower.hasSuffix("is") { return word.dropLast(2) + "es" }
+        if ["ss", "us", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }
+        if lower.hasSuffix("s") { return word }
         return word + "s"
     }
 }
