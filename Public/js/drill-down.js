@@ -91,7 +91,7 @@ function placeOver(dialog, sheet) {
 
 function openList(cell, control, title, multiple, done) {
   // A long list searches on the server; any other holds its options in the page.
-  const remote = control.dataset.optionsUrl && control.classList.contains("fw-longlist");
+  const remote = !!control.dataset.optionsUrl && control.classList.contains("fw-longlist");
   const options = optionsOf(control);
   const searchable = remote || control.hasAttribute("data-searchable") || options.length > 10;
   const dialog = element("dialog", "fw-drilldown");
@@ -105,7 +105,6 @@ function openList(cell, control, title, multiple, done) {
   heading.textContent = title;
   const toggle = button("", "fw-drilldown__search-toggle");
   toggle.setAttribute("aria-label", "Search " + title);
-  toggle.setAttribute("aria-expanded", "false");
   header.append(back, heading);
   if (searchable) header.append(toggle);
 
@@ -210,6 +209,12 @@ function openList(cell, control, title, multiple, done) {
   });
   back.addEventListener("click", () => dialog.close());
   body.addEventListener("keydown", (event) => {
+    // Enter chooses the focused row, as Space does.
+    if (event.key === "Enter" && event.target.matches("input")) {
+      event.preventDefault();
+      event.target.click();
+      return;
+    }
     const step = event.key === "ArrowDown" ? 1 : event.key === "ArrowUp" ? -1 : 0;
     if (!step) return;
     const inputs = Array.from(body.querySelectorAll(".fw-drilldown__row:not([hidden]) input"));

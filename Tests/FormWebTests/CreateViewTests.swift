@@ -87,7 +87,7 @@ struct CreateViewTests {
         #expect(html.contains(#"name="priority" value="low" disabled>"#))
         #expect(html.contains(#"name="priority" value="high" checked disabled>"#))
         #expect(html.contains(#"</div><input type="hidden" name="priority" value="high">"#))
-        #expect(html.contains(#"name="progress" min="0" max="100" step="1" disabled value="40">"#))
+        #expect(html.contains(#"name="progress" inputmode="decimal" min="0" max="100" step="1" disabled value="40">"#))
         #expect(html.contains(#"<input type="hidden" name="progress" value="40">"#))
         #expect(!html.contains("readonly"))
     }

@@ -47,7 +47,10 @@ def test_single_value_list_drills_down_and_returns_with_the_choice(size, browser
     legends = [e.text for e in screen.find_elements(By.CSS_SELECTOR, "legend")]
     assert legends[:2] == ["Mobile", "Web"], legends
     # Expandable search narrows the list.
-    screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__search-toggle").click()
+    toggle = screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__search-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
     screen.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("portal")
     shown = [e.text for e in screen.find_elements(By.CSS_SELECTOR, ".fw-drilldown__row") if e.is_displayed()]
     assert shown == ["Customer Portal"], shown
@@ -110,3 +113,17 @@ def test_without_javascript_the_native_controls_stay(size, browser_nojs):
     assert b.driver.find_element(By.ID, "field-project").tag_name == "select"
     assert not b.driver.find_elements(By.CSS_SELECTOR, ".fw-drill")
     assert len(b.driver.find_elements(By.CSS_SELECTOR, "input[type=checkbox][name=assignees]")) == 10
+
+
+def test_enter_chooses_the_focused_option(browser):
+    b = fresh(browser, 390, 844)
+    cell(b, "project").click()
+    b.settle()
+    screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
+    first = screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__input")
+    first.send_keys(Keys.ARROW_DOWN)
+    focused = b.js_eval("return document.activeElement.id")
+    value = b.js_eval("return document.querySelector('label[for=\"' + arguments[0] + '\"]').textContent", focused)
+    b.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    assert wait_gone(b, "dialog.fw-drilldown"), "Enter chooses, as Space does; one value: back at once"
+    assert cell(b, "project").text == value

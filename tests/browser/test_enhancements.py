@@ -145,3 +145,20 @@ def test_without_javascript_the_page_is_plain(size, browser_nojs):
     b.driver.find_element(By.ID, "field-title").send_keys("Typed")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
     assert b.driver.current_url.endswith("/forms/new-issue")
+
+
+@pytest.mark.parametrize("size", WIDTHS, ids=IDS)
+def test_slider_shows_its_value_and_keeps_range_and_number_in_step(size, browser, browser_nojs):
+    b = fresh(browser, *size)
+    number = b.driver.find_element(By.ID, "field-progress")
+    slider = b.driver.find_element(By.ID, "field-progress-range")
+    assert slider.is_displayed() and number.is_displayed()
+    number.clear()
+    number.send_keys("35")
+    assert slider.get_attribute("value") == "35"
+    slider.send_keys(Keys.ARROW_RIGHT)
+    assert number.get_attribute("value") == "40", "the range moves the named number field"
+    # Without JavaScript the named number field shows and takes the value on its own.
+    n = fresh(browser_nojs, *size)
+    assert n.driver.find_element(By.ID, "field-progress").is_displayed()
+    assert not n.driver.find_element(By.ID, "field-progress-range").is_displayed()
