@@ -50,7 +50,7 @@ struct AttachmentsRuleTests {
             ])
     }
 
-    @Test("among several files, a single bad one is named and several are counted together")
+    @Test("among several files, the bad ones are named, up to three, else counted; all bad: the selected files")
     func severalFiles() {
         let good = Self.file("a.png", "image/png")
         #expect(
@@ -59,8 +59,11 @@ struct AttachmentsRuleTests {
             ])
         #expect(
             issues([good, Self.file("x.exe", nil), Self.file("y.exe", "application/zip")]).map(\.message) == [
-                "The selected files must be a PNG, JPEG, PDF or CSV"
+                "x.exe and y.exe must be a PNG, JPEG, PDF or CSV"
             ])
+        let four = (1...4).map { Self.file("\($0).exe", nil) }
+        #expect(issues([good] + four).map(\.message) == ["4 of the selected files must be a PNG, JPEG, PDF or CSV"])
+        #expect(issues(four).map(\.message) == ["The selected files must be a PNG, JPEG, PDF or CSV"])
         let big = 11 << 20
         #expect(
             issues([Self.file("x.exe", nil, size: big), Self.file("y.png", "image/png", size: big)]).map(\.message) == [

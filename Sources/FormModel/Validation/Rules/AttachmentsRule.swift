@@ -31,11 +31,11 @@ enum AttachmentsRule {
         return issues.isEmpty ? .value(.files(files)) : .issues(issues)
     }
 
-    /// "The selected file" when one file was sent, the file's name when one of several is bad,
-    /// "The selected files" when several are.
+    /// "The selected file(s)" when every file sent is bad; else the bad files by name, up to
+    /// three ("x.exe and y.zip"), so the user knows which to choose again, or how many.
     static func subject(_ bad: [SubmittedFile], of all: [SubmittedFile]) -> String {
-        if all.count == 1 { return "The selected file" }
-        if bad.count == 1 { return bad[0].name }
-        return "The selected files"
+        if bad.count == all.count { return all.count == 1 ? "The selected file" : "The selected files" }
+        if bad.count <= 3 { return Words.list(bad.map(\.name)) }
+        return "\(bad.count) of the selected files"
     }
 }
