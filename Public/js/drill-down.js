@@ -152,6 +152,7 @@ function openList(cell, control, title, multiple, done) {
         label.textContent = option.label;
         row.append(input, label);
         row.dataset.match = (option.label + " " + option.value).toLowerCase();
+        row.fwOption = option;
         group.append(row);
         rows.push(row);
         input.addEventListener("change", () => {
@@ -165,21 +166,38 @@ function openList(cell, control, title, multiple, done) {
     }
   };
 
-  // The server's matches for what is typed, the chosen values kept on top.
+  // The server's matches for what is typed, the chosen values kept on top; a page at a time,
+  // the next one added below by "Show N more" (a growing list).
   let asked = 0;
-  const ask = async () => {
+  let shown = [];
+  let got = 0;
+  const more = button("", "fw-button fw-button--secondary fw-drilldown__more");
+  const ask = async (page = 1) => {
     const mine = ++asked;
     const url = new URL(control.dataset.optionsUrl, location.href);
     url.searchParams.set("q", search.value.trim());
+    url.searchParams.set("page", page);
     const answer = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!answer.ok || mine !== asked) return;
     const found = await answer.json();
     const chosen = optionsOf(control).filter((o) => o.chosen);
     const matches = found.options.filter((m) => !chosen.some((o) => o.value === m.value))
       .map((m) => remoteOption(control, m, multiple));
-    render((multiple ? chosen : []).concat(matches));
+    if (page === 1) {
+      shown = multiple ? chosen : [];
+      got = 0;
+    }
+    shown = shown.concat(matches);
+    got += found.options.length;
+    render(shown);
+    const left = found.total - got;
+    more.textContent = "Show " + Math.min(left, 50) + " more of " + left;
+    more.onclick = () => ask(page + 1);
+    if (found.more) body.append(more);
+    // The first of the rows just added takes focus, so the list goes on where it was.
+    if (page > 1) rows.find((row) => row.fwOption === matches[0])?.querySelector("input").focus();
     status.textContent = found.total === 1 ? "1 match" : found.total + " matches"
-      + (found.more ? ", the first " + found.options.length + " shown" : "");
+      + (found.more ? ", " + got + " shown" : "");
   };
 
   if (remote) ask(); else render(options);
@@ -193,7 +211,7 @@ function openList(cell, control, title, multiple, done) {
   search.addEventListener("input", () => {
     if (remote) {
       clearTimeout(timer);
-      timer = setTimeout(ask, 200);
+      timer = setTimeout(() => ask(), 200);
       return;
     }
     const query = search.value.trim().toLowerCase();

@@ -73,6 +73,14 @@ struct OptionsRouteTests {
             #expect(page.body.contains(#"value="Conference""#))
             #expect(page.body.contains(#"value="window seat""#))
             #expect(!page.body.contains("There is a problem"))
+            #expect(!page.body.contains("matches are shown"), "one match: nothing more to say")
+            // A search that matches more than a page says so.
+            let many = try await browser.post(
+                "/forms/trip", [("_csrf", view.csrf ?? ""), ("city._q", "City 4"), ("_search", "city")])
+            let total = OptionSearch(Self.cities.groups).search("City 4").total
+            #expect(
+                many.body.contains(
+                    "The first 50 of \(total) matches are shown; search with more letters to narrow them."))
             let parent = try await browser.get("/forms/trip")
             #expect(parent.body.contains("No trips yet") || !parent.body.contains("Conference"))
         }

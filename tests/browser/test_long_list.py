@@ -102,3 +102,37 @@ def test_without_javascript_enter_in_the_search_box_searches(admin_nojs):
     WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     body = b.driver.find_element(By.TAG_NAME, "body").text
     assert "Enter without scripts" in body and "City 177" in body, body
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["compact", "regular"])
+def test_the_list_grows_a_page_at_a_time_with_show_n_more(size, admin):
+    b = admin.viewport(*size).open(f"/forms/{FORM_ID}/new")
+    b.driver.find_element(By.ID, "field-city").click()
+    b.settle()
+    rows = "return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length"
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 50)
+    more = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more")
+    assert more.text == "Show 50 more of 250"
+    more.click()
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 100)
+    assert b.js_eval("return document.activeElement.labels[0].textContent") == "City 51", "focus on the first new row"
+    b.screenshot(f"long-list-more-{size[0]}")
+    for _ in range(4):
+        b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more").click()
+        b.settle()
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 300)
+    assert not b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more"), "all shown"
+    b.driver.find_element(By.XPATH, "//dialog//label[normalize-space()='City 277']").click()
+    assert wait_gone(b, "dialog.fw-drilldown")
+    assert b.driver.find_element(By.ID, "field-city").text == "City 277"
+
+
+def test_without_javascript_a_search_past_a_page_says_how_many_are_shown(admin_nojs):
+    b = admin_nojs.open(f"/forms/{FORM_ID}/new")
+    b.driver.find_element(By.ID, "field-title").send_keys("Many")
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.ID, "field-city").send_keys("city" + Keys.ENTER)
+    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    assert len(b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options input")) == 50
+    text = b.driver.find_element(By.CSS_SELECTOR, ".fw-longlist__options").text
+    assert "The first 50 of 300 matches are shown; search with more letters to narrow them." in text, text

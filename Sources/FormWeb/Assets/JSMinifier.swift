@@ -8,6 +8,10 @@
 /// lexer, so from the first line with a backtick that is not a `//` line the rest of the file is
 /// copied as is: before it no template can be open. The line after one ending in a backslash
 /// (a string continued) is copied as is too.
+///
+/// A kept line that ends in `{`, `;` or `,` is joined to the next: no semicolon is ever inserted
+/// after those, so the line break meant nothing. Not a line with `//` (the end may be a comment's),
+/// a backtick (the end may be a template's) or a final backslash.
 enum JSMinifier {
     /// The script minified.
     static func minify(_ script: String) -> String {
@@ -31,12 +35,13 @@ enum JSMinifier {
                 let code = line.drop(while: { $0 == space || $0 == tab })
                 if code.allSatisfy(isWhitespace) || code.starts(with: [slash, slash]) { continue }
                 out.append(contentsOf: code)
-                out.append(newline)
+                if !joinsNext(code) { out.append(newline) }
             }
             if line.contains(backtick) { copying = true }
             continued = endsWithBackslash(line)
         }
-        // Every kept line got a newline; don't add one the file lacked.
+        // The file ends as it did: with a newline when it had one, else without.
+        if script.last == newline, !out.isEmpty, out.last != newline { out.append(newline) }
         if script.last != newline, out.last == newline { out.removeLast() }
         return out
     }
@@ -47,6 +52,20 @@ enum JSMinifier {
     private static let slash = UInt8(ascii: "/")
     private static let backslash = UInt8(ascii: "\\")
     private static let backtick = UInt8(ascii: "`")
+
+    /// Whether a kept line's break can go: it ends in `{`, `;` or `,`, and holds no `//`,
+    /// backtick or final backslash that could make that end a comment's or a string's.
+    private static func joinsNext(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let last = line.last, last == UInt8(ascii: "{") || last == UInt8(ascii: ";") || last == UInt8(ascii: ",")
+        else { return false }
+        if line.contains(backtick) { return false }
+        var previous: UInt8 = 0
+        for byte in line {
+            if byte == slash && previous == slash { return false }
+            previous = byte
+        }
+        return true
+    }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == space || byte == tab || byte == UInt8(ascii: "\r")

@@ -220,6 +220,12 @@ public struct RenderPlan: Sendable {
             markup.noMatches.write(to: &buffer) {
                 $0 == .text ? "Nothing matches “\(search.query)”; try fewer letters." : nil
             }
+        } else if let search, search.total > search.matches.count {
+            markup.noMatches.write(to: &buffer) {
+                $0 == .text
+                    ? "The first \(search.matches.count) of \(search.total) matches are shown; search with more letters to narrow them."
+                    : nil
+            }
         }
     }
 

@@ -29,6 +29,14 @@ public struct ListItem: Sendable, Hashable {
 public struct ListSearchResult: Sendable, Hashable {
     public var query: String
     public var matches: [OptionSearch.Match]
+    /// How many options match in all; more than `matches` when only the first page is shown.
+    public var total: Int
+
+    public init(query: String, matches: [OptionSearch.Match], total: Int? = nil) {
+        self.query = query
+        self.matches = matches
+        self.total = total ?? matches.count
+    }
 }
 
 /// Which layout a page uses: the viewport decides (`auto`), or `?layout=` forces one.

@@ -39,8 +39,9 @@ extension SubmissionReader {
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
         case .searching(let search):
             if let finder = view.optionSearches[search.field] {
+                let found = finder.search(search.query)
                 state.listSearches[search.field] = ListSearchResult(
-                    query: search.query, matches: finder.search(search.query).matches)
+                    query: search.query, matches: found.matches, total: found.total)
                 state.values[InputName.searchedQuery(of: search.field)] = [search.query]
             }
         }
