@@ -75,7 +75,8 @@ async function open(link) {
         });
         if (answer.redirected && answer.ok) {
           if (form.fwUnsaved) form.fwUnsaved.leaving = true;
-          window.location.assign(answer.url);
+          // In place of the sheet's history entry: Back from the new object goes to the parent.
+          window.location.replace(answer.url);
           return;
         }
         if (answer.status === 422) {
@@ -102,12 +103,38 @@ async function open(link) {
   dialog.addEventListener("click", (event) => {
     if (event.target === dialog && !dialog.classList.contains("fw-modal--compact")) close();
   });
+  // Browser Back (a phone's back gesture) closes the sheet as Cancel does, asking first when
+  // input changed: the open sheet is a history entry of its own, at the parent's address.
+  let popped = false;
+  const back = async () => {
+    // A list screen over the sheet goes back to the sheet.
+    const list = document.querySelector("dialog.fw-drilldown[open]");
+    if (list) {
+      list.close();
+      history.pushState({ fwModal: true }, "");
+      return;
+    }
+    popped = true;
+    const form = dialog.querySelector("form");
+    const state = form?.fwUnsaved;
+    if (state && state.isChanged() && !(await confirmDiscard(form.getAttribute("data-unsaved")))) {
+      popped = false;
+      history.pushState({ fwModal: true }, "");
+      return;
+    }
+    dialog.close();
+  };
+  window.addEventListener("popstate", back);
   dialog.addEventListener("close", () => {
+    window.removeEventListener("popstate", back);
+    // Closed another way: its history entry goes too.
+    if (!popped) history.back();
     dialog.remove();
     link.focus();
   });
 
   if (isCompact()) dialog.classList.add("fw-modal--compact");
+  history.pushState({ fwModal: true }, "");
   dialog.showModal();
   show(found.sheet, false);
   return true;

@@ -64,6 +64,40 @@ def test_escape_with_typed_input_asks_first(size, browser):
     assert wait_gone(b, "dialog.fw-modal")
 
 
+@pytest.mark.parametrize("size", WIDTHS, ids=IDS)
+def test_browser_back_closes_the_sheet_asking_first_when_input_changed(size, browser):
+    b = browser
+    # Untouched: Back closes the sheet and stays on the parent page.
+    open_modal(b, *size)
+    b.driver.back()
+    assert wait_gone(b, "dialog.fw-modal")
+    assert b.driver.current_url.endswith(PARENT)
+    assert b.driver.find_elements(By.CSS_SELECTOR, ".fw-page-header__add"), "still the parent page"
+    # Typed into: Back asks; Keep editing keeps the sheet and what was typed.
+    modal = open_modal(b, *size)
+    modal.find_element(By.ID, "field-title").send_keys("Half a thought")
+    # A list screen over the sheet goes back to the sheet first.
+    modal.find_element(By.ID, "field-project").click()
+    b.settle()
+    b.driver.back()
+    assert wait_gone(b, "dialog.fw-drilldown")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-modal[open]")
+    b.driver.back()
+    question = WebDriverWait(b.driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]"))
+    question.find_element(By.XPATH, ".//button[normalize-space()='Keep editing']").click()
+    assert wait_gone(b, "dialog.fw-discard")
+    assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == "Half a thought"
+    b.driver.back()
+    question = WebDriverWait(b.driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]"))
+    question.find_element(By.XPATH, ".//button[normalize-space()='Discard']").click()
+    assert wait_gone(b, "dialog.fw-modal")
+    assert b.driver.current_url.endswith(PARENT)
+    # Cancel takes the sheet's history entry with it: Back then leaves the parent page.
+    open_modal(b, *size).find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
+    assert wait_gone(b, "dialog.fw-modal")
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval("return history.state") is None)
+
+
 def test_a_click_outside_the_sheet_closes_it_at_regular_width(browser):
     open_modal(browser, 1280, 800)
     browser.driver.execute_script(
