@@ -113,6 +113,25 @@ def admin_page(request, size):
     return b
 
 
+def admin_preview(request, size):
+    b = request.getfixturevalue("admin").viewport(*size).open("/admin/forms/new-issue/preview")
+    assert b.driver.find_elements(By.CSS_SELECTOR, "iframe.fw-preview__iframe"), b.driver.current_url
+    return b
+
+
+def delete_page(request, size):
+    url = request.getfixturevalue("created")["detail"] + "/delete"
+    b = request.getfixturevalue("browser").viewport(*size)
+    b.leave()
+    b.driver.get(url)
+    b.settle()
+    return b
+
+
+def not_found_page(request, size):
+    return request.getfixturevalue("browser").viewport(*size).open("/no-such-page")
+
+
 def drilldown_open(request, size):
     b = create_view(request, size)
     b.driver.find_element(By.ID, "field-project").click()
@@ -160,6 +179,9 @@ PAGES = {
     "edit-view": object_page("edit"),
     "sign-in-page": sign_in_page,
     "admin-page": admin_page,
+    "admin-preview": admin_preview,
+    "delete-page": delete_page,
+    "not-found-page": not_found_page,
     "drilldown-open": drilldown_open,
     "discard-question": discard_question,
     "modal-open": modal_open,

@@ -23,7 +23,9 @@ struct AdminPage {
     /// The layout's values; the title says "Error: " first when the page lists problems.
     func layout(title: String) -> PageLayout {
         let prefix = problems.isEmpty ? "" : "Error: "
-        return PageLayout(title: "\(prefix)\(title) – Admin – \(PageViewModel.siteName)", body: "admin")
+        // The admin page itself is "Admin – Fieldwork", not "Admin – Admin – Fieldwork".
+        let place = title == "Admin" ? title : "\(title) – Admin"
+        return PageLayout(title: "\(prefix)\(place) – \(PageViewModel.siteName)", body: "admin")
     }
 
     /// The context of `admin/header`.
