@@ -109,10 +109,14 @@ export async function preview(items, li, remove) {
     index = Math.min(index, items.length - 1);
     show();
   });
+  // Where focus goes back to: the tile of the file shown last, else any tile left, else the
+  // cell's file input (every file deleted).
+  const cell = li.closest(".fw-attachments");
   dialog.addEventListener("close", () => {
     URL.revokeObjectURL(blob);
     dialog.remove();
-    li.isConnected && !li.hidden ? li.querySelector("a, button").focus() : null;
+    const tile = [items[index], li, ...items].find((t) => t?.isConnected && !t.hidden);
+    (tile ? tile.querySelector("a, button") : cell?.querySelector("input[type=file]"))?.focus();
   });
   document.body.append(dialog);
   await show();

@@ -193,6 +193,8 @@ def test_tiles_preview_delete_and_kept(width, height, browser, files):
     wait_for(d, "return document.querySelector('dialog.fw-preview').textContent.includes('report.pdf')")
     close_preview(b)
     assert tiles(d) == ["report.pdf"]
+    # Focus goes back to the tile of the file shown last, not to the page.
+    assert d.execute_script("return document.activeElement.closest('.fw-attachment')?.textContent || ''").count("report.pdf")
     assert label(d).startswith("Attachments (1)"), label(d)
     assert d.execute_script("return Array.from(arguments[0].files, f => f.name)", field) == ["report.pdf"]
 
@@ -221,6 +223,7 @@ def test_tiles_preview_delete_and_kept(width, height, browser, files):
     open_tile(b, "report.pdf")
     delete_in_preview(b)
     close_preview(b)
+    assert d.execute_script("return document.activeElement.closest('.fw-attachment')?.textContent || ''").count("photo.png")
     assert not keep.is_selected()
     assert tiles(d) == ["photo.png"] and label(d).startswith("Attachments (1)")
 
