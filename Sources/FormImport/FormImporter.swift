@@ -236,20 +236,11 @@ public enum FormImporter {
         if root.localName == "Edmx" && root.namespaceURI == edmxV4Namespace { return .success(.odataV4) }
         if root.localName == "Edmx", let kind = xml.withRoot(odataKind) ?? nil { return .success(kind) }
         let found = "<\(root.localName)>" + (root.namespaceURI.map { " in namespace \($0)" } ?? " in no namespace")
-        if root.localName == "Edmx" {
-            return .failure(
-                ImportError(
-                    code: .unknownFormat,
-                    message:
-                        "The root element is \(found), which is no OData EDMX namespace (V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)), and it holds no <DataServices> of a known OData version: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)",
-                    file: file, line: root.line))
-        }
-        return .failure(
-            ImportError(
-                code: .unknownFormat,
-                message:
-                    "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata).",
-                file: file, line: root.line))
+        let message =
+            root.localName == "Edmx"
+            ? "The root element is \(found), which is no OData EDMX namespace (V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)), and it holds no <DataServices> of a known OData version: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
+            : "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata)."
+        return .failure(ImportError(code: .unknownFormat, message: message, file: file, line: root.line))
     }
 
     /// Imports each native document; form ids must differ across documents.

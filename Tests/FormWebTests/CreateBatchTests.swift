@@ -50,6 +50,21 @@ struct CreateBatchTests {
         return outcomes
     }
 
+    /// Six creates written together whose fourth (index 3) throws `error` from its own work; the
+    /// outcomes, and a count of the work's runs.
+    static func sixFailingAtThree(
+        _ error: any Error & Sendable, on database: FieldworkDatabase
+    ) async throws -> ([Result<StoredObject, any Error>], NIOLockedValueBox<Int>) {
+        let runs = NIOLockedValueBox(0)
+        let outcomes = try await createTogether(
+            6, on: database,
+            alongside: { index, _ in
+                runs.withLockedValue { $0 += 1 }
+                if index == 3 { throw error }
+            })
+        return (outcomes, runs)
+    }
+
     static func storedCount(_ database: FieldworkDatabase) async throws -> Int {
         try await ObjectRecord.query(on: database.database()).count()
     }
@@ -78,13 +93,7 @@ struct CreateBatchTests {
     func oneFails() async throws {
         try await AttachmentFixtures.withStore { _, database in
             try await database.forms.store(Fixtures.importResult([Self.form]))
-            let runs = NIOLockedValueBox(0)
-            let outcomes = try await Self.createTogether(
-                6, on: database,
-                alongside: { index, _ in
-                    runs.withLockedValue { $0 += 1 }
-                    if index == 3 { throw Refused() }
-                })
+            let (outcomes, runs) = try await Self.sixFailingAtThree(Refused(), on: database)
             for (index, outcome) in outcomes.enumerated() {
                 if index == 3 {
                     #expect(throws: Refused.self) { try outcome.get() }
@@ -120,13 +129,8 @@ struct CreateBatchTests {
     func databaseFails() async throws {
         try await AttachmentFixtures.withStore { _, database in
             try await database.forms.store(Fixtures.importResult([Self.form]))
-            let runs = NIOLockedValueBox(0)
-            let outcomes = try await Self.createTogether(
-                6, on: database,
-                alongside: { index, _ in
-                    runs.withLockedValue { $0 += 1 }
-                    if index == 3 { throw IOError(errnoCode: ECONNRESET, reason: "read") }
-                })
+            let (outcomes, runs) = try await Self.sixFailingAtThree(
+                IOError(errnoCode: ECONNRESET, reason: "read"), on: database)
             // On SQLite create 0 is alone; 1 to 5 form a batch that fails at 3: all five get the
             // error and no work runs again. On PostgreSQL every create is alone.
             let failed = database.usesSQLite ? Set(1...5) : [3]
