@@ -317,9 +317,14 @@ struct AdminTests {
         try await TestApp.run(forms: [(Fixtures.schema([], id: "trip", title: "New Trip"), .public)]) { client in
             let browser = try await AdminFixtures.admin(client)
             let page = try await browser.get("/admin/forms/trip")
+            #expect((try await TestBrowser(client).get("/forms/trip")).body.contains("fw-page-header__add"))
             let retired = try await browser.post(
                 "/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "retired")])
             #expect(retired.status == .seeOther)
+            // Its page still lists its objects, without "+".
+            let parent = try await TestBrowser(client).get("/forms/trip")
+            #expect(parent.status == .ok)
+            #expect(!parent.body.contains("fw-page-header__add"))
             let gone = try await TestBrowser(client).get("/forms/trip/new")
             #expect(gone.status == .gone)
             #expect(gone.body.contains("This form has been retired"))
@@ -332,6 +337,7 @@ struct AdminTests {
                 "/admin/forms/trip/state", [("_csrf", page.csrf ?? ""), ("state", "active")])
             #expect(restored.status == .seeOther)
             #expect(try await TestBrowser(client).get("/forms/trip/new").status == .ok)
+            #expect((try await TestBrowser(client).get("/forms/trip")).body.contains("fw-page-header__add"))
         }
     }
 

@@ -39,9 +39,12 @@ public struct PageRenderer: Sendable {
     }
 
     /// The parent page of a form, with a slot for the viewer's list of objects.
-    public func parentPage(for schema: FormSchema) throws -> RenderPlan {
+    /// - Parameter canCreate: false for a retired form: its page lists its objects, without "+".
+    public func parentPage(for schema: FormSchema, canCreate: Bool = true) throws -> RenderPlan {
         let registry = SlotRegistry()
-        return try plan(PageViewModel.Parent(schema, registry: registry), template: "parent", registry: registry)
+        return try plan(
+            PageViewModel.Parent(schema, registry: registry, canCreate: canCreate), template: "parent",
+            registry: registry)
     }
 
     /// The detail page of objects created with a form version.

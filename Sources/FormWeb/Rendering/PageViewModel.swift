@@ -130,14 +130,16 @@ enum PageViewModel {
         /// Whether "+" opens the create view in a modal (modal.js): on the parent page itself,
         /// not on the inert copy behind a create sheet.
         let opensModal: Bool
+        /// Whether "+" is there: not on a retired form's page, whose objects stay listed.
+        let canCreate: Bool
         let listItems: String
         let listEmpty: String
         let pager: String
 
         static let templateKeys: [String: PartialKeyPath<ParentList> & Sendable] = [
             "heading": \.heading, "emptyText": \.emptyText, "newLabel": \.newLabel, "newHref": \.newHref,
-            "staticEmpty": \.staticEmpty, "opensModal": \.opensModal, "listItems": \.listItems,
-            "listEmpty": \.listEmpty, "pager": \.pager,
+            "staticEmpty": \.staticEmpty, "opensModal": \.opensModal, "canCreate": \.canCreate,
+            "listItems": \.listItems, "listEmpty": \.listEmpty, "pager": \.pager,
         ]
 
         /// The list without slots: empty.
@@ -149,13 +151,14 @@ enum PageViewModel {
             newHref = "/forms/\(schema.id)/new"
             self.staticEmpty = staticEmpty
             opensModal = false
+            canCreate = true
             listItems = ""
             listEmpty = ""
             pager = ""
         }
 
         /// The list with slots for the viewer's objects, their empty state and the pager.
-        init(_ schema: FormSchema, registry: SlotRegistry) {
+        init(_ schema: FormSchema, registry: SlotRegistry, canCreate: Bool) {
             let empty = ParentList(schema)
             heading = empty.heading
             emptyText = empty.emptyText
@@ -163,6 +166,7 @@ enum PageViewModel {
             newHref = empty.newHref
             staticEmpty = false
             opensModal = true
+            self.canCreate = canCreate
             listItems = registry.sentinel(.listItems)
             listEmpty = registry.sentinel(.listEmpty(text: empty.emptyText.text))
             pager = registry.sentinel(.pager)
@@ -174,8 +178,8 @@ enum PageViewModel {
         let layout: PageLayout
         let parent: ParentList
 
-        init(_ schema: FormSchema, registry: SlotRegistry) {
-            parent = ParentList(schema, registry: registry)
+        init(_ schema: FormSchema, registry: SlotRegistry, canCreate: Bool) {
+            parent = ParentList(schema, registry: registry, canCreate: canCreate)
             layout = PageLayout(title: "\(parent.heading) – \(siteName)", body: "parent")
         }
     }

@@ -13,6 +13,8 @@ actor PlanCache {
         var formID: String
         var version: Int
         var listsRevision: Int
+        /// Only for the parent page, which shows "+" unless the form is retired.
+        var retired = false
 
         init(formID: String, version: Int, listsRevision: Int) {
             self.formID = formID
@@ -124,8 +126,10 @@ actor PlanCache {
 
     /// The parent page of a stored form version, built once.
     func parentPage(for form: StoredForm) throws -> RenderPlan {
-        try Self.memo(&parentPages, Key(form), latestOnly: true) {
-            try renderer.parentPage(for: try form.schema())
+        var key = Key(form)
+        key.retired = form.state == .retired
+        return try Self.memo(&parentPages, key, latestOnly: true) {
+            try renderer.parentPage(for: try form.schema(), canCreate: !key.retired)
         }
     }
 
