@@ -23,6 +23,7 @@ def test_clear_button_empties_the_field_and_keeps_focus(size, browser):
     title = b.driver.find_element(By.ID, "field-title")
     clear = b.driver.find_element(By.CSS_SELECTOR, "button[aria-label='Clear Title']")
     assert not clear.is_displayed(), "an empty field shows no Clear button"
+    assert clear.get_attribute("tabindex") == "-1", "no tab stop between fields"
     title.send_keys("Printer jams")
     assert clear.is_displayed()
     rect = clear.rect
