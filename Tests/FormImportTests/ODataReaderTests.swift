@@ -337,6 +337,29 @@ struct ODataReaderTests {
         #expect(groups.map(\.label) == ["General"])
     }
 
+    @Test("a property annotated through its entity set (Container/Set/Property) is annotated like Type/Property")
+    func memberThroughEntitySet() throws {
+        let annotations = """
+              <Annotations Target="self.Container/Ts/Note">
+                <Annotation Term="Common.Label" String="Remark"/>
+              </Annotations>
+              <Annotations Target="Container/Ts/Size"><Annotation Term="Common.Label" String="Shoe size"/></Annotations>
+              <Annotations Target="self.Container/Ts">
+                <Annotation Term="Capabilities.InsertRestrictions"><Record><PropertyValue Property="Insertable" Bool="true"/></Record></Annotation>
+              </Annotations>
+            """
+        let members = """
+            <Property Name="Note" Type="Edm.String" MaxLength="20"/>
+            <Property Name="Size" Type="Edm.String" MaxLength="20"/>
+            """
+        let result = try OData.importing([OData.v4(OData.entity(members) + annotations)])
+        let form = try #require(result.forms.first)
+        #expect(try OData.field(form, "Note").label == "Remark")
+        #expect(try OData.field(form, "Size").label == "Shoe size", "the container written without its namespace")
+        #expect(OData.warnings(result, .unusedAnnotation).isEmpty)
+        #expect(OData.warnings(result, .unknownTarget).isEmpty)
+    }
+
     @Test("a property name that is not a valid field name is renamed and reported")
     func renamedField() throws {
         let result = try OData.importing([OData.v4(OData.entity(#"<Property Name="Größe" Type="Edm.String"/>"#))])

@@ -255,6 +255,25 @@ struct ODataModel {
         return container + target[end...]
     }
 
+    /// A target through an entity set to a member of its type (`Container/Books/title`, as some
+    /// generators write a property's annotations) as the member of the type (`Type/title`), where
+    /// the forms read them; any other target as it is. The container is qualified already.
+    func memberThroughSet(_ target: String) -> String {
+        // Most targets are types or their members: one look-up of the head tells them apart.
+        guard let slash = target.firstIndex(ofASCII: UInt8(ascii: "/")),
+            let sets = metadata.containers[String(target[..<slash])]
+        else { return target }
+        let rest = target[target.index(after: slash)...]
+        guard let next = rest.utf8.firstIndex(of: UInt8(ascii: "/")), next != rest.index(before: rest.endIndex)
+        else { return target }
+        let setName = String(rest[..<next])
+        let container = target[..<slash]
+        guard sets.contains(setName),
+            let set = metadata.entitySets.first(where: { $0.name == setName && $0.container == container })
+        else { return target }
+        return set.entityType + rest[next...]
+    }
+
     /// Whether an annotation target names something the metadata declares. Operation targets
     /// (with or without an overload in parentheses) count as declared; deeper paths are judged
     /// by their first two segments.

@@ -42,7 +42,7 @@ enum ODataImporter {
         let model = ODataModel(metadata: metadata)
 
         let unknown = index.settleTargets { target in
-            let qualified = model.qualifyingContainer(of: target)
+            let qualified = model.memberThroughSet(model.qualifyingContainer(of: target))
             return model.declares(target: qualified) ? qualified : nil
         }
         for file in read.map(\.file) {
