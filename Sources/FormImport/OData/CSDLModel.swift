@@ -155,6 +155,8 @@ struct ODataModel {
     private let members = MemberCache()
     /// Simple container name → qualified name, for targets written without a namespace.
     private let containersBySimpleName: [String: String]
+    /// `Container/EntitySet` → the set's entity type, for targets through a set.
+    private let setTypes: [String: String]
 
     private final class MemberCache {
         var names: [String: Set<String>] = [:]
@@ -169,6 +171,11 @@ struct ODataModel {
             }
         }
         containersBySimpleName = simple
+        var types: [String: String] = [:]
+        for set in metadata.entitySets where types[set.container + "/" + set.name] == nil {
+            types[set.container + "/" + set.name] = set.entityType
+        }
+        setTypes = types
     }
 
     /// The names of a type's properties and navigation properties, base types' included.
@@ -259,19 +266,18 @@ struct ODataModel {
     /// generators write a property's annotations) as the member of the type (`Type/title`), where
     /// the forms read them; any other target as it is. The container is qualified already.
     func memberThroughSet(_ target: String) -> String {
-        // Most targets are types or their members: one look-up of the head tells them apart.
-        guard let slash = target.firstIndex(ofASCII: UInt8(ascii: "/")),
-            let sets = metadata.containers[String(target[..<slash])]
+        // Most targets are types or their members, with one slash at most: no look-up at all.
+        let utf8 = target.utf8
+        guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")),
+            let next = utf8[utf8.index(after: slash)...].firstIndex(of: UInt8(ascii: "/")),
+            let type = setTypes[String(target[..<next])]
         else { return target }
-        let rest = target[target.index(after: slash)...]
-        guard let next = rest.utf8.firstIndex(of: UInt8(ascii: "/")), next != rest.index(before: rest.endIndex)
-        else { return target }
-        let setName = String(rest[..<next])
-        let container = target[..<slash]
-        guard sets.contains(setName),
-            let set = metadata.entitySets.first(where: { $0.name == setName && $0.container == container })
-        else { return target }
-        return set.entityType + rest[next...]
+        // Only a structural property: a navigation property's annotations through a set
+        // (`Capabilities.NavigationRestrictions` and the like) say nothing a form reads, and
+        // renaming a target costs indexing every annotation again.
+        let member = target[utf8.index(after: next)...].prefix { $0 != "/" }
+        guard !member.isEmpty, properties(of: type).contains(where: { $0.name == member }) else { return target }
+        return type + target[next...]
     }
 
     /// Whether an annotation target names something the metadata declares. Operation targets
