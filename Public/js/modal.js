@@ -2,8 +2,9 @@
 // from the same server-rendered view (full screen at compact width, a centred form sheet at
 // regular width, a popover by "+" for regular="popover"). Create posts as the page would: a
 // stored object goes to its detail page, a refusal re-renders inside the modal with focus on
-// the error summary. Cancel, Escape and, at regular width, a click outside the sheet close it,
-// asking first when input changed. Without JavaScript "+" stays a link to the create view.
+// the error summary. Cancel, Escape, browser Back and, at regular width, a click outside the
+// sheet close it, asking first when input changed. Without JavaScript "+" stays a link to the
+// create view.
 import { element } from "./element.js";
 import { isCompact } from "./layout.js";
 import { confirmDiscard } from "./unsaved-changes.js";
