@@ -31,6 +31,8 @@ public enum FormImporter {
         var xml: SafeXMLDocument?
         var kind: SourceKind?
         var errors: [ImportError]
+        /// For EDMX: service metadata or annotations (`EDMXRole`), decided once, here.
+        var role: EDMXRole? = nil
     }
 
     /// Parses a document once and recognises its format.
@@ -45,7 +47,9 @@ public enum FormImporter {
                     // EDMX the hint missed (another encoding, say): parsed again for the OData reader.
                     xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: true)
                 }
-                return ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
+                var parsed = ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
+                if kind.importer == .odata { parsed.role = xml.withRoot(EDMXRole.of) }
+                return parsed
             case .failure(let error): return ParsedDocument(document: document, xml: nil, kind: nil, errors: [error])
             }
         } catch {
@@ -57,7 +61,9 @@ public enum FormImporter {
         var errors = documents.flatMap(\.errors)
         // Documents that parsed are still imported, so one call reports the mistakes of all.
         let parsed = documents.compactMap { document in
-            document.xml.flatMap { xml in document.kind.map { (document: document.document, xml: xml, kind: $0) } }
+            document.xml.flatMap { xml in
+                document.kind.map { (document: document.document, xml: xml, kind: $0, role: document.role) }
+            }
         }
         let importers = Set(parsed.map(\.kind.importer))
         if importers.count > 1 {
@@ -78,10 +84,15 @@ public enum FormImporter {
         case .odata:
             guard errors.isEmpty else { throw ImportFailure(errors) }
             // V2 metadata takes V4 annotation documents: the metadata decides the kind.
-            let metadataIndex = parsed.firstIndex { role(of: $0.xml) == .odataMetadata } ?? 0
+            let metadataIndex = parsed.firstIndex { $0.role == .metadata } ?? 0
             var ordered = parsed
             ordered.insert(ordered.remove(at: metadataIndex), at: 0)
-            let output = ODataImporter.importDocuments(ordered.map { ($0.document.name, $0.xml) })
+            let output = ODataImporter.importDocuments(
+                ordered.map {
+                    ODataImporter.Document(
+                        name: $0.document.name, xml: $0.xml, version: $0.kind == .odataV2 ? .v2 : .v4,
+                        role: $0.role ?? .annotations)
+                })
             return ImportResult(
                 kind: ordered[0].kind, forms: output.forms, warnings: output.warnings, skipped: output.skipped,
                 sources: documents.map(\.document))
@@ -110,22 +121,17 @@ public enum FormImporter {
         }
         for document in documents {
             let parsed = parse(document)
-            let documentRole: DocumentRole
-            switch parsed.kind?.importer {
-            case .odata?: documentRole = role(of: parsed.xml)
-            case .native?, nil: documentRole = .other
-            }
-            switch documentRole {
-            case .annotations where batchImporter == .odata:
+            switch parsed.role {
+            case .annotations? where batchImporter == .odata:
                 batch.append(parsed)
-            case .annotations, .odataMetadata:
+            case .annotations?, .metadata?:
                 // Metadata starts an import; so do annotations with no metadata before them, which
                 // still import (they make no form, and the report says why): only a document that
                 // is not well-formed, or not EDMX, is refused.
                 flush()
                 batch = [parsed]
                 batchImporter = .odata
-            case .other:
+            case nil:
                 flush()
                 batch = [parsed]
                 batchImporter = parsed.kind?.importer
@@ -152,24 +158,6 @@ public enum FormImporter {
             case .odata: true
             }
         }
-    }
-
-    private enum DocumentRole { case odataMetadata, annotations, other }
-
-    /// Whether a document is OData service metadata, an OData annotation document (EDMX whose
-    /// schemas declare no entity type or container), or anything else (a native spec, or a
-    /// document the import will refuse with its own message).
-    private static func role(of xml: SafeXMLDocument?) -> DocumentRole {
-        guard let xml else { return .other }
-        return xml.withRoot { root -> DocumentRole in
-            guard odataKind(of: root) != nil else { return .other }
-            return declaresTypes(root) ? .odataMetadata : .annotations
-        } ?? .other
-    }
-
-    /// Whether an EDMX root declares an entity type or container (`EDMXRole`, the one rule).
-    private static func declaresTypes(_ root: XMLNode) -> Bool {
-        EDMXRole.of(root) == .metadata
     }
 
     /// Whether the first element of the bytes is named `Edmx` (any prefix); only a hint for parsing.

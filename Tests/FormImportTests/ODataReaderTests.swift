@@ -385,7 +385,10 @@ struct ODataReaderTests {
             let parsed = FormImporter.parse(try OData.fixture("rules-v2"))
             let xml = try #require(parsed.xml)
             freed = xml
-            let output = ODataImporter.importDocuments([(parsed.document.name, xml)])
+            let output = ODataImporter.importDocuments([
+                ODataImporter.Document(
+                    name: parsed.document.name, xml: xml, version: .v2, role: try #require(parsed.role))
+            ])
             #expect(output.forms.count == 4)
         }
         #expect(freed == nil)

@@ -31,13 +31,13 @@ struct CSDLReader {
 
     /// Reads a document whose root has been recognised as `edmx:Edmx`, adding its annotations to `index`.
     static func read(
-        _ root: XMLNode, file: String, version: CSDLDocument.Version, report: inout ODataReport,
+        _ root: XMLNode, file: String, version: CSDLDocument.Version, role: EDMXRole, report: inout ODataReport,
         index: inout AnnotationIndex
     ) -> CSDLDocument {
         var reader = CSDLReader(document: CSDLDocument(file: file, version: version), index: index)
         // The reader owns the index while it reads, so adding to it never copies it.
         index = AnnotationIndex()
-        reader.document.role = EDMXRole.of(root)
+        reader.document.role = role
         // A root in no namespace or in one of no OData version (`FormImporter.odataKind`).
         if reader.family(root.namespaceKey) != .edmx { reader.assumeEDM(root, expected: "EDMX") }
         reader.readDeclarations(root)

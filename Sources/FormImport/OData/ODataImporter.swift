@@ -16,19 +16,28 @@ enum ODataImporter {
         var skipped: [ImportSkip]
     }
 
+    /// A parsed EDMX document, with what `FormImporter.parse` recognised of it.
+    struct Document {
+        var name: String
+        var xml: SafeXMLDocument
+        var version: CSDLDocument.Version
+        var role: EDMXRole
+    }
+
     /// Imports parsed EDMX documents, the metadata first.
-    static func importDocuments(_ documents: [(name: String, xml: SafeXMLDocument)]) -> Output {
+    static func importDocuments(_ documents: [Document]) -> Output {
         var report = ODataReport()
         var read: [CSDLDocument] = []
         // Layers: the metadata's annotations, then each annotation document in order.
         var index = AnnotationIndex()
-        for (name, xml) in documents {
-            for warning in xml.warnings {
-                report.warn(.xmlWarning, warning.message, file: name, line: warning.line)
+        for source in documents {
+            for warning in source.xml.warnings {
+                report.warn(.xmlWarning, warning.message, file: source.name, line: warning.line)
             }
-            let document = xml.withRoot { root in
-                let version: CSDLDocument.Version = FormImporter.odataKind(of: root) == .odataV2 ? .v2 : .v4
-                return CSDLReader.read(root, file: name, version: version, report: &report, index: &index)
+            let document = source.xml.withRoot { root in
+                CSDLReader.read(
+                    root, file: source.name, version: source.version, role: source.role, report: &report,
+                    index: &index)
             }
             if let document { read.append(document) }
         }
