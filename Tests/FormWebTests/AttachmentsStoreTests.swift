@@ -158,7 +158,7 @@ struct AttachmentsStoreTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try AttachmentStore.synchronizeFolder(folder)
-        #expect(throws: CocoaError.self) {
+        #expect(throws: POSIXError(.ENOENT)) {
             try AttachmentStore.synchronizeFolder(folder.appendingPathComponent("missing"))
         }
     }

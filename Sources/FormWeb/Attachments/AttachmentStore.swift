@@ -3,6 +3,7 @@ import FormModel
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOPosix
 
 /// Receives, keeps, hands out and forgets the files of attachments fields.
 ///
@@ -77,6 +78,17 @@ public struct AttachmentStore: Sendable {
         let quota = limits.maxStagedBytesPerOwner
         let adding = kept.reduce(0) { $0 + $1.size }
         do {
+            // Before the rows' transaction, which on SQLite holds the one write lock: the files
+            // take their names (a rename, since staging is in the same folder tree) and the
+            // folder is synced, off the concurrency threads. Their bytes were synced in staging;
+            // now their names are durable too before the rows commit. A failure below removes them.
+            let folder = folder
+            try await NIOThreadPool.singleton.runIfActive {
+                for file in kept {
+                    try FileManager.default.moveItem(at: file.stagingFile!, to: folder.appendingPathComponent(file.id))
+                }
+                try Self.synchronizeFolder(folder)
+            }
             try await database.transaction { db in
                 // Summed here rather than with SUM(): PostgreSQL gives SUM of a bigint as numeric,
                 // which does not decode as Int; an owner has few staged rows (the quota bounds them).
@@ -100,14 +112,6 @@ public struct AttachmentStore: Sendable {
                     return record
                 }
                 try await records.create(on: db)
-                // Inside the transaction, so a failed move undoes the rows too. Staging is in
-                // the same folder tree, so this is a rename.
-                for file in kept {
-                    try FileManager.default.moveItem(at: file.stagingFile!, to: folder.appendingPathComponent(file.id))
-                }
-                // The files' bytes were synced in staging; this makes their new names durable
-                // too, before the rows commit.
-                try Self.synchronizeFolder(folder)
             }
         } catch {
             for file in kept {
@@ -119,13 +123,12 @@ public struct AttachmentStore: Sendable {
     }
 
     /// fsync of a folder: the names made in it (a rename, a new file) survive a power loss.
+    /// Blocking: call it off the concurrency threads. Throws the `errno` it met.
     static func synchronizeFolder(_ folder: URL) throws {
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
-        guard descriptor >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: folder.path]) }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.path])
-        }
+        guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     // MARK: Looking up

@@ -157,10 +157,11 @@ public struct FieldworkDatabase: Sendable {
     /// A transaction whose changes the caches follow: `changes` are recorded in it for every
     /// instance (``ChangeFeed/record(_:on:)``), and dropped here once it committed.
     func transaction<T: Sendable>(
-        recording changes: [CacheChange], _ body: @escaping @Sendable (any Database) async throws -> T
+        recording changes: [CacheChange], deadline: Duration = transactionDeadline,
+        _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
         let feed = feed
-        let result = try await transaction { db in
+        let result = try await transaction(deadline: deadline) { db in
             let result = try await body(db)
             try await feed.record(changes, on: db)
             return result

@@ -49,7 +49,9 @@ public struct FormStore: Sendable {
         }
         let importID = UUID()
         let kind = results.first?.kind ?? .native
-        let versions = try await database.transaction(deadline: .seconds(60)) { [sources, prepared] db in
+        let changes = prepared.map { CacheChange.form($0.id) }
+        let versions = try await database.transaction(recording: changes, deadline: .seconds(60)) {
+            [sources, prepared] db in
             for record in sources { try await record.create(on: db) }
             var stored: [StoredVersion] = []
             for form in prepared {
@@ -73,10 +75,8 @@ public struct FormStore: Sendable {
                 id: importID, sourceKind: kind, summary: ImportSummary(results: results, versions: stored),
                 importedBy: importedBy
             ).create(on: db)
-            try await database.feed.record(stored.map { .form($0.formID) }, on: db)
             return stored
         }
-        database.feed.apply(versions.map { .form($0.formID) })
         return StoredImport(id: importID, versions: versions)
     }
 

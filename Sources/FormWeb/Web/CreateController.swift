@@ -53,15 +53,16 @@ struct CreateController {
                 ?? view.readOnlyValues(view.initialValues(query: [:]))
         let again: ShownAgain
         let serverValues: [String: [String]]
+        let token = SubmissionToken.parse(received.control(SubmissionToken.fieldName))
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.
             again = .searching(search)
             serverValues = ObjectSubmissions.serverValues(view: view, known: sealed)
         } else {
-            let once = SubmissionToken.parse(received.control(SubmissionToken.fieldName)).map(OnceKey.page)
             switch try await submissions.create(
-                received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed, once: once)
+                received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed,
+                once: token.map(OnceKey.page))
             {
             case .stored(let object):
                 // Also the answer to the same create sent again: the first one's object.
@@ -81,8 +82,7 @@ struct CreateController {
             state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
         }
         // Shown again, the create view keeps its one-time token: the corrected create is one create too.
-        state.submissionToken =
-            SubmissionToken.parse(received.control(SubmissionToken.fieldName)) ?? SubmissionToken.make()
+        state.submissionToken = token ?? SubmissionToken.make()
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 }

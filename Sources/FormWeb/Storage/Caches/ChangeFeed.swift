@@ -22,7 +22,10 @@ public enum CacheChange: Sendable, Hashable {
 ///
 /// Rows are read again from a few before the last one seen, since PostgreSQL numbers a row when
 /// it is inserted, not when its transaction commits: a lower number can become visible after a
-/// higher one. Each row is applied once: the numbers in that window already applied are kept.
+/// higher one. Each row is read and applied once: the numbers in that window already applied
+/// are kept. An instance's own changes are applied twice: at once after their commit
+/// (``apply(_:)``), and again when the feed reads their rows back, which covers a commit whose
+/// answer never came.
 public final class ChangeFeed: Sendable {
     private let listeners = Mutex<[@Sendable (CacheChange) -> Void]>([])
     private let position = Mutex<Position?>(nil)
