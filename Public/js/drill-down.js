@@ -171,6 +171,7 @@ function openList(cell, control, title, multiple, done) {
   let asked = 0;
   let shown = [];
   let got = 0;
+  let pageSize = 0;
   const more = button("", "fw-button fw-button--secondary fw-drilldown__more");
   const ask = async (page = 1) => {
     const mine = ++asked;
@@ -186,16 +187,21 @@ function openList(cell, control, title, multiple, done) {
     if (page === 1) {
       shown = multiple ? chosen : [];
       got = 0;
+      pageSize = found.options.length;
     }
     shown = shown.concat(matches);
     got += found.options.length;
     render(shown);
     const left = found.total - got;
-    more.textContent = "Show " + Math.min(left, 50) + " more of " + left;
+    more.textContent = "Show " + Math.min(left, pageSize) + " more of " + left;
     more.onclick = () => ask(page + 1);
     if (found.more) body.append(more);
-    // The first of the rows just added takes focus, so the list goes on where it was.
-    if (page > 1) rows.find((row) => row.fwOption === matches[0])?.querySelector("input").focus();
+    // The first of the rows just added takes focus, so the list goes on where it was (the
+    // button, or the last row, when the page held only chosen values).
+    if (page > 1) {
+      (rows.find((row) => row.fwOption === matches[0])?.querySelector("input")
+        || (found.more ? more : rows.at(-1)?.querySelector("input")))?.focus();
+    }
     status.textContent = found.total === 1 ? "1 match" : found.total + " matches"
       + (found.more ? ", " + got + " shown" : "");
   };

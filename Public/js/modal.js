@@ -108,10 +108,11 @@ async function open(link) {
   // input changed: the open sheet is a history entry of its own, at the parent's address.
   let popped = false;
   const back = async () => {
-    // A list screen over the sheet goes back to the sheet.
-    const list = document.querySelector("dialog.fw-drilldown[open]");
-    if (list) {
-      list.close();
+    // A dialog over the sheet (a list screen, the previewer, a question) goes back to the
+    // sheet: closing the question is "Keep editing".
+    const top = [...document.querySelectorAll("dialog[open]")].at(-1);
+    if (top && top !== dialog) {
+      top.close();
       history.pushState({ fwModal: true }, "");
       return;
     }

@@ -8,8 +8,9 @@ export function enhance(root) {
     range.hidden = false;
     if (number.value !== "") range.value = number.value;
     range.addEventListener("input", () => { number.value = range.value; });
-    number.addEventListener("input", () => {
-      if (number.value !== "" && !isNaN(Number(number.value))) range.value = number.value;
-    });
+    const valid = () => number.value !== "" && !isNaN(Number(number.value));
+    number.addEventListener("input", () => { if (valid()) range.value = number.value; });
+    // A typed value off the step or range becomes the range's nearest, as a drag would.
+    number.addEventListener("change", () => { if (valid()) number.value = range.value; });
   });
 }

@@ -4,6 +4,7 @@ goes to the first key field, Cancel, Escape and a click outside close it (asking
 something was typed), a refusal re-renders inside it and a create goes to the new object's page;
 without JavaScript "+" is a link."""
 import uuid
+from urllib.parse import urlparse
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -92,10 +93,14 @@ def test_browser_back_closes_the_sheet_asking_first_when_input_changed(size, bro
     question.find_element(By.XPATH, ".//button[normalize-space()='Discard']").click()
     assert wait_gone(b, "dialog.fw-modal")
     assert b.driver.current_url.endswith(PARENT)
-    # Cancel takes the sheet's history entry with it: Back then leaves the parent page.
+    # Cancel takes the sheet's history entry with it: Back then leaves the parent page (for the
+    # form list, visited before it).
+    b.open("/")
     open_modal(b, *size).find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
     assert wait_gone(b, "dialog.fw-modal")
     WebDriverWait(b.driver, 5).until(lambda d: b.js_eval("return history.state") is None)
+    b.driver.back()
+    WebDriverWait(b.driver, 5).until(lambda d: urlparse(d.current_url).path == "/")
 
 
 def test_a_click_outside_the_sheet_closes_it_at_regular_width(browser):
