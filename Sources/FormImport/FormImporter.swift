@@ -41,12 +41,13 @@ public enum FormImporter {
             // EDMX is read element by element: it needs no libxml2 tree, only a lean one.
             var xml = try SafeXMLDocument.parse(
                 document.data, file: document.name, elementsOnly: looksLikeEDMX(document.data))
+            if !xml.isLean, xml.rootName?.localName == "Edmx" {
+                // EDMX the hint missed (another encoding, a long prolog): parsed again as the
+                // OData reader reads it, and as `sniff` reads a sloppy root.
+                xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: true)
+            }
             switch sniff(xml, file: document.name) {
             case .success(let kind):
-                if kind.importer.readsLeanTree && !xml.isLean {
-                    // EDMX the hint missed (another encoding, say): parsed again for the OData reader.
-                    xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: true)
-                }
                 var parsed = ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
                 if kind.importer == .odata { parsed.role = xml.withRoot(EDMXRole.of) }
                 return parsed
@@ -194,16 +195,14 @@ public enum FormImporter {
         case edmxV4Namespace?: return .odataV4
         default: break
         }
+        guard holdsDataServices(root) else { return nil }
         var schemaNamespaces: [String] = []
-        var holdsDataServices = false
         root.forEachChild { dataServices in
             guard dataServices.hasLocalName("DataServices") else { return }
-            holdsDataServices = true
             dataServices.forEachChild { schema in
                 if schema.hasLocalName("Schema"), let uri = schema.namespaceURI { schemaNamespaces.append(uri) }
             }
         }
-        guard holdsDataServices else { return nil }
         switch root.attribute("Version") {
         case "1.0", "2.0", "3.0": return .odataV2
         case "4.0", "4.01": return .odataV4
@@ -213,6 +212,13 @@ public enum FormImporter {
         }
     }
 
+    /// Whether a root holds a `DataServices`, in any namespace: what makes a sloppy `Edmx` EDMX.
+    private static func holdsDataServices(_ root: XMLNode) -> Bool {
+        var found = false
+        root.forEachChild { if $0.hasLocalName("DataServices") { found = true } }
+        return found
+    }
+
     /// Which importer a document's root element calls for.
     static func sniff(_ xml: SafeXMLDocument, file: String) -> Result<SourceKind, ImportError> {
         guard let root = xml.rootName else {
@@ -220,14 +226,20 @@ public enum FormImporter {
         }
         // Any <form> goes to the native importer, which explains a wrong namespace best.
         if root.localName == "form" { return .success(.native) }
-        if root.localName == "Edmx" && root.namespaceURI == edmxV2Namespace { return .success(.odataV2) }
-        if root.localName == "Edmx" && root.namespaceURI == edmxV4Namespace { return .success(.odataV4) }
-        if root.localName == "Edmx", let kind = xml.withRoot(odataKind) ?? nil { return .success(kind) }
+        if let kind = xml.withRoot(odataKind) ?? nil { return .success(kind) }
         let found = "<\(root.localName)>" + (root.namespaceURI.map { " in namespace \($0)" } ?? " in no namespace")
-        let message =
-            root.localName == "Edmx"
-            ? "The root element is \(found), which is no OData EDMX namespace (V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)), and it holds no <DataServices> of a known OData version: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
-            : "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata)."
+        let namespaces = "V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)"
+        let message: String
+        if root.localName != "Edmx" {
+            message =
+                "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata)."
+        } else if xml.withRoot(holdsDataServices) == true {
+            message =
+                "The root element is \(found), which is no OData EDMX namespace (\(namespaces)), and neither its Version nor its schemas say which OData version it is. Bind the edmx prefix to one of those namespaces, or give the root Version=\"1.0\" (V2) or Version=\"4.0\" (V4)."
+        } else {
+            message =
+                "The root element is \(found), which is no OData EDMX namespace (\(namespaces)), and it holds no <DataServices>: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
+        }
         return .failure(ImportError(code: .unknownFormat, message: message, file: file, line: root.line))
     }
 

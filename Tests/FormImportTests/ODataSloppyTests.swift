@@ -162,8 +162,37 @@ struct ODataSloppyTests {
         #expect(error.line == 2)
         #expect(
             error.message
-                == "The root element is <Edmx> in namespace http://schemas.microsoft.com/ado/2008/10/edmx, which is no OData EDMX namespace (V2: http://schemas.microsoft.com/ado/2007/06/edmx; V4: http://docs.oasis-open.org/odata/ns/edmx), and it holds no <DataServices> of a known OData version: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
+                == "The root element is <Edmx> in namespace http://schemas.microsoft.com/ado/2008/10/edmx, which is no OData EDMX namespace (V2: http://schemas.microsoft.com/ado/2007/06/edmx; V4: http://docs.oasis-open.org/odata/ns/edmx), and it holds no <DataServices>: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
         )
+    }
+
+    @Test("a sloppy Edmx root whose version nothing tells is refused, saying how to tell it")
+    func rootOfNoVersion() throws {
+        let text = """
+            <Edmx><DataServices><Schema Namespace="S"><EntityType Name="T"/></Schema></DataServices></Edmx>
+            """
+        let outcome = FormImporter.importBatch([ImportDocument(name: "x.xml", data: Array(text.utf8))])
+        guard case .failure(let failure) = try #require(outcome.first).result else {
+            Issue.record("refused")
+            return
+        }
+        #expect(
+            failure.errors.map(\.message) == [
+                "The root element is <Edmx> in no namespace, which is no OData EDMX namespace (V2: http://schemas.microsoft.com/ado/2007/06/edmx; V4: http://docs.oasis-open.org/odata/ns/edmx), and neither its Version nor its schemas say which OData version it is. Bind the edmx prefix to one of those namespaces, or give the root Version=\"1.0\" (V2) or Version=\"4.0\" (V4)."
+            ])
+    }
+
+    @Test("a sloppy Edmx root the parsing hint misses (a long comment first) is still read as EDMX")
+    func sloppyRootPastTheHint() throws {
+        let text =
+            "<!-- " + String(repeating: "a <b> ", count: 800) + " -->\n"
+            + #"<Edmx Version="4.0"><DataServices><Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="S">"#
+            + #"<EntityType Name="T"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.String" Nullable="false"/></EntityType>"#
+            + #"<EntityContainer Name="C"><EntitySet Name="Ts" EntityType="S.T"/></EntityContainer></Schema></DataServices></Edmx>"#
+        #expect(!FormImporter.looksLikeEDMX(Array(text.utf8)))
+        let result = try OData.importing([ImportDocument(name: "late.xml", data: Array(text.utf8))])
+        #expect(result.kind == .odataV4)
+        #expect(result.forms.map(\.id) == ["s-ts"])
     }
 
     @Test("clean documents give no assumed-namespace warning")

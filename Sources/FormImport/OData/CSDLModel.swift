@@ -273,8 +273,8 @@ struct ODataModel {
             let type = setTypes[String(target[..<next])]
         else { return target }
         // Only a structural property: a navigation property's annotations through a set
-        // (`Capabilities.NavigationRestrictions` and the like) say nothing a form reads, and
-        // renaming a target costs indexing every annotation again.
+        // (`Capabilities.NavigationRestrictions` and the like) say nothing a form reads. Left
+        // as they are, they cost no rename, and a rename indexes every annotation again.
         let member = target[utf8.index(after: next)...].prefix { $0 != "/" }
         guard !member.isEmpty, properties(of: type).contains(where: { $0.name == member }) else { return target }
         return type + target[next...]

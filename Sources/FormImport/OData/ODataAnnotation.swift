@@ -210,20 +210,22 @@ struct AnnotationIndex {
     /// unknown target.
     mutating func settleTargets(_ canonical: (String) -> String?) -> [AnnotationEntry] {
         var unknown: [AnnotationEntry] = []
-        var renamed = false
+        // Each target is judged once; the renamed ones are remembered for the rebuild.
+        var renamed: [String: String] = [:]
         for (table, target) in tableTargets.enumerated() {
             guard let name = canonical(target) else {
                 for slot in tables[table].values { state[slot] = .unknownTarget }
                 if let first = tables[table].values.min() { unknown.append(entries[first]) }
                 continue
             }
-            if name != target { renamed = true }
+            if name != target { renamed[target] = name }
         }
-        if renamed {
-            // A target written without its container's namespace: index again under the full name.
+        if !renamed.isEmpty {
+            // A target written without its container's namespace, or through an entity set:
+            // index again under the name the model gives it.
             var rebuilt = AnnotationIndex()
             for (slot, var entry) in entries.enumerated() where state[slot] != .unknownTarget {
-                entry.target = canonical(entry.target) ?? entry.target
+                if let name = renamed[entry.target] { entry.target = name }
                 rebuilt.add(entry)
             }
             self = rebuilt

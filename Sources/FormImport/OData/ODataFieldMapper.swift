@@ -744,11 +744,7 @@ extension ODataFormMapper {
     }
 
     /// A label as written, or for an unresolved CAP text key (`{i18n>CreatedAt}`) its key in words.
-    func label(_ text: String?) -> String? {
-        guard let text = nonEmpty(text) else { return nil }
-        guard let key = ODataFormMapper.textKey(text) else { return text }
-        return Self.words(ofKey: key)
-    }
+    func label(_ text: String?) -> String? { label(text, nil) }
 
     /// The first of the labels, in the order they take precedence, that is text; failing that,
     /// the first text key in words. A key (`{@i18n>labelStatus}`) names a text in the app's
@@ -761,11 +757,7 @@ extension ODataFormMapper {
             guard let found = ODataFormMapper.textKey(text) else { return text }
             if key == nil { key = found }
         }
-        return key.map(Self.words(ofKey:))
-    }
-
-    private static func words(ofKey key: String) -> String {
-        Words.fromIdentifier(key.split(separator: ".").joined(separator: " "))
+        return key.map { Words.fromIdentifier($0.split(separator: ".").joined(separator: " ")) }
     }
 
     /// A hint as written; an unresolved text key is no hint.

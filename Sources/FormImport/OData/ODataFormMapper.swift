@@ -650,7 +650,9 @@ final class ODataFormMapper {
     ) {
         for item in items {
             guard let record = item.record, record.annotation(Term.hidden)?.staticBool != true else { continue }
-            let label = self.label(record["Label"]?.string)
+            // As written: a text key gives way to a field group's label below.
+            let written = nonEmpty(record["Label"]?.string)
+            let label = self.label(written)
             if let nested = record["Facets"]?.collection {
                 collectFacets(nested, parentLabel: label ?? parentLabel, into: &groups, tables: tables)
                 continue
@@ -666,7 +668,7 @@ final class ODataFormMapper {
                 let fieldGroup = entry.value.record
                 groups.append(
                     PendingGroup(
-                        label: self.label(record["Label"]?.string, fieldGroup?["Label"]?.string) ?? parentLabel,
+                        label: self.label(written, fieldGroup?["Label"]?.string) ?? parentLabel,
                         items: dataFields(fieldGroup?["Data"]?.collection ?? [])))
             } else if term == Term.identification,
                 let entry = typeAnnotation(Term.identification, tables, qualifier: qualifier)

@@ -1,7 +1,8 @@
 /// Minifies a script by whole lines only: blank lines and lines that are only a `//` comment go,
 /// and the other lines lose their indentation. Nothing inside a line changes, so strings,
 /// regular expressions and a `//` after code are untouched, and every kept line still ends
-/// where it did, so automatic semicolon insertion sees the same line breaks.
+/// where it did. A line break goes only where automatic semicolon insertion could not have used
+/// it (below), so it sees the same breaks that matter.
 ///
 /// Lines that may be inside a string are copied as they are. A template literal can span lines,
 /// and telling one from a backtick in a string, comment or regular expression needs a real
