@@ -106,7 +106,7 @@ struct AdminImportsController {
                 size: ByteSize.describe(file.data.count))
         }
         let dashboard = Dashboard(
-            layout: page.layout(title: "Admin"), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
+            layout: page.layout(title: nil), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
             hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty, forms: rows
         )
         return try renderer.adminPage(dashboard, template: "admin/index", status: status)

@@ -21,10 +21,10 @@ struct AdminPage {
     var navUsers = false
 
     /// The layout's values; the title says "Error: " first when the page lists problems.
-    func layout(title: String) -> PageLayout {
+    /// - Parameter title: the page's, before "– Admin"; nil for the admin page itself.
+    func layout(title: String?) -> PageLayout {
         let prefix = problems.isEmpty ? "" : "Error: "
-        // The admin page itself is "Admin – Fieldwork", not "Admin – Admin – Fieldwork".
-        let place = title == "Admin" ? title : "\(title) – Admin"
+        let place = title.map { "\($0) – Admin" } ?? "Admin"
         return PageLayout(title: "\(prefix)\(place) – \(PageViewModel.siteName)", body: "admin")
     }
 

@@ -74,7 +74,9 @@ final class CreateBatcher: Sendable {
     /// Writes a batch in one transaction; when that fails, each create in its own.
     private static func write(_ batch: [Create], on database: FieldworkDatabase) async {
         do {
-            let records = try await database.transaction { db in try await insert(batch.map(\.draft), on: db) }
+            let records = try await database.transaction { db in
+                try await ObjectDraft.insert(batch.map(\.draft), on: db)
+            }
             for (create, record) in zip(batch, records) { create.done.resume(returning: record) }
         } catch {
             guard batch.count > 1, Self.mayBeOneCreates(error) else {
@@ -83,7 +85,9 @@ final class CreateBatcher: Sendable {
             }
             for create in batch {
                 do {
-                    let records = try await database.transaction { db in try await insert([create.draft], on: db) }
+                    let records = try await database.transaction { db in
+                        try await ObjectDraft.insert([create.draft], on: db)
+                    }
                     create.done.resume(returning: records[0])
                 } catch {
                     create.done.resume(throwing: error)
@@ -101,26 +105,5 @@ final class CreateBatcher: Sendable {
         if DatabaseOutage.isOutage(error) { return false }
         if let error = error as? any DatabaseError { return error.isConstraintFailure }
         return true
-    }
-
-    /// The statements of a batch, in its transaction: every object in one `INSERT`, every key in
-    /// one, then each create's own work; returns the objects' records, in the drafts' order.
-    static func insert(_ drafts: [ObjectDraft], on db: any Database) async throws -> [ObjectRecord] {
-        let records = drafts.map { $0.record() }
-        let tokens = drafts.compactMap { $0.tokenRecord() }
-        if records.count == 1 {
-            try await records[0].create(on: db)
-        } else {
-            try await records.create(on: db)
-        }
-        if tokens.count == 1 {
-            try await tokens[0].create(on: db)
-        } else if !tokens.isEmpty {
-            try await tokens.create(on: db)
-        }
-        for draft in drafts {
-            try await draft.alongside?(db, draft.id)
-        }
-        return records
     }
 }

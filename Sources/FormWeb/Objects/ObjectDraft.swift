@@ -36,4 +36,25 @@ struct ObjectDraft: Sendable {
     func tokenRecord() -> SubmissionTokenRecord? {
         once.map { SubmissionTokenRecord($0, formID: formID, objectID: id) }
     }
+
+    /// The statements of a batch, in its transaction: every object in one `INSERT`, every key in
+    /// one, then each create's own work; returns the objects' records, in the drafts' order.
+    static func insert(_ drafts: [ObjectDraft], on db: any Database) async throws -> [ObjectRecord] {
+        let records = drafts.map { $0.record() }
+        let tokens = drafts.compactMap { $0.tokenRecord() }
+        if records.count == 1 {
+            try await records[0].create(on: db)
+        } else {
+            try await records.create(on: db)
+        }
+        if tokens.count == 1 {
+            try await tokens[0].create(on: db)
+        } else if !tokens.isEmpty {
+            try await tokens.create(on: db)
+        }
+        for draft in drafts {
+            try await draft.alongside?(db, draft.id)
+        }
+        return records
+    }
 }

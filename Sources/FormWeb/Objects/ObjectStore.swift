@@ -26,7 +26,7 @@ public struct ObjectStore: Sendable {
             if database.usesSQLite {
                 try await database.creates.write(draft, on: database)
             } else {
-                try await database.transaction { db in try await CreateBatcher.insert([draft], on: db)[0] }
+                try await database.transaction { db in try await ObjectDraft.insert([draft], on: db)[0] }
             }
         return try StoredObject(record)
     }
