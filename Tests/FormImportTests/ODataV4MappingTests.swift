@@ -303,6 +303,23 @@ struct ODataV4MappingTests {
             })
     }
 
+    @Test("a Decimal wider than 38 digits keeps its scale and leaves its range open, with a warning")
+    func widePrecision() throws {
+        let result = try OData.importing([
+            OData.v4(OData.entity(#"<Property Name="Freight" Type="Edm.Decimal" Precision="193" Scale="4"/>"#))
+        ])
+        let form = try #require(result.forms.first)
+        #expect(form.ruleViolations().isEmpty, "\(form.ruleViolations())")
+        let field = try OData.field(form, "Freight")
+        #expect(field.constraints.min == nil && field.constraints.max == nil)
+        #expect(
+            OData.warnings(result, .mappingDropped).map(\.message).contains {
+                $0.contains("its Precision 193 is more than the 38 digits a form checks exactly")
+            })
+        let widest = try OData.v4Field(#"<Property Name="Amount" Type="Edm.Decimal" Precision="38" Scale="4"/>"#)
+        #expect(widest.constraints.max == String(repeating: "9", count: 34) + ".9999")
+    }
+
     @Test("a form without a required property gets its first field made required, with a warning")
     func requiredAdded() throws {
         let result = try OData.importing("rules-v4")

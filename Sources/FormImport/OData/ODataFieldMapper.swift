@@ -529,6 +529,8 @@ extension ODataFormMapper {
         }
     }
 
+    static let exactDecimalDigits = 38
+
     /// `Edm.Decimal` with `Precision` p and `Scale` s: at most p − s digits before the point and s
     /// after it. Scale defaults to 0; `variable` or `floating` leaves the decimals open.
     private func decimalRange(precision: String?, scale: String?, context: PropertyContext) -> NumericRange {
@@ -541,6 +543,15 @@ extension ODataFormMapper {
         if let scale = s, scale > p || scale > 18 {
             dropped(context, "its Scale \(scale) does not fit its Precision \(p)")
             return NumericRange(min: nil, max: nil, scale: nil)
+        }
+        // A form's number is a Foundation `Decimal`, exact to 38 digits: a wider bound would be
+        // rounded, or not a number at all past about 165 digits, so such a range stays open.
+        if p > Self.exactDecimalDigits {
+            dropped(
+                context,
+                "its Precision \(p) is more than the \(Self.exactDecimalDigits) digits a form checks exactly, so its range is not checked"
+            )
+            return NumericRange(min: nil, max: nil, scale: s)
         }
         let whole = p - (s ?? 0)
         var max = whole > 0 ? String(repeating: "9", count: whole) : "0"
