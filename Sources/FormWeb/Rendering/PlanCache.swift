@@ -30,9 +30,9 @@ actor PlanCache {
     private let renderer: PageRenderer
     /// The schema of a stored version with its uploaded options; only called to build a plan.
     private let schemas: @Sendable (StoredForm) async throws -> FormSchema
-    private var createViews = LRUCache<Key, FormView>(capacity: capacity)
-    /// Edit views, detail and delete pages stay for every version objects were created with.
-    private var editViews = LRUCache<Key, FormView>(capacity: capacity)
+    /// Create and edit views by mode. Edit views, detail and delete pages stay for every version
+    /// objects were created with; create views only for the newest.
+    private var views: [FormMode: LRUCache<Key, FormView>] = [:]
     private var detailPages = LRUCache<Key, RenderPlan>(capacity: capacity)
     private var deletePages = LRUCache<Key, RenderPlan>(capacity: capacity)
     private var parentPages = LRUCache<Key, RenderPlan>(capacity: capacity)
@@ -69,39 +69,34 @@ actor PlanCache {
 
     /// The create view of a stored form version, built once.
     func createView(for form: StoredForm) async throws -> FormView {
-        if let cached = createViews.value(for: Key(form)) {
+        try await view(for: form, mode: .create)
+    }
+
+    /// The edit view of a form version, if built already: saves loading the version.
+    func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
+        views[.edit]?.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
+    }
+
+    /// The edit view of a stored form version, built once.
+    func editView(for form: StoredForm) async throws -> FormView {
+        try await view(for: form, mode: .edit)
+    }
+
+    /// The create or edit view of a stored form version, built once. Create views are only ever
+    /// shown for the newest version; edit views keep every version their objects were made with.
+    private func view(for form: StoredForm, mode: FormMode) async throws -> FormView {
+        let key = Key(form)
+        if let cached = views[mode]?.value(for: key) {
             FieldworkMetrics.cacheHit(.plans)
             return cached
         }
         FieldworkMetrics.cacheMiss(.plans)
         let schema = try await schemas(form)
         // A long list's search is the same in both views of a version: folded once.
-        let searches = editViews.value(for: Key(form))?.optionSearches
-        return try Self.memo(&createViews, Key(form), latestOnly: true) {
-            var view = try renderer.formView(for: schema, version: form.version, optionSearches: searches)
-            view.listsRevision = form.listsRevision
-            view.timeZone = timeZone
-            return view
-        }
-    }
-
-    /// The edit view of a form version, if built already: saves loading the version.
-    func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
-        editViews.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
-    }
-
-    /// The edit view of a stored form version, built once.
-    func editView(for form: StoredForm) async throws -> FormView {
-        if let cached = editViews.value(for: Key(form)) {
-            FieldworkMetrics.cacheHit(.plans)
-            return cached
-        }
-        FieldworkMetrics.cacheMiss(.plans)
-        let schema = try await schemas(form)
-        let searches = createViews.value(for: Key(form))?.optionSearches
-        return try Self.memo(&editViews, Key(form)) {
-            var view = try renderer.formView(
-                for: schema, version: form.version, mode: .edit, optionSearches: searches)
+        let searches = views[mode == .create ? .edit : .create]?.value(for: key)?.optionSearches
+        return try Self.memo(&views[mode, default: LRUCache(capacity: Self.capacity)], key, latestOnly: mode == .create)
+        {
+            var view = try renderer.formView(for: schema, version: form.version, mode: mode, optionSearches: searches)
             view.listsRevision = form.listsRevision
             view.timeZone = timeZone
             return view
