@@ -224,6 +224,21 @@ struct ControlRenderingTests {
             ))
     }
 
+    @Test("segmented buttons share a row in equal parts, unless their labels are too long for a phone's row")
+    func buttonsWrap() async throws {
+        func buttons(_ labels: [String]) -> Field {
+            Field(
+                name: "rating", kind: .buttons, label: "Rating",
+                options: [OptionGroup(options: labels.map { Option(value: $0.lowercased(), label: $0) })])
+        }
+        let short = try await Fixtures.render(Fixtures.schema([buttons(["Low", "Medium", "High"])]))
+        #expect(short.contains(#"<div class="fw-segmented" data-choices>"#))
+        let long = try await Fixtures.render(Fixtures.schema([buttons(["Poor", "Satisfactory", "Outstanding"])]))
+        #expect(long.contains(#"<div class="fw-segmented fw-segmented--wrap" data-choices>"#))
+        #expect(!FieldViewModel.segmentsWrap(labels: ["Unassigned", "Open"]))
+        #expect(FieldViewModel.segmentsWrap(labels: ["Unassigned", "Open", "Done"]))
+    }
+
     @Test("filter chips are checkboxes and choice chips are radios")
     func chips() async throws {
         let options = [OptionGroup(options: [Option(value: "bug", label: "Bug"), Option(value: "ui", label: "UI")])]

@@ -45,6 +45,9 @@ final class FieldViewModel: KeyPathContext {
     let countLabel: [String]
     let optionGroups: [OptionGroupCell]
     let options: [OptionCell]
+    /// Segmented buttons whose labels are too long to share a phone's row in equal parts: each
+    /// segment takes its label's width, and one that does not fit moves to a row of its own.
+    let segmentsWrap: Bool
     let children: [FieldViewModel]
     let sValue: String
     let sText: String
@@ -64,13 +67,20 @@ final class FieldViewModel: KeyPathContext {
         "hint": \.hint, "hintID": \.hintID, "fieldset": \.fieldset, "readonly": \.readonly, "disabled": \.disabled,
         "openList": \.openList, "multiple": \.multiple, "inputType": \.inputType, "attrs": \.attrs,
         "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
-        "optionGroups": \.optionGroups, "options": \.options, "children": \.children, "sValue": \.sValue,
+        "optionGroups": \.optionGroups, "options": \.options, "segmentsWrap": \.segmentsWrap, "children": \.children,
+        "sValue": \.sValue,
         "sText": \.sText, "sSwitch": \.sSwitch, "sHours": \.sHours, "sMinutes": \.sMinutes, "sHidden": \.sHidden,
         "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
         "sFiles": \.sFiles, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
         "sQuery": \.sQuery, "sChoices": \.sChoices, "searchedName": \.searchedName, "sSearched": \.sSearched,
         "listTitle": \.listTitle,
     ]
+
+    /// Equal segments fit a 390 px phone while the longest label times the number of segments
+    /// is at most about 27 characters (three of "Unassigned" do not fit).
+    static func segmentsWrap(labels: [String]) -> Bool {
+        (labels.map(\.count).max() ?? 0) * labels.count > 27
+    }
 
     /// An attribute of the main control: `{{n}}="{{v}}"`.
     struct Attribute: KeyPathContext {
@@ -195,6 +205,7 @@ final class FieldViewModel: KeyPathContext {
         self.countLabel = countLabel.map { [$0] } ?? []
         self.optionGroups = optionGroups
         options = optionGroups.flatMap(\.options)
+        segmentsWrap = field.kind == .buttons && Self.segmentsWrap(labels: options.map(\.optionLabel.text))
         children = (field.children ?? []).map(builder.cell(for:))
         sValue = registry.sentinel(.value(field: name.text))
         sText = registry.sentinel(.text(field: name.text))
