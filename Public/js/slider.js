@@ -7,10 +7,13 @@ export function enhance(root) {
     if (!range || !number) return;
     range.hidden = false;
     if (number.value !== "") range.value = number.value;
-    range.addEventListener("input", () => { number.value = range.value; });
+    // With no value yet, the thumb sits at the middle: dimmed, it does not pass for a value.
+    const unset = () => range.toggleAttribute("data-unset", number.value === "");
+    unset();
+    range.addEventListener("input", () => { number.value = range.value; unset(); });
     const valid = () => number.value !== "" && !isNaN(Number(number.value));
-    number.addEventListener("input", () => { if (valid()) range.value = number.value; });
+    number.addEventListener("input", () => { if (valid()) range.value = number.value; unset(); });
     // A typed value off the step or range becomes the range's nearest, as a drag would.
-    number.addEventListener("change", () => { if (valid()) number.value = range.value; });
+    number.addEventListener("change", () => { if (valid()) number.value = range.value; unset(); });
   });
 }

@@ -154,9 +154,12 @@ def test_slider_shows_its_value_and_keeps_range_and_number_in_step(size, browser
     number = b.driver.find_element(By.ID, "field-progress")
     slider = b.driver.find_element(By.ID, "field-progress-range")
     assert slider.is_displayed() and number.is_displayed()
+    assert slider.get_attribute("data-unset") is None, "the default 0 is a value"
     number.clear()
+    assert slider.get_attribute("data-unset") is not None, "an empty field's thumb is dimmed"
     number.send_keys("35")
     assert slider.get_attribute("value") == "35"
+    assert slider.get_attribute("data-unset") is None
     slider.send_keys(Keys.ARROW_RIGHT)
     assert number.get_attribute("value") == "40", "the range moves the named number field"
     # Without JavaScript the named number field shows and takes the value on its own.
