@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import Logging
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
@@ -136,7 +137,10 @@ struct ChangeFeedService: Service {
                 if !database.usesSQLite, now - since >= reopenAfter, now - (lastReopen ?? since) >= reopenAfter {
                     lastReopen = now
                     logger.notice("Reopening the database connection pool")
-                    database.databases.reinitialize(.psql)
+                    // The old pool's shutdown waits for its connections to close: on the thread
+                    // pool, not on one of the few threads every request runs on.
+                    let databases = database.databases
+                    try? await NIOThreadPool.singleton.runIfActive { databases.reinitialize(.psql) }
                 }
             }
             polls += 1
