@@ -37,7 +37,7 @@ public enum NativeSpecImporter {
                     code: .wrongRoot,
                     message:
                         "The root element is <\(root.localName)>; a form spec starts with <form xmlns=\"\(namespace)\">.",
-                    file: file, line: root.line)
+                    file: file, at: root.location())
             ])
         }
         guard root.namespaceURI == namespace else {
@@ -46,7 +46,7 @@ public enum NativeSpecImporter {
                 ImportError(
                     code: .wrongNamespace,
                     message: "<form> is in \(found); a form spec must use xmlns=\"\(namespace)\".",
-                    file: file, line: root.line)
+                    file: file, at: root.location(attribute: "xmlns"))
             ])
         }
 
@@ -58,18 +58,18 @@ public enum NativeSpecImporter {
         }
         let schemaErrors = validator.validate(document)
         if !schemaErrors.isEmpty {
-            throw ImportFailure(SchemaMessage.importErrors(schemaErrors, file: file))
+            throw ImportFailure(SchemaMessage.importErrors(schemaErrors, in: document, file: file))
         }
 
         var reader = NativeSpecReader(file: file)
         let schema = reader.form(root)
         var errors = reader.errors
         for issue in schema.ruleViolations() {
+            let location = issue.location ?? reader.location(forFormIssue: issue.code)
             errors.append(
                 ImportError(
-                    code: ImportCode(issue.code), message: issue.message, file: file,
-                    line: issue.location?.line ?? reader.line(forFormIssue: issue.code),
-                    column: issue.location?.column ?? 0))
+                    code: ImportCode(issue.code), message: issue.message, file: file, line: location.line,
+                    column: location.column))
         }
         if !errors.isEmpty {
             // Document order reads best when one mistake causes several messages.
@@ -114,18 +114,18 @@ public enum NativeSpecImporter {
 struct NativeSpecReader {
     let file: String?
     var errors: [ImportError] = []
-    private var formLine = 0
-    private var keyLine: Int?
+    private var formLocation = SourceLocation(line: 0)
+    private var keyLocation: SourceLocation?
 
     init(file: String?) { self.file = file }
 
     /// Where an issue about the whole form points: the `<key>` element for an empty key, else `<form>`.
-    func line(forFormIssue code: SchemaIssue.Code) -> Int {
-        code == .emptyKey ? keyLine ?? formLine : formLine
+    func location(forFormIssue code: SchemaIssue.Code) -> SourceLocation {
+        code == .emptyKey ? keyLocation ?? formLocation : formLocation
     }
 
     mutating func form(_ element: SafeXMLElement) -> FormSchema {
-        formLine = element.line
+        formLocation = SourceLocation(element.location())
         var schema = FormSchema(
             id: element.attribute("id") ?? "",
             title: element.attribute("title") ?? "",
@@ -136,7 +136,7 @@ struct NativeSpecReader {
             if child.localName == "lists" {
                 schema.lists = child.children.map(list)
             } else if let kind = SectionKind(rawValue: child.localName) {
-                if kind == .key { keyLine = child.line }
+                if kind == .key { keyLocation = SourceLocation(child.location()) }
                 schema.sections.append(section(kind, child))
             }
         }
@@ -173,7 +173,7 @@ struct NativeSpecReader {
             editable: element.attribute("editable").flatMap(Editability.init(rawValue:)) ?? .yes,
             defaultValue: element.attribute("default"),
             prefill: element.attribute("prefill").flatMap(Prefill.init(rawValue:)),
-            location: SourceLocation(line: element.line))
+            location: SourceLocation(element.location()))
 
         var k = Constraints()
         k.textType = element.attribute("type").flatMap(TextType.init(rawValue:))
@@ -193,9 +193,14 @@ struct NativeSpecReader {
         if let text = element.attribute("max-size") {
             k.maxSize = ByteSize.parse(text)
             if k.maxSize == nil {
+                let digits = text.filter { !$0.isLetter && !$0.isWhitespace }
+                let zero = !digits.isEmpty && digits.allSatisfy { $0 == "0" }
                 fail(
                     element, .badSize,
-                    "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").")
+                    zero
+                        ? "max-size of \"\(name)\" must be more than 0 bytes, like 10MB (got \"\(text)\")."
+                        : "max-size of \"\(name)\" must be a number of bytes, or of KB or MB, like 10MB (got \"\(text)\").",
+                    attribute: "max-size")
             }
         }
         if let text = element.attribute("accept") {
@@ -203,7 +208,8 @@ struct NativeSpecReader {
             if types.isEmpty {
                 fail(
                     element, .badAccept,
-                    "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.")
+                    "accept of \"\(name)\" is empty; list MIME types such as image/png, or remove it.",
+                    attribute: "accept")
             }
             k.accept = types
         }
@@ -229,7 +235,7 @@ struct NativeSpecReader {
     private func list(_ element: SafeXMLElement) -> OptionList {
         OptionList(
             id: element.attribute("id") ?? "", groups: optionGroups(element),
-            location: SourceLocation(line: element.line))
+            location: SourceLocation(element.location()))
     }
 
     /// Options of a field or list; a run of ungrouped options becomes a group without a label.
@@ -265,13 +271,26 @@ struct NativeSpecReader {
             let name = element.attribute("name") ?? element.localName
             fail(
                 element, .badInteger,
-                "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").")
+                "\(attribute) of \"\(name)\" must be a whole number no larger than \(Int.max) (got \"\(text)\").",
+                attribute: attribute)
             return nil
         }
         return value
     }
 
-    private mutating func fail(_ element: SafeXMLElement, _ code: ImportCode, _ message: String) {
-        errors.append(ImportError(code: code, message: message, file: file, line: element.line))
+    private mutating func fail(
+        _ element: SafeXMLElement, _ code: ImportCode, _ message: String, attribute: String? = nil
+    ) {
+        errors.append(ImportError(code: code, message: message, file: file, at: element.location(attribute: attribute)))
+    }
+}
+
+extension SourceLocation {
+    init(_ position: (line: Int, column: Int)) { self.init(line: position.line, column: position.column) }
+}
+
+extension ImportError {
+    init(code: ImportCode, message: String, file: String?, at position: (line: Int, column: Int)) {
+        self.init(code: code, message: message, file: file, line: position.line, column: position.column)
     }
 }

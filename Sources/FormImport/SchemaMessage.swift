@@ -14,7 +14,11 @@ enum SchemaMessage {
         ["form", "group", "option", "list"] + sections + FieldKind.allCases.map(\.rawValue))
 
     /// The rewritten errors, in document order, with libxml2's duplicate follow-ups dropped.
-    static func importErrors(_ diagnostics: [XMLDiagnostic], file: String?) -> [ImportError] {
+    /// libxml2 gives the line of the element; the column, and the line of an attribute written on
+    /// a later line of its tag, are read from the document's text.
+    static func importErrors(
+        _ diagnostics: [XMLDiagnostic], in document: SafeXMLDocument? = nil, file: String?
+    ) -> [ImportError] {
         var errors: [ImportError] = []
         var facetFailures = Set<String>()
         for diagnostic in diagnostics {
@@ -28,8 +32,13 @@ enum SchemaMessage {
                 continue
             }
             let (code, message) = rewrite(parsed, diagnostic)
-            errors.append(
-                ImportError(code: code, message: message, file: file, line: diagnostic.line, column: diagnostic.column))
+            var position = (line: diagnostic.line, column: diagnostic.column)
+            if position.column == 0, let element = parsed.element,
+                let found = document?.locate(line: position.line, element: element, attribute: parsed.attribute)
+            {
+                position = found
+            }
+            errors.append(ImportError(code: code, message: message, file: file, at: position))
         }
         return errors
     }
@@ -59,6 +68,40 @@ enum SchemaMessage {
             }
             body = String(rest).trimmingCharacters(in: .whitespacesAndNewlines)
         }
+    }
+
+    /// Every attribute name of the native spec, for "did you mean" hints.
+    static let attributeNames = [
+        "accept", "default", "editable", "format", "hint", "id", "label", "list", "max", "max-count", "max-length",
+        "max-selected", "max-size", "min", "min-count", "min-length", "min-selected", "multiple", "name", "object",
+        "pattern", "placeholder", "prefill", "prefix", "regular", "required", "rows", "scale", "searchable", "step",
+        "submit", "suffix", "title", "type", "value",
+    ]
+
+    /// The spec's attribute an unknown one was probably meant to be: the same but for case,
+    /// hyphens and underscores (`maxLength`, `max_length`), or a typo of at most two letters
+    /// (`requried`, `scalee`) in a name of five letters or more.
+    static func nearestAttribute(to name: String) -> String? {
+        func folded(_ text: String) -> String { text.lowercased().filter { $0 != "-" && $0 != "_" } }
+        let wanted = folded(name)
+        if let same = attributeNames.first(where: { folded($0) == wanted }) { return same }
+        guard wanted.count >= 5 else { return nil }
+        let scored = attributeNames.map { ($0, editDistance(Array(wanted), Array(folded($0)))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// `{urn:...}text` -> `text`.
@@ -101,10 +144,17 @@ enum SchemaMessage {
 
         if let attribute = parsed.attribute {
             if body.hasSuffix("is not allowed.") {
-                return (
-                    .unknownAttribute,
-                    "Unknown attribute \(attribute) on \(tag); remove it or use an attribute the form spec lists for \(tag)."
-                )
+                let listed = "remove it or use an attribute the form spec lists for \(tag)."
+                if attributeNames.contains(attribute) {
+                    return (.unknownAttribute, "The attribute \(attribute) does not apply to \(tag); \(listed)")
+                }
+                if let guess = nearestAttribute(to: attribute) {
+                    return (
+                        .unknownAttribute,
+                        "Unknown attribute \(attribute) on \(tag); did you mean \(guess)? Otherwise remove it."
+                    )
+                }
+                return (.unknownAttribute, "Unknown attribute \(attribute) on \(tag); \(listed)")
             }
             let value = quoted(after: "The value", in: body) ?? firstQuoted(in: Substring(body)) ?? ""
             if body.hasPrefix("[facet 'enumeration']") {
@@ -172,6 +222,12 @@ enum SchemaMessage {
             }
             if element == "switch", diagnostic.parentElement == "switch" {
                 return (.nestedSwitch, "A switch cannot hold another switch; move the inner <switch> out.")
+            }
+            if element == "group", let parent = diagnostic.parentElement, parent == "key" || parent == "accessory" {
+                return (
+                    .misplacedElement,
+                    "Groups of fields are for <properties> only; move the <group> there, or put its fields straight in <\(parent)>."
+                )
             }
             let expected = expectedElements(in: body)
             let hint =

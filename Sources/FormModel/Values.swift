@@ -197,6 +197,19 @@ public enum DecimalText {
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 
+    /// The most significant digits a `Decimal` holds exactly; a number with more would be
+    /// stored rounded, so a form refuses it.
+    public static let exactDigits = 38
+
+    /// Digits from the first non-zero to the last non-zero one ("0.0120" has 2, "1200" has 2).
+    public static func significantDigits(of text: String) -> Int {
+        let digits = text.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }),
+            let last = digits.lastIndex(where: { $0 != UInt8(ascii: "0") })
+        else { return 0 }
+        return last - first + 1
+    }
+
     /// Digits after the point as written.
     public static func scale(of text: String) -> Int {
         guard let dot = text.firstIndex(of: ".") else { return 0 }

@@ -9,11 +9,21 @@ public final class SafeXMLDocument {
     @usableFromInline let tree: LeanTree?
     /// Parser warnings (errors make `parse` throw instead).
     public let warnings: [XMLDiagnostic]
+    /// The text parsed (shared with the caller's bytes, not copied), to locate what libxml2 does not.
+    private let source: ArraySlice<UInt8>
 
-    private init(doc: xmlDocPtr?, tree: LeanTree?, warnings: [XMLDiagnostic]) {
+    private init(doc: xmlDocPtr?, tree: LeanTree?, warnings: [XMLDiagnostic], source: ArraySlice<UInt8>) {
         self.doc = doc
         self.tree = tree
         self.warnings = warnings
+        self.source = source
+    }
+
+    /// The line and column of the start tag of `element` (its local name) that libxml2 put on
+    /// `line`, or with `attribute` of that attribute's name, which may be on a later line of the
+    /// tag; nil when the text does not show it (another encoding than UTF-8).
+    public func locate(line: Int, element: String, attribute: String? = nil) -> (line: Int, column: Int)? {
+        SourceLocator(source).locate(line: line, element: element, attribute: attribute)
     }
 
     deinit { if let doc { xmlFreeDoc(doc) } }
@@ -102,7 +112,8 @@ public final class SafeXMLDocument {
             // Names are the parser's interned strings: the tree keeps the dictionary alive.
             xmlDictReference(dict)
             return SafeXMLDocument(
-                doc: nil, tree: LeanTree(lean, dict: dict), warnings: state.diagnostics.filter { !$0.isError })
+                doc: nil, tree: LeanTree(lean, dict: dict), warnings: state.diagnostics.filter { !$0.isError },
+                source: body)
         }
         guard let parsed, wellFormed, errors.isEmpty else {
             if let parsed { xmlFreeDoc(parsed) }
@@ -113,7 +124,8 @@ public final class SafeXMLDocument {
             xmlFreeDoc(parsed)
             throw XMLParseError(.doctype, line: 1)
         }
-        return SafeXMLDocument(doc: parsed, tree: nil, warnings: state.diagnostics.filter { !$0.isError })
+        return SafeXMLDocument(
+            doc: parsed, tree: nil, warnings: state.diagnostics.filter { !$0.isError }, source: body)
     }
 
     private static func malformed(_ errors: [XMLDiagnostic]) -> XMLParseError {

@@ -18,6 +18,12 @@ public struct SafeXMLElement {
     /// 1-based line of the start tag. libxml2 does not keep columns for nodes.
     public var line: Int { Int(xmlGetLineNo(node)) }
 
+    /// The line and column of the start tag, or of one of its attributes' names, read from the
+    /// document's text (`SafeXMLDocument.locate`); the line alone when the text does not show it.
+    public func location(attribute: String? = nil) -> (line: Int, column: Int) {
+        document.locate(line: line, element: localName, attribute: attribute) ?? (line, 0)
+    }
+
     /// The attributes in document order.
     public var attributes: [XMLAttribute] {
         var result: [XMLAttribute] = []

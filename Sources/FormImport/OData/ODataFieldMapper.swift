@@ -529,8 +529,6 @@ extension ODataFormMapper {
         }
     }
 
-    static let exactDecimalDigits = 38
-
     /// `Edm.Decimal` with `Precision` p and `Scale` s: at most p − s digits before the point and s
     /// after it. Scale defaults to 0; `variable` or `floating` leaves the decimals open.
     private func decimalRange(precision: String?, scale: String?, context: PropertyContext) -> NumericRange {
@@ -546,10 +544,10 @@ extension ODataFormMapper {
         }
         // A form's number is a Foundation `Decimal`, exact to 38 digits: a wider bound would be
         // rounded, or not a number at all past about 165 digits, so such a range stays open.
-        if p > Self.exactDecimalDigits {
+        if p > DecimalText.exactDigits {
             dropped(
                 context,
-                "its Precision \(p) is more than the \(Self.exactDecimalDigits) digits a form checks exactly, so its range is not checked"
+                "its Precision \(p) is more than the \(DecimalText.exactDigits) digits a form checks exactly, so its range is not checked"
             )
             return NumericRange(min: nil, max: nil, scale: s)
         }

@@ -12,6 +12,10 @@ enum NumberRule {
         guard let value = DecimalText.parse(text) else {
             return .issue(field, .invalid, "Enter \(words.noun) as a number, like \(example(scale: c.scale))")
         }
+        if DecimalText.significantDigits(of: text) > DecimalText.exactDigits {
+            return .issue(
+                field, .invalid, "Enter \(words.noun) with \(DecimalText.exactDigits) digits or fewer (leading and trailing zeros aside)")
+        }
         if let scale = c.scale, significantScale(text) > scale {
             let message =
                 scale == 0
