@@ -106,6 +106,22 @@ public struct FormSchema: Sendable, Hashable {
         optionGroups(for: field).flatMap(\.options)
     }
 
+    /// The stored values of choice fields that their fields no longer offer (a list's options
+    /// were replaced, or a new version of the form dropped an option), by field name. An edit
+    /// keeps them selectable, so saving an object does not silently drop them.
+    public func choicesNoLongerOffered(in stored: [String: [String]]) -> [String: [String]] {
+        var kept: [String: [String]] = [:]
+        forEachField { field in
+            guard field.kind.hasOptions, let values = stored[field.name] else { return }
+            let offered = Set(options(for: field).map(\.value))
+            // An open list (no options yet) takes any value: nothing is missing from it.
+            guard !offered.isEmpty else { return }
+            let missing = values.filter { !$0.isEmpty && !offered.contains($0) }
+            if !missing.isEmpty { kept[field.name] = missing }
+        }
+        return kept
+    }
+
     /// Whether the form contains a field of a kind (e.g. attachments, so it needs multipart).
     public func contains(kind: FieldKind) -> Bool {
         var found = false

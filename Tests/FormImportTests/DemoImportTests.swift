@@ -52,7 +52,7 @@ struct DemoImportTests {
         #expect(title.label == nil)
         #expect(title.required)
         #expect(title.constraints.maxLength == 120)
-        #expect(title.location == FormModel.SourceLocation(line: 6))
+        #expect(title.location == FormModel.SourceLocation(line: 6, column: 5))
 
         let task = try #require(schema.field(named: "task"))
         #expect(task.prefill == .query)
@@ -185,7 +185,7 @@ struct AttributeMappingTests {
         #expect(code.defaultValue == "https://example.com")
         #expect(code.presentation.prefix == "#")
         #expect(code.presentation.suffix == "!")
-        #expect(code.location == FormModel.SourceLocation(line: 6))
+        #expect(code.location == FormModel.SourceLocation(line: 6, column: 5))
 
         let amount = try #require(schema.field(named: "amount"))
         #expect(amount.constraints.min == "-5")

@@ -29,6 +29,39 @@ struct SchemaMessageTests {
         #expect(found.first?.line == 5)
     }
 
+    @Test("an unknown attribute close to a spec attribute asks whether that was meant, with its column")
+    func didYouMean() {
+        let found = errors(properties: #"<text name="nick" maxLength="5" requried="true" colour="red"/>"#)
+        #expect(
+            found.map(\.message) == [
+                "Unknown attribute maxLength on <text>; did you mean max-length? Otherwise remove it.",
+                "Unknown attribute requried on <text>; did you mean required? Otherwise remove it.",
+                "Unknown attribute colour on <text>; remove it or use an attribute the form spec lists for <text>.",
+            ])
+        #expect(found.map(\.column) == [23, 37, 53])
+        #expect(found.allSatisfy { $0.line == 5 })
+        let misplaced = errors(properties: #"<number name="n" max-length="5"/>"#)
+        #expect(
+            misplaced.map(\.message) == [
+                "The attribute max-length does not apply to <number>; remove it or use an attribute the form spec lists for <number>."
+            ])
+    }
+
+    @Test("a group in <key> says where groups go")
+    func groupInKey() {
+        let xml = """
+            <form xmlns="urn:fieldwork:form:1" id="sample" title="Sample">
+              <key><group label="G"><text name="title" required="true"/></group></key>
+            </form>
+            """
+        let found = Fixtures.errors(of: [ImportDocument(name: "inline.xml", data: Array(xml.utf8))])
+        #expect(
+            found.first?.message
+                == "Groups of fields are for <properties> only; move the <group> there, or put its fields straight in <key>."
+        )
+        #expect(found.first?.line == 2 && found.first?.column == 8)
+    }
+
     @Test("elements inside a field that takes none")
     func content() {
         let found = errors(properties: #"<number name="n"><option value="a">A</option></number>"#)

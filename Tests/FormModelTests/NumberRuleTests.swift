@@ -29,6 +29,19 @@ struct NumberRuleTests {
         #expect(DemoForm.messages("cost", ["cost": [text]]) == ["Enter cost as a number, like 12.50"])
     }
 
+    @Test("a number with more digits than a Decimal holds exactly is refused, not stored rounded")
+    func tooManyDigits() {
+        let widest = String(repeating: "9", count: 38)
+        #expect(DemoForm.messages("weight", ["weight": [widest]]) == [])
+        #expect(DemoForm.value("weight", ["weight": ["1" + String(repeating: "0", count: 60)]]) != nil)
+        #expect(
+            DemoForm.messages("weight", ["weight": [widest + "1"]]) == [
+                "Enter weight with 38 digits or fewer (leading and trailing zeros aside)"
+            ])
+        #expect(DecimalText.significantDigits(of: "-000120.0500") == 5)
+        #expect(DecimalText.significantDigits(of: "0.000") == 0)
+    }
+
     @Test("the example follows the scale")
     func examples() {
         #expect(DemoForm.messages("weight", ["weight": ["heavy"]]) == ["Enter weight as a number, like 12.5"])

@@ -35,7 +35,11 @@ public enum FormValidator {
         -> RuleOutcome
     {
         let raw = input(for: field, submission, context)
-        let outcome = rule(field, raw, offered: schema.options(for: field))
+        var offered = schema.options(for: field)
+        if let kept = context.noLongerOffered[field.name], !offered.isEmpty {
+            offered += kept.map { Option(value: $0, label: $0) }
+        }
+        let outcome = rule(field, raw, offered: offered)
         if outcome == .empty, field.required {
             let hasOptions = !field.kind.hasOptions || !schema.options(for: field).isEmpty
             return .issue(field, .required, RequiredMessage.text(for: field, hasOptions: hasOptions))

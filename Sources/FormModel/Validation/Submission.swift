@@ -125,15 +125,20 @@ public struct ValidationContext: Sendable, Hashable {
     /// The clock that `default="today"` and `default="now"` of read-only fields are read from
     /// (not used for bounds: those are fixed in the spec).
     public var clock: ClockReading?
+    /// In edit mode, the stored values of choice fields that the fields no longer offer
+    /// (``FormSchema/choicesNoLongerOffered(in:)``): accepted again, but for those fields only.
+    public var noLongerOffered: [String: [String]]
 
     public init(
         mode: FormMode = .create, serverValues: [String: [String]] = [:],
-        serverFiles: [String: [SubmittedFile]] = [:], clock: ClockReading? = nil
+        serverFiles: [String: [SubmittedFile]] = [:], clock: ClockReading? = nil,
+        noLongerOffered: [String: [String]] = [:]
     ) {
         self.mode = mode
         self.serverValues = serverValues
         self.serverFiles = serverFiles
         self.clock = clock
+        self.noLongerOffered = noLongerOffered
     }
 }
 

@@ -60,6 +60,8 @@ final class FieldViewModel: KeyPathContext {
     let sDescribedBy: String
     let sCell: String
     let sFiles: String
+    /// On an edit view, the stored choices the field no longer offers (``Slot/noLongerOffered(field:control:)``).
+    let sKept: String
 
     static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
         "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label,
@@ -73,7 +75,7 @@ final class FieldViewModel: KeyPathContext {
         "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
         "sFiles": \.sFiles, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
         "sQuery": \.sQuery, "sChoices": \.sChoices, "searchedName": \.searchedName, "sSearched": \.sSearched,
-        "listTitle": \.listTitle,
+        "listTitle": \.listTitle, "sKept": \.sKept,
     ]
 
     /// Equal segments fit a 390 px phone while the longest label times the number of segments
@@ -218,6 +220,14 @@ final class FieldViewModel: KeyPathContext {
         sDescribedBy = registry.sentinel(.describedBy(field: name.text, ids: describedIDs))
         sCell = registry.sentinel(.cellState(field: name.text))
         sFiles = field.kind == .attachments ? registry.sentinel(.files(field: name.text)) : ""
+        // A long list shows its chosen values whatever they are; a read-only choice sends them hidden.
+        if builder.mode == .edit, field.kind.hasOptions, !longList, !openList, !disabled {
+            let control: KeptChoiceControl =
+                field.takesSeveralValues ? .checkbox : field.kind == .valueList ? .option : .radio
+            sKept = registry.sentinel(.noLongerOffered(field: name.text, control: control))
+        } else {
+            sKept = ""
+        }
     }
 }
 

@@ -190,6 +190,31 @@ public struct RenderPlan: Sendable {
             if state.listItems.isEmpty { markup.listEmpty.write(to: &buffer) { $0 == .text ? text : nil } }
         case .longList(let field, let several, let labels):
             writeLongList(field, several: several, labels: labels, state: state, to: &buffer)
+        case .noLongerOffered(let field, let control):
+            writeNoLongerOffered(field, control: control, state: state, to: &buffer)
+        }
+    }
+
+    /// The object's stored choices that the field no longer offers, chosen while the submitted
+    /// values hold them, labelled so that nobody takes them for current options.
+    private func writeNoLongerOffered(
+        _ field: String, control: KeptChoiceControl, state: RenderState, to buffer: inout ByteBuffer
+    ) {
+        for (index, value) in (state.noLongerOffered[field] ?? []).enumerated() {
+            let chosen = state.values[field]?.contains(value) == true
+            let fragment = control == .option ? markup.keptOption : markup.choiceOption
+            fragment.write(to: &buffer) { part, buffer in
+                switch part {
+                case .type: buffer.writeStaticString(control == .checkbox ? "checkbox" : "radio")
+                case .id: HTML.writeEscaped("field-\(field)-kept-\(index + 1)", to: &buffer)
+                case .name: HTML.writeEscaped(field, to: &buffer)
+                case .value: HTML.writeEscaped(value, to: &buffer)
+                case .checked:
+                    if chosen { buffer.writeStaticString(control == .option ? " selected" : " checked") }
+                case .text: HTML.writeEscaped("\(value) (no longer offered)", to: &buffer)
+                default: break
+                }
+            }
         }
     }
 

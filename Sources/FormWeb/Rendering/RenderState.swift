@@ -98,6 +98,9 @@ public struct RenderState: Sendable {
     public var isAdmin = false
     /// The searches of long value lists asked for without JavaScript, by field name.
     public var listSearches: [String: ListSearchResult] = [:]
+    /// On an edit view, the object's stored choices that their fields no longer offer
+    /// (``FormSchema/choicesNoLongerOffered(in:)``), shown as extra options so they are kept.
+    public var noLongerOffered: [String: [String]] = [:]
     /// The parent page's list.
     public var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.

@@ -63,6 +63,16 @@ enum Slot: Hashable, Sendable {
     /// A long value list's options in the page: the chosen values, then the matches of the search
     /// asked for without JavaScript (``RenderState/listSearches``), as radios or checkboxes.
     case longList(field: String, several: Bool, labels: OptionLabels)
+    /// On an edit view, the object's stored choices that the field no longer offers
+    /// (``RenderState/noLongerOffered``): `<option>`s of a select, or radios or checkboxes.
+    case noLongerOffered(field: String, control: KeptChoiceControl)
+}
+
+/// How a choice no longer offered is shown: like the field's own options.
+enum KeptChoiceControl: Hashable, Sendable {
+    case option
+    case radio
+    case checkbox
 }
 
 /// The two inputs of a duration.

@@ -52,6 +52,8 @@ final class SlotMarkup: Sendable {
     let choiceOption: Fragment
     /// A long list's search that found nothing: `{{text}}`.
     let noMatches: Fragment
+    /// A select's option no longer offered: `{{value}}`, `{{checked}}` (as ` selected`), `{{text}}`.
+    let keptOption: Fragment
 
     /// The templates the fragments come from, for the check that every template is there.
     static let templates =
@@ -61,7 +63,7 @@ final class SlotMarkup: Sendable {
             "file-image",
             "file-icon", "more-items", "more-item", "list-item", "list-empty", "account", "admin-link", "sign-in",
             "pager",
-            "pager-newer", "pager-older", "choice-option", "no-matches",
+            "pager-newer", "pager-older", "choice-option", "no-matches", "kept-option",
         ].map { "slots/\($0)" }
 
     init(library: MustacheLibrary) throws(RenderPlanError) {
@@ -87,6 +89,7 @@ final class SlotMarkup: Sendable {
         pagerOlder = try Self.fragment("slots/pager-older", library: library)
         choiceOption = try Self.fragment("slots/choice-option", library: library)
         noMatches = try Self.fragment("slots/no-matches", library: library)
+        keptOption = try Self.fragment("slots/kept-option", library: library)
     }
 
     /// Renders a template once with a sentinel for each part and splits it.

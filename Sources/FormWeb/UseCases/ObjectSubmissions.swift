@@ -99,10 +99,13 @@ struct ObjectSubmissions: Sendable {
     func update(
         _ submission: Submission, object: StoredObject, view: FormView, viewer: Viewer, stagedIDs: Set<String>
     ) async throws -> Outcome {
-        let serverValues = Self.serverValues(view: view, known: InputStrings.of(object.values))
+        let stored = InputStrings.of(object.values)
+        let serverValues = Self.serverValues(view: view, known: stored)
         let result = FormValidator.validate(
             view.schema, submission,
-            context: ValidationContext(mode: .edit, serverValues: serverValues, clock: view.clock()))
+            context: ValidationContext(
+                mode: .edit, serverValues: serverValues, clock: view.clock(),
+                noLongerOffered: view.schema.choicesNoLongerOffered(in: stored)))
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: serverValues)

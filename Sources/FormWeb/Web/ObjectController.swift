@@ -47,10 +47,12 @@ struct ObjectController {
     /// `GET /forms/{id}/{object}/edit`: the form of the object's version, filled in.
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (object, view) = try await load(context)
+        let stored = InputStrings.of(object.values)
         var state = RenderState(
-            values: InputStrings.of(object.values), csrfToken: try context.viewer.csrfToken,
+            values: stored, csrfToken: try context.viewer.csrfToken,
             layout: LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first))
         state.objectPath = Self.path(object.formID, object.id)
+        state.noLongerOffered = view.schema.choicesNoLongerOffered(in: stored)
         state.files = InputStrings.files(of: object.values)
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
     }
@@ -82,6 +84,7 @@ struct ObjectController {
         var state = try await reader.state(
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: storedFiles)
         state.objectPath = Self.path(object.formID, object.id)
+        state.noLongerOffered = view.schema.choicesNoLongerOffered(in: InputStrings.of(object.values))
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 

@@ -1,0 +1,102 @@
+import FormModel
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import FormWeb
+
+/// An object keeps a choice that its field no longer offers (the list's options were uploaded
+/// again without it): the edit view shows it, chosen and marked, and saving keeps it.
+@Suite("Choices no longer offered")
+struct NoLongerOfferedTests {
+    static var form: FormSchema {
+        let colours = OptionList(
+            id: "colours",
+            groups: [
+                OptionGroup(options: [Option(value: "red", label: "Red"), Option(value: "green", label: "Green")])
+            ])
+        var schema = Fixtures.schema(
+            [
+                Field(name: "colour", kind: .valueList, label: "Colour", list: "colours"),
+                Field(
+                    name: "sizes", kind: .chips, label: "Sizes",
+                    constraints: Constraints(multiple: true),
+                    options: [OptionGroup(options: [Option(value: "s", label: "S"), Option(value: "m", label: "M")])]),
+            ],
+            id: "paint", title: "New Paint", object: "Paint", lists: [colours])
+        schema.sections[0].groups[0].fields[0].required = true
+        return schema
+    }
+
+    @Test("the schema names the stored choices its fields no longer offer; an open list misses none")
+    func missing() {
+        let schema = Self.form
+        #expect(
+            schema.choicesNoLongerOffered(in: ["colour": ["red"], "sizes": ["s", "xl"], "title": ["x"]]) == [
+                "sizes": ["xl"]
+            ])
+        #expect(schema.choicesNoLongerOffered(in: ["colour": ["blue"]]) == ["colour": ["blue"]])
+        var open = schema
+        open.lists[0].groups = []
+        #expect(open.choicesNoLongerOffered(in: ["colour": ["blue"]]).isEmpty)
+    }
+
+    @Test(
+        "an edit shows a value the list no longer offers, chosen and marked, and saving keeps it; choosing another drops it"
+    )
+    func editKeepsIt() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let admin = try await AdminFixtures.admin(client)
+            let view = try await admin.get("/forms/paint/new")
+            let created = try await admin.post(
+                "/forms/paint",
+                [("_csrf", view.csrf ?? ""), ("title", "Door"), ("colour", "red"), ("sizes", "s")])
+            let location = try #require(created.location)
+            let page = try await admin.get("/admin/forms/paint")
+            let uploaded = try await admin.postMultipart(
+                "/admin/forms/paint/lists/colours",
+                [
+                    .field("_csrf", page.csrf ?? ""),
+                    .file(
+                        "csv", filename: "colours.csv", type: "text/csv", bytes: Array("blue,Blue\ngreen,Green\n".utf8)),
+                ])
+            #expect(uploaded.status == .seeOther)
+
+            let edit = try await admin.get("\(location)/edit")
+            #expect(
+                edit.body.contains(
+                    "<option value=\"\">Select</option>\n<option value=\"red\" selected>red (no longer offered)</option>"
+                ))
+            #expect(!edit.body.contains("sizes-kept"), "a value still offered is not doubled")
+            // The create view offers only the current options, and refuses the old one.
+            let create = try await admin.get("/forms/paint/new")
+            #expect(!create.body.contains("no longer offered"))
+            let refused = try await admin.post(
+                "/forms/paint", [("_csrf", create.csrf ?? ""), ("title", "Window"), ("colour", "red")])
+            #expect(refused.status == .unprocessableContent)
+
+            // Saved with the old value: kept. A refused save shows it again, still chosen.
+            let refusedEdit = try await admin.post(
+                location, [("_csrf", edit.csrf ?? ""), ("title", ""), ("colour", "red"), ("sizes", "s")])
+            #expect(refusedEdit.status == .unprocessableContent)
+            #expect(refusedEdit.body.contains(#"<option value="red" selected>red (no longer offered)</option>"#))
+            let saved = try await admin.post(
+                location, [("_csrf", edit.csrf ?? ""), ("title", "Front door"), ("colour", "red"), ("sizes", "s")])
+            #expect(saved.status == .seeOther)
+            let detail = try await admin.get(location)
+            #expect(detail.body.contains("Front door") && detail.body.contains("red"))
+
+            // Another choice replaces it; the edit view then offers only the list's options.
+            let changed = try await admin.post(
+                location, [("_csrf", edit.csrf ?? ""), ("title", "Front door"), ("colour", "blue")])
+            #expect(changed.status == .seeOther)
+            let again = try await admin.get("\(location)/edit")
+            #expect(!again.body.contains("no longer offered"))
+            #expect(again.body.contains(#"<option value="blue" selected>Blue</option>"#))
+            // And the old value is an option no more.
+            let back = try await admin.post(
+                location, [("_csrf", again.csrf ?? ""), ("title", "Front door"), ("colour", "red")])
+            #expect(back.status == .unprocessableContent)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import FormXML
+
+/// Where a start tag or an attribute is written, read from the text, since libxml2 keeps no columns.
+@Suite("Source locator")
+struct SourceLocatorTests {
+    static let text = """
+        <?xml version="1.0"?>
+        <!-- <text name="fake" colour="x"/> on line 2 -->
+        <f:form xmlns:f="urn:x" note="a > b">
+          <![CDATA[ <text colour="y"/> ]]>
+          <f:text name="é" label="Ünïcode" colour="red"/>
+          <text
+              name="multi"
+              colour="blue"/>
+        </f:form>
+        """
+
+    static func locate(_ line: Int, _ element: String, _ attribute: String? = nil) -> (line: Int, column: Int)? {
+        SourceLocator(Array(text.utf8)[...]).locate(line: line, element: element, attribute: attribute)
+    }
+
+    @Test("a start tag's < and an attribute's name, in characters, past comments, CDATA and quoted >")
+    func positions() throws {
+        #expect(try #require(Self.locate(3, "form")) == (3, 1))
+        #expect(try #require(Self.locate(3, "form", "note")) == (3, 25))
+        #expect(try #require(Self.locate(5, "text")) == (5, 3))
+        // Columns count characters, not UTF-8 bytes: "é" and "Ünïcode" are one and seven.
+        #expect(try #require(Self.locate(5, "text", "colour")) == (5, 36))
+    }
+
+    @Test("an attribute on a later line of its tag is found there; a tag spanning the line is found before it")
+    func multiLine() throws {
+        #expect(try #require(Self.locate(6, "text", "colour")) == (8, 7))
+        #expect(try #require(Self.locate(8, "text")) == (6, 3))
+        // An attribute the tag does not have: the tag itself.
+        #expect(try #require(Self.locate(6, "text", "hint")) == (6, 3))
+    }
+
+    @Test("nothing for an element that is not there, or text in another encoding")
+    func missing() {
+        #expect(Self.locate(5, "number") == nil)
+        let utf16 = Array("<form/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(SourceLocator(utf16[...]).locate(line: 1, element: "form") == nil)
+    }
+}
