@@ -25,6 +25,7 @@ TIMEOUT = 10.0
 FORM_ID = "new-issue"
 OBJECT_PATH = re.compile(r"/forms/new-issue/([0-9a-fA-F-]{36})$")
 API_PATH = re.compile(r"/api/forms/new-issue/objects/([0-9a-fA-F-]{36})$")
+BODY_ID = re.compile(rb'"id"\s*:\s*"([0-9a-fA-F-]{36})"')
 FILE_LINK = re.compile(r'href="(/forms/new-issue/[0-9a-fA-F-]{36}/files/[^"?#]+)"')
 
 
@@ -63,10 +64,17 @@ class Answer:
         return str(self.status) if self.status is not None else self.error
 
     def object_id(self):
-        """The object a 303 (browser) or 201 (API) names, lowercase, or None."""
+        """The object a 303 (browser) or 201 (API) names, lowercase, or None. An API answer
+        names it in its Location when the client may read it back (signed in, or with a
+        browser's cookie), and always in its body's "id"."""
         loc = self.location.split("?")[0]
         m = OBJECT_PATH.search(loc) or API_PATH.search(loc)
-        return m.group(1).lower() if m else None
+        if m:
+            return m.group(1).lower()
+        if self.status in (200, 201) and self.body:
+            m = BODY_ID.search(self.body)
+            return m.group(1).decode().lower() if m else None
+        return None
 
 
 class Browser:

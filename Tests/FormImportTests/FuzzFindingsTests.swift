@@ -33,4 +33,17 @@ struct FuzzFindingsTests {
                     && $0.line > 0
             })
     }
+
+    @Test(
+        "a Decimal's Scale outside 0 to 18, with or without a Precision, is left out with a warning",
+        arguments: [#"Scale="19""#, #"Scale="-1""#, #"Precision="30" Scale="25""#])
+    func scaleOutOfRange(_ facets: String) throws {
+        let result = try OData.importing([
+            OData.v4(OData.entity(#"<Property Name="WeightMeasure" Type="Edm.Decimal" \#(facets)/>"#))
+        ])
+        let form = try #require(result.forms.first)
+        #expect(form.ruleViolations().isEmpty, "\(form.ruleViolations())")
+        #expect(try OData.field(form, "WeightMeasure").constraints.scale == nil)
+        #expect(result.warnings.contains { $0.code == .mappingDropped && $0.message.contains("WeightMeasure") })
+    }
 }

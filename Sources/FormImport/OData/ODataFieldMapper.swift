@@ -537,8 +537,13 @@ extension ODataFormMapper {
         if let scale {
             if let value = Int(scale) { s = value } else { s = nil }  // variable, floating
         }
+        // A form's scale is 0 to 18 (the rules of every form): a wider or negative one is left out.
+        if let scale = s, scale < 0 || scale > 18 {
+            dropped(context, "its Scale \(scale) is not one of 0 to 18 decimal places a form checks")
+            return NumericRange(min: nil, max: nil, scale: nil)
+        }
         guard let p, p > 0 else { return NumericRange(min: nil, max: nil, scale: s) }
-        if let scale = s, scale > p || scale > 18 {
+        if let scale = s, scale > p {
             dropped(context, "its Scale \(scale) does not fit its Precision \(p)")
             return NumericRange(min: nil, max: nil, scale: nil)
         }

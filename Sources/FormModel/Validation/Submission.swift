@@ -88,6 +88,8 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
         public static let invalid = Code("invalid")
         /// The JSON API was sent a body that is not a JSON object.
         public static let malformed = Code("malformed")
+        /// The JSON API was sent an `Idempotency-Key` already used for another request.
+        public static let idempotencyKeyReused = Code("idempotency-key-reused")
         public static let max = Code("max")
         public static let maxCount = Code("max-count")
         public static let maxSelected = Code("max-selected")

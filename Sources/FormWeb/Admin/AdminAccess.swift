@@ -53,13 +53,22 @@ struct AdminAPIGateMiddleware: RouterMiddleware {
     }
 
     private func caller(_ request: Request, viewer: Viewer) -> APICaller? {
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
-            let presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-            guard let adminToken, CSRF.constantTimeEqual(presented, adminToken) else { return nil }
-            return APICaller(name: "api token", byToken: true)
+        if let presented = Self.presentsAdminToken(request, adminToken: adminToken) {
+            return presented ? APICaller(name: "api token", byToken: true) : nil
         }
         guard viewer.isAdmin, let name = viewer.account?.name else { return nil }
         return APICaller(name: name, byToken: false)
+    }
+
+    /// Whether the request's `Authorization: Bearer` is the admin token (compared in constant
+    /// time); nil when it sends none.
+    static func presentsAdminToken(_ request: Request, adminToken: String?) -> Bool? {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            return nil
+        }
+        let presented = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        guard let adminToken else { return false }
+        return CSRF.constantTimeEqual(presented, adminToken)
     }
 }
 

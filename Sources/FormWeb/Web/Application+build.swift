@@ -132,8 +132,10 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
         forms: store, heads: heads, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
         attachments: attachments
     ).addRoutes(to: router)
-    ObjectAPIController(forms: heads, objects: database.objects, plans: plans, submissions: submissions)
-        .addRoutes(to: api)
+    ObjectAPIController(
+        forms: heads, objects: database.objects, plans: plans, submissions: submissions,
+        adminToken: configuration.adminToken
+    ).addRoutes(to: api)
     AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: router)
     let drafts = ImportDraftStore(database: database)
     AdminImportsController(forms: store, objects: database.objects, renderer: renderer, drafts: drafts)

@@ -2,8 +2,9 @@ import Hummingbird
 import NIOCore
 
 /// Answers unknown addresses with a real HTML 404 page, retired forms with a 410 page, and
-/// other refusals, refused uploads (``UploadError``) among them, with a page that says why. The
-/// `/api` group answers its own errors as JSON (``APIErrorMiddleware``), so none reaches here.
+/// other refusals, refused uploads (``UploadError``) among them, with a page that says why.
+/// Under `/api` every error is JSON (``APIErrorMiddleware``), also for an address the router
+/// knows for another method only, which never reaches the `/api` group's own middleware.
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
     let gone: RenderPlan
@@ -15,6 +16,7 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws
         -> Response
     {
+        if request.isForAPI { return try await APIErrorMiddleware().handle(request, context: context, next: next) }
         do {
             return try await next(request, context)
         } catch let error as UploadError {

@@ -12,6 +12,8 @@ struct ObjectAPIController {
     let objects: ObjectStore
     let plans: PlanCache
     let submissions: ObjectSubmissions
+    /// `FIELDWORK_ADMIN_TOKEN`: with it, a client reads any object, as an admin does.
+    let adminToken: String?
 
     /// JSON bodies are text fields only.
     static let limit = 1024 * 1024
@@ -34,22 +36,17 @@ struct ObjectAPIController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await forms.requireActive(try context.parameters.require("id"))
         let viewer = try context.viewer
-        if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
+        if !presentsAdminToken(request), let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
         guard FormBody.isJSON(request) else {
             return try JSONResponse.make(
                 APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
         }
         let view = try await plans.createView(for: form)
         let body = try await request.body.collect(upTo: Self.limit)
-        var once: OnceKey?
-        if let key = request.headers[Self.idempotencyKey] {
-            guard Self.isValidKey(key) else {
-                return try JSONResponse.make(
-                    APIMessage("Send an Idempotency-Key of 1 to 255 visible ASCII characters."), status: .badRequest)
-            }
-            let fingerprint = SHA256.hash(data: Data(buffer: body)).map { String(format: "%02x", $0) }.joined()
-            let scope = viewer.account.map { "user:\($0.id.uuidString.lowercased())" } ?? "anonymous"
-            once = .api(key, scope: scope, formID: form.id, fingerprint: fingerprint)
+        let key = request.headers[Self.idempotencyKey]
+        if let key, !Self.isValidKey(key) {
+            return try JSONResponse.make(
+                APIMessage("Send an Idempotency-Key of 1 to 255 visible ASCII characters."), status: .badRequest)
         }
         let input: [String: JSONInput]
         do {
@@ -68,6 +65,11 @@ struct ObjectAPIController {
             }
             if !strings.isEmpty { fields[name] = strings }
         }
+        var once: OnceKey?
+        if let key {
+            let scope = viewer.account.map { "user:\($0.id.uuidString.lowercased())" } ?? "anonymous"
+            once = .api(key, scope: scope, formID: form.id, fingerprint: Self.fingerprint(fields))
+        }
         // Read-only fields keep their defaults: an API client has no create view to be bound to.
         let outcome = try await submissions.create(
             Submission(fields: fields), form: form, view: view, viewer: viewer,
@@ -75,18 +77,36 @@ struct ObjectAPIController {
         switch outcome {
         case .stored(let object):
             var response = try JSONResponse.make(ObjectJSON(object), status: .created)
-            response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
+            // Where to read it back, for a client that can: signed in, with a browser's cookie
+            // (anonymous objects are their browser's), or with the admin token.
+            if viewer.account != nil || viewer.newBrowserCookie == nil || presentsAdminToken(request) {
+                response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
+            }
             return response
         case .refused(let result, _):
             return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
         case .keyReused:
-            return try JSONResponse.make(
-                APIMessage("This Idempotency-Key was used with another request; send a new key."),
-                status: .unprocessableContent)
+            // Shaped as every refused create is; no field is at fault.
+            let issue = FieldIssue(
+                field: "", code: .idempotencyKeyReused,
+                message: "This Idempotency-Key was used with another request; send a new key.")
+            return try JSONResponse.make(APIIssues([issue]), status: .unprocessableContent)
         }
     }
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+    /// What a create asked for, whatever the JSON's key order or spacing: the same fields and
+    /// values give the same fingerprint.
+    static func fingerprint(_ fields: [String: [String]]) -> String {
+        var hasher = SHA256()
+        for (name, values) in fields.sorted(by: { $0.key < $1.key }) {
+            // Lengths first, so no two different requests run together into the same bytes.
+            for part in [name] + values { hasher.update(data: Data("\(part.utf8.count):\(part)".utf8)) }
+            hasher.update(data: Data(";".utf8))
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
 
     /// 1 to 255 visible ASCII characters.
     static func isValidKey(_ key: String) -> Bool {
@@ -100,11 +120,17 @@ struct ObjectAPIController {
         }
         let form = try await forms.require(formID)
         let viewer = try context.viewer
-        if let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
-        guard let object = try await objects.find(formID: formID, id: objectID), viewer.mayAccess(object) else {
+        let byToken = presentsAdminToken(request)
+        if !byToken, let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
+        guard let object = try await objects.find(formID: formID, id: objectID), byToken || viewer.mayAccess(object)
+        else {
             throw HTTPError(.notFound)
         }
         return try JSONResponse.make(ObjectJSON(object), status: .ok)
+    }
+
+    private func presentsAdminToken(_ request: Request) -> Bool {
+        AdminAPIGateMiddleware.presentsAdminToken(request, adminToken: adminToken) == true
     }
 
     /// 401 as JSON when the form needs an account the viewer lacks.

@@ -1,0 +1,65 @@
+import FormModel
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import FormWeb
+
+/// The objects' JSON API as a client without a browser uses it: where to read an object back,
+/// the admin token, and JSON for every error under `/api`.
+@Suite("Object API")
+struct ObjectAPITests {
+    static let token = "object-api-token"
+    static let notes = Fixtures.schema([], id: "notes", title: "New Note", object: "Note")
+    static let members = Fixtures.schema([], id: "members", title: "New Member", object: "Member")
+
+    private static func send(
+        _ client: any TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get, json: String? = nil,
+        token: String? = nil
+    ) async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: String) {
+        var headers: HTTPFields = [:]
+        if json != nil { headers[.contentType] = "application/json" }
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        let response = try await client.execute(
+            uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        return (response.status, response.headers, String(buffer: response.body))
+    }
+
+    @Test("a client without cookies gets no Location it could not read; the admin token reads any object")
+    func readBack() async throws {
+        try await TestApp.run(forms: [(Self.notes, .public), (Self.members, .users)], adminToken: Self.token) {
+            client in
+            let anonymous = try await Self.send(
+                client, "/api/forms/notes/objects", method: .post, json: #"{"title":"A"}"#)
+            #expect(anonymous.status == .created)
+            #expect(anonymous.headers[.location] == nil, "nobody but an admin could read it back")
+            let id = try #require(anonymous.body.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) })
+            #expect(try await Self.send(client, "/api/forms/notes/objects/\(id)").status == .notFound)
+            #expect(try await Self.send(client, "/api/forms/notes/objects/\(id)", token: "wrong").status == .notFound)
+            let read = try await Self.send(client, "/api/forms/notes/objects/\(id)", token: Self.token)
+            #expect(read.status == .ok && read.body.contains(#""title":"A""#))
+
+            // With the token: a form for signed-in users takes the create, and the Location reads back.
+            let created = try await Self.send(
+                client, "/api/forms/members/objects", method: .post, json: #"{"title":"B"}"#, token: Self.token)
+            #expect(created.status == .created)
+            let location = try #require(created.headers[.location])
+            #expect(try await Self.send(client, location, token: Self.token).status == .ok)
+            #expect(try await Self.send(client, location).status == .unauthorized)
+        }
+    }
+
+    @Test("an address under /api that the router knows for another method only answers JSON, not the HTML page")
+    func jsonForOtherMethods() async throws {
+        try await TestApp.run(forms: [(Self.notes, .public)]) { client in
+            for (uri, method) in [("/api/forms/notes/objects", HTTPRequest.Method.get), ("/api/nothing", .get)] {
+                let answer = try await Self.send(client, uri, method: method)
+                #expect(answer.status.code >= 400 && answer.status.code < 500, "\(uri)")
+                #expect(answer.headers[.contentType] == "application/json; charset=utf-8", "\(uri)")
+                #expect(!answer.body.contains("<html"), "\(uri)")
+            }
+        }
+    }
+}
