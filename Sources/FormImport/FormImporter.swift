@@ -139,7 +139,32 @@ public enum FormImporter {
             }
         }
         flush()
+        warnFormIDsAgain(&outcomes)
         return outcomes
+    }
+
+    /// A form id given by an earlier import of the batch too is stored as that form's next
+    /// version, replacing what the earlier import stored for new objects: probably a copied
+    /// spec whose id was not changed, so the later import says so.
+    private static func warnFormIDsAgain(_ outcomes: inout [ImportOutcome]) {
+        var first: [String: String] = [:]
+        for index in outcomes.indices {
+            guard case .success(var result) = outcomes[index].result else { continue }
+            let name = outcomes[index].documents.first ?? ""
+            for form in result.forms {
+                if let earlier = first[form.id] {
+                    result.warnings.append(
+                        ImportWarning(
+                            code: .formIDAgain,
+                            message:
+                                "\(earlier) gave the form id \"\(form.id)\" earlier in this import, so this form is stored as its next version; give it an id of its own if it is another form.",
+                            file: name, form: form.id))
+                } else {
+                    first[form.id] = name
+                }
+            }
+            outcomes[index].result = .success(result)
+        }
     }
 
     /// The importers, one case each: a document's `SourceKind` picks one (`SourceKind.importer`),

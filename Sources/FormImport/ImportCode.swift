@@ -69,6 +69,8 @@ public struct ImportCode: ErrorCode, Codable {
 
     /// The field control of fields is a path evaluated at run time (per form).
     public static let dynamicFieldControl = ImportCode("dynamic-field-control")
+    /// A form id that an earlier import of the same batch gave too: this one is its next version.
+    public static let formIDAgain = ImportCode("form-id-again")
     /// UI.Hidden of fields is a path evaluated at run time (per form).
     public static let dynamicHidden = ImportCode("dynamic-hidden")
     /// A second document declaring types is read for its annotations only.

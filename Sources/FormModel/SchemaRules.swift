@@ -190,7 +190,12 @@ extension FormSchema {
             let offered = Set(options(for: field).map(\.value))
             if !offered.isEmpty {
                 for value in field.defaultValues where !offered.contains(value) {
-                    add(.unknownDefault, "The default \"\(value)\" of \(what) is not one of its option values.", n, at)
+                    // Several values are separated by spaces; "a,b" is one value.
+                    let several =
+                        k.multiple && value.contains(",") ? " (separate several values with spaces, not commas)" : ""
+                    add(
+                        .unknownDefault,
+                        "The default \"\(value)\" of \(what) is not one of its option values\(several).", n, at)
                 }
             }
             if !k.multiple && field.defaultValues.count > 1 {
@@ -218,7 +223,9 @@ extension FormSchema {
         checkRange(k.minLength, k.maxLength, "min-length", "max-length", n, at, add)
 
         if let pattern = k.pattern {
-            if (try? NSRegularExpression(pattern: pattern)) == nil {
+            if pattern.isEmpty {
+                add(.badPattern, "The pattern of \(what) is empty; give a regular expression or remove it.", n, at)
+            } else if (try? NSRegularExpression(pattern: pattern)) == nil {
                 add(.badPattern, "The pattern of \(what) is not a valid regular expression.", n, at)
             }
         }
@@ -248,7 +255,10 @@ extension FormSchema {
                     if let minV, v < minV { add(.defaultOutOfRange, "The default of \(what) is below its min.", n, at) }
                     if let maxV, v > maxV { add(.defaultOutOfRange, "The default of \(what) is above its max.", n, at) }
                 } else {
-                    add(.badDefault, "The default of \(what) must be a number with a . point, like 12.5.", n, at)
+                    add(
+                        .badDefault,
+                        "The default of \(what) must be a number with a . point, like 12.5 (got \"\(d)\").",
+                        n, at)
                 }
             }
         case .date:
@@ -337,9 +347,9 @@ extension FormSchema {
             add(.minAboveMax, "min of \"\(n)\" (\(k.min!)) is above its max (\(k.max!)).", n, field.location)
         }
         if let d = field.defaultValue, field.prefill == nil {
-            let isKeyword =
-                keyword.map { d == $0 || (field.kind == .date && d == "today") || (field.kind != .date && d == "now") }
-                ?? false
+            // Dates and date-times take both clock words (a date's "now" is today, a date-time's
+            // "today" is now); a time only "now".
+            let isKeyword = keyword != nil && (d == "now" || (d == "today" && field.kind != .time))
             if !isKeyword && parse(d) == nil {
                 let words = keyword.map { " or \($0)" } ?? ""
                 add(

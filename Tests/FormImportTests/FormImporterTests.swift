@@ -55,6 +55,19 @@ struct FormImporterTests {
         #expect(odata.forms.first?.field(named: "Name")?.label == "Name (local)")
     }
 
+    @Test("a batch's later import of a form id an earlier one gave warns that it becomes the next version")
+    func formIDAgain() throws {
+        let minimal = try Fixtures.document("minimal")
+        var copy = minimal
+        copy.name = "copy.xml"
+        let outcomes = FormImporter.importBatch([minimal, copy])
+        #expect(try outcomes[0].result.get().warnings.allSatisfy { $0.code != .formIDAgain })
+        let again = try outcomes[1].result.get().warnings.filter { $0.code == .formIDAgain }
+        #expect(again.count == 1)
+        #expect(again.first?.file == "copy.xml")
+        #expect(again.first?.message.hasPrefix("minimal.xml gave the form id") == true)
+    }
+
     @Test("EDMX is recognised from its first element whatever the prefix, past the declaration and comments")
     func looksLikeEDMX() {
         #expect(FormImporter.looksLikeEDMX(Array(#"<?xml version="1.0"?><!-- c --><edmx:Edmx Version="4.0">"#.utf8)))

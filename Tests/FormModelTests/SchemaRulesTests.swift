@@ -198,6 +198,12 @@ struct SchemaRulesTests {
                 == ["default-out-of-range"])
         #expect(S.codes(S.with(Field(name: "f", kind: .date, defaultValue: "tomorrow"))) == ["bad-default"])
         #expect(S.codes(S.with(Field(name: "f", kind: .time, defaultValue: "now"))) == [])
+        // "dates also take today / now": both words on dates and date-times, only "now" on a time.
+        #expect(S.codes(S.with(Field(name: "f", kind: .date, defaultValue: "now"))) == [])
+        #expect(S.codes(S.with(Field(name: "f", kind: .datetime, defaultValue: "today"))) == [])
+        #expect(S.codes(S.with(Field(name: "f", kind: .time, defaultValue: "today"))) == ["bad-default"])
+        #expect(
+            ClockReading(today: LocalDate("2026-11-24")!, time: LocalTime("09:05")).value(for: .date) == "2026-11-24")
         #expect(S.codes(S.with(Field(name: "f", kind: .switch, defaultValue: "yes"))) == ["bad-default"])
         #expect(
             S.codes(

@@ -295,7 +295,8 @@ extension ODataFormMapper {
         }
         if let pattern = typeEntry(Term.pattern, annotations)?.value.string {
             extras.freeValues = true
-            if (try? NSRegularExpression(pattern: pattern)) != nil {
+            // An empty pattern would take only an empty value: the rules of every form refuse it.
+            if !pattern.isEmpty, (try? NSRegularExpression(pattern: pattern)) != nil {
                 field.constraints.pattern = pattern
             } else {
                 dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
