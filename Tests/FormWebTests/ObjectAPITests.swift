@@ -60,6 +60,35 @@ struct ObjectAPITests {
                 #expect(answer.headers[.contentType] == "application/json; charset=utf-8", "\(uri)")
                 #expect(!answer.body.contains("<html"), "\(uri)")
             }
+            let large = #"{"title":""# + String(repeating: "x", count: 1_100_000) + #""}"#
+            let tooLarge = try await Self.send(client, "/api/forms/notes/objects", method: .post, json: large)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.body == #"{"error":"The object is larger than 1 MB."}"#)
+        }
+    }
+}
+
+/// A POST whose body is of a type no form sends carries no token: refused as any POST without one.
+@Suite("POSTs without a readable token")
+struct UnreadableTokenTests {
+    @Test("sign-out, delete and create with a text/plain or empty body answer 403 and change nothing")
+    func forbidden() async throws {
+        try await TestApp.run(forms: [(ObjectAPITests.notes, .public)]) { client in
+            let browser = TestBrowser(client)
+            let view = try await browser.get("/forms/notes/new")
+            let created = try await browser.post("/forms/notes", [("_csrf", view.csrf ?? ""), ("title", "Keep")])
+            let location = try #require(created.location)
+            for (uri, type) in [
+                ("/logout", "text/plain"), ("\(location)/delete", "text/plain"), ("\(location)/delete", ""),
+                ("/forms/notes", "text/plain"), (location, "application/json"),
+            ] {
+                var headers: HTTPFields = [:]
+                if !type.isEmpty { headers[.contentType] = type }
+                let answer = try await browser.send(
+                    uri, method: .post, headers: headers, body: ByteBuffer(string: "_csrf=\(view.csrf ?? "")"))
+                #expect(answer.status == .forbidden, "\(uri) \(type)")
+            }
+            #expect(try await browser.get(location).status == .ok)
         }
     }
 }

@@ -25,8 +25,10 @@ enum FormBody {
         return QueryString.parse(String(buffer: buffer))
     }
 
-    /// The fields of an urlencoded POST whose CSRF token is the viewer's; 403 otherwise.
+    /// The fields of an urlencoded POST whose CSRF token is the viewer's; 403 otherwise, also
+    /// for a body of another type, which carries no token a form could have sent.
     static func verifiedFields(_ request: Request, viewer: Viewer) async throws -> [String: [String]] {
+        guard isURLEncoded(request) else { throw HTTPError(.forbidden, message: Viewer.tokenRefusal) }
         let fields = try await fields(request)
         try viewer.requireToken(fields[CSRF.fieldName]?.first)
         return fields

@@ -45,7 +45,7 @@ extension JSONResponse {
 }
 
 /// Errors of the `/api` route group as JSON: 404 and 410 with a short message, other refusals
-/// in Hummingbird's own JSON error form. Nothing under `/api` ever answers with a page.
+/// as `{"error": "…"}`. Nothing under `/api` ever answers with a page.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -58,6 +58,13 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return JSONResponse.response(ByteBuffer(string: #"{"error":"not found"}"#), status: .notFound)
         } catch let error as HTTPError where error.status == .gone {
             return JSONResponse.response(ByteBuffer(string: #"{"error":"this form has been retired"}"#), status: .gone)
+        } catch let error as HTTPError {
+            // `{"error": "…"}` as every other answer of the API, the reason phrase when the
+            // error says nothing more (a body too large, a bad request).
+            var response = try JSONResponse.make(
+                APIMessage(error.body ?? error.status.reasonPhrase), status: error.status)
+            response.headers.append(contentsOf: error.headers)
+            return response
         } catch let error as any HTTPResponseError {
             return try error.response(from: request, context: context)
         }

@@ -42,7 +42,13 @@ struct ObjectAPIController {
                 APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
         }
         let view = try await plans.createView(for: form)
-        let body = try await request.body.collect(upTo: Self.limit)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.limit)
+        } catch {
+            return try JSONResponse.make(
+                APIMessage("The object is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
+        }
         let key = request.headers[Self.idempotencyKey]
         if let key, !Self.isValidKey(key) {
             return try JSONResponse.make(

@@ -14,7 +14,8 @@ struct SubmissionReader: Sendable {
         if FormBody.isURLEncoded(request) {
             return ReceivedSubmission(fields: try await FormBody.fields(request))
         }
-        guard FormBody.isMultipart(request) else { throw HTTPError(.unsupportedMediaType) }
+        // Any other body carries no token a form could have sent: refused as a POST without one.
+        guard FormBody.isMultipart(request) else { throw HTTPError(.forbidden, message: Viewer.tokenRefusal) }
         // A browser that brought no cookie cannot hold a valid token: refuse before staging anything.
         guard viewer.account != nil || viewer.newBrowserCookie == nil else {
             throw HTTPError(.forbidden, message: Viewer.tokenRefusal)
