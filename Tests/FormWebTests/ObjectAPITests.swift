@@ -51,6 +51,26 @@ struct ObjectAPITests {
         }
     }
 
+    @Test("a field the JSON leaves out takes its default, as in the create view; null sends none")
+    func defaults() async throws {
+        var form = Self.notes
+        form.sections[0].groups[0].fields += [
+            Field(name: "priority", kind: .text, label: "Priority", defaultValue: "medium"),
+            Field(name: "due", kind: .date, label: "Due", defaultValue: "today"),
+        ]
+        try await TestApp.run(forms: [(form, .public)], adminToken: Self.token) { client in
+            let left = try await Self.send(
+                client, "/api/forms/notes/objects", method: .post, json: #"{"title":"A"}"#, token: Self.token)
+            #expect(left.status == .created)
+            #expect(left.body.contains(#""priority":"medium""#))
+            #expect(left.body.contains(#""due":"20"#))
+            let none = try await Self.send(
+                client, "/api/forms/notes/objects", method: .post, json: #"{"title":"B","priority":null}"#,
+                token: Self.token)
+            #expect(none.status == .created && !none.body.contains("priority"))
+        }
+    }
+
     @Test("an address under /api that the router knows for another method only answers JSON, not the HTML page")
     func jsonForOtherMethods() async throws {
         try await TestApp.run(forms: [(Self.notes, .public)]) { client in

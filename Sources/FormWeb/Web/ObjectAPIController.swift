@@ -76,10 +76,14 @@ struct ObjectAPIController {
             let scope = viewer.account.map { "user:\($0.id.uuidString.lowercased())" } ?? "anonymous"
             once = .api(key, scope: scope, formID: form.id, fingerprint: Self.fingerprint(fields))
         }
-        // Read-only fields keep their defaults: an API client has no create view to be bound to.
+        // A field the JSON leaves out starts as the create view starts it, with its default
+        // (`null` is the way to send none); read-only fields keep their defaults: an API client
+        // has no create view to be bound to.
+        let initial = view.initialValues(query: [:])
+        for (name, values) in initial where input[name] == nil && fields[name] == nil { fields[name] = values }
         let outcome = try await submissions.create(
             Submission(fields: fields), form: form, view: view, viewer: viewer,
-            readOnlyValues: view.readOnlyValues(view.initialValues(query: [:])), readIssues: issues, once: once)
+            readOnlyValues: view.readOnlyValues(initial), readIssues: issues, once: once)
         switch outcome {
         case .stored(let object):
             var response = try JSONResponse.make(ObjectJSON(object), status: .created)
