@@ -572,7 +572,10 @@ struct AdminTests {
             #expect(created.status == .created)
             let json = try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any]
             #expect(json?["id"] as? String == "demo-trips")
-            let schema = try await TestBrowser(client).get("/api/forms/demo-trips")
+            // An imported form is for users: its schema too, unless the admin token comes along.
+            #expect(try await TestBrowser(client).get("/api/forms/demo-trips").status == .unauthorized)
+            let schema = try await TestBrowser(client).send(
+                "/api/forms/demo-trips", method: .get, headers: [.authorization: "Bearer s3cret-token"], body: nil)
             #expect(schema.body.contains(#""label":"Where to""#))
 
             let broken = try await post(

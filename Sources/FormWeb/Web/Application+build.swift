@@ -125,7 +125,8 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     }
     let admin = router.group("admin").add(middleware: AdminGateMiddleware())
 
-    FormController(heads: heads, objects: database.objects, plans: plans).addRoutes(to: router, api: api)
+    FormController(heads: heads, objects: database.objects, plans: plans, adminToken: configuration.adminToken)
+        .addRoutes(to: router, api: api)
     CreateController(forms: heads, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
         .addRoutes(to: router)
     ObjectController(

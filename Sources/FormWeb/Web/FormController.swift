@@ -11,6 +11,8 @@ struct FormController {
     let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
+    /// `FIELDWORK_ADMIN_TOKEN`: with it, the API reads a form for users without a session.
+    let adminToken: String?
 
     func addRoutes(to router: Router<AppRequestContext>, api: RouterGroup<AppRequestContext>) {
         router.get("/", use: index)
@@ -51,9 +53,15 @@ struct FormController {
         return HTMLResponse.page(try await plans.parentPage(for: form).render(state), cacheControl: "no-store")
     }
 
-    /// `GET /api/forms/{id}`: the canonical JSON schema.
+    /// `GET /api/forms/{id}`: the canonical JSON schema; 401 for a form for users without a
+    /// session or the admin token, as its create view asks for sign-in.
     @Sendable func schemaJSON(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await heads.require(try context.parameters.require("id"))
+        if let refusal = try ObjectAPIController.refusal(
+            form: form, viewer: try context.viewer, request: request, adminToken: adminToken)
+        {
+            return refusal
+        }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(
@@ -67,7 +75,11 @@ struct FormController {
     /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await heads.requireActive(try context.parameters.require("id"))
-        if let refusal = try ObjectAPIController.refusal(form: form, viewer: try context.viewer) { return refusal }
+        if let refusal = try ObjectAPIController.refusal(
+            form: form, viewer: try context.viewer, request: request, adminToken: adminToken)
+        {
+            return refusal
+        }
         let view = try await plans.createView(for: form)
         guard let search = view.optionSearches[try context.parameters.require("field")] else {
             throw HTTPError(.notFound)

@@ -36,7 +36,9 @@ struct ObjectAPIController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await forms.requireActive(try context.parameters.require("id"))
         let viewer = try context.viewer
-        if !presentsAdminToken(request), let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
+        if let refusal = try Self.refusal(form: form, viewer: viewer, request: request, adminToken: adminToken) {
+            return refusal
+        }
         guard FormBody.isJSON(request) else {
             return try JSONResponse.make(
                 APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
@@ -131,7 +133,9 @@ struct ObjectAPIController {
         let form = try await forms.require(formID)
         let viewer = try context.viewer
         let byToken = presentsAdminToken(request)
-        if !byToken, let refusal = try Self.refusal(form: form, viewer: viewer) { return refusal }
+        if let refusal = try Self.refusal(form: form, viewer: viewer, request: request, adminToken: adminToken) {
+            return refusal
+        }
         guard let object = try await objects.find(formID: formID, id: objectID), byToken || viewer.mayAccess(object)
         else {
             throw HTTPError(.notFound)
@@ -143,9 +147,12 @@ struct ObjectAPIController {
         AdminAPIGateMiddleware.presentsAdminToken(request, adminToken: adminToken) == true
     }
 
-    /// 401 as JSON when the form needs an account the viewer lacks.
-    static func refusal(form: StoredForm, viewer: Viewer) throws -> Response? {
-        guard form.access == .users, viewer.account == nil else { return nil }
+    /// 401 as JSON when the form needs an account the viewer lacks and the request does not
+    /// present the admin token.
+    static func refusal(form: StoredForm, viewer: Viewer, request: Request, adminToken: String?) throws -> Response? {
+        guard form.access == .users, viewer.account == nil,
+            AdminAPIGateMiddleware.presentsAdminToken(request, adminToken: adminToken) != true
+        else { return nil }
         return try JSONResponse.make(APIMessage("Sign in to use this form."), status: .unauthorized)
     }
 }
