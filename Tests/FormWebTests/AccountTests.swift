@@ -56,6 +56,40 @@ struct AccountTests {
         }
     }
 
+    @Test(
+        "after 5 wrong passwords a name waits, even with the right one; other names do not; the right one clears the count"
+    )
+    func throttled() async throws {
+        try await TestApp.run(forms: [], users: [("ada", "lovelace-1815", false)]) { client in
+            let browser = TestBrowser(client)
+            let page = try await browser.get("/login")
+            func signIn(_ name: String, _ password: String) async throws -> TestBrowser.Page {
+                try await browser.post("/login", [("_csrf", page.csrf ?? ""), ("name", name), ("password", password)])
+            }
+            // Four wrong, then the right one: signed in, and the count starts again.
+            for _ in 1...4 { #expect(try await signIn("ada", "wrong").status == .unprocessableContent) }
+            #expect(try await signIn("ada", "lovelace-1815").status == .seeOther)
+            let fresh = TestBrowser(client)
+            let login = try await fresh.get("/login")
+            for _ in 1...5 {
+                let wrong = try await fresh.post(
+                    "/login", [("_csrf", login.csrf ?? ""), ("name", "admin"), ("password", "wrong")])
+                #expect(wrong.status == .unprocessableContent)
+            }
+            let waiting = try await fresh.post(
+                "/login", [("_csrf", login.csrf ?? ""), ("name", "ADMIN"), ("password", Fixtures.adminPassword)])
+            #expect(waiting.status == .tooManyRequests)
+            #expect(waiting.body.contains("Too many wrong passwords for this user name: wait 15 minutes and try again"))
+            #expect(await fresh.cookies["fieldwork_session"] == nil)
+            // Another name is not held up.
+            let other = TestBrowser(client)
+            let otherPage = try await other.get("/login")
+            let ada = try await other.post(
+                "/login", [("_csrf", otherPage.csrf ?? ""), ("name", "ada"), ("password", "lovelace-1815")])
+            #expect(ada.status == .seeOther)
+        }
+    }
+
     @Test("sign-in without a valid CSRF token is refused with 403 and signs nobody in")
     func loginNeedsToken() async throws {
         try await TestApp.run(forms: []) { client in

@@ -485,6 +485,10 @@ struct AdminTests {
             #expect(taken.body.contains(##"<a href="#field-name">The user name bea is taken; choose another</a>"##))
             #expect(taken.body.contains(##"<a href="#field-password">Enter a password of at least 8 characters</a>"##))
             #expect(taken.body.contains(#"value="bea""#))
+            // The same name in other letters' case is the same person to everyone but the server.
+            let cased = try await browser.post(
+                "/admin/users", [("_csrf", token), ("name", "Bea"), ("password", "bea-password-2")])
+            #expect(cased.body.contains(##"<a href="#field-name">The user name Bea is taken; choose another</a>"##))
 
             let users = try await browser.get("/admin/users")
             let id = try #require(users.body.firstMatch(of: /<tr id="user-([0-9a-f-]+)"><td>bea<\/td>/)).1

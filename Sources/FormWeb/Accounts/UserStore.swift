@@ -48,9 +48,11 @@ public struct UserStore: Sendable {
         try await UserRecord.query(on: database.database()).sort(\.$name).all().compactMap(Self.account)
     }
 
-    /// Whether an account has the name.
+    /// Whether an account has the name, in any case: `bob` and `Bob` would be two people to
+    /// the server and one to everyone else.
     public func exists(name: String) async throws -> Bool {
-        try await UserRecord.query(on: database.database()).filter(\.$name == name).first() != nil
+        let wanted = name.lowercased()
+        return try await UserRecord.query(on: database.database()).all(\.$name).contains { $0.lowercased() == wanted }
     }
 
     /// Sets a new password; the account's sessions end, so an old sign-in stops working.

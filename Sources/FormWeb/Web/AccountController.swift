@@ -1,3 +1,4 @@
+import FormModel
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -7,6 +8,7 @@ struct AccountController {
     let users: UserStore
     let csrf: CSRF
     let loginPage: RenderPlan
+    let throttle = SignInThrottle()
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/login", use: showLogin)
@@ -31,13 +33,27 @@ struct AccountController {
         var errors: [FieldError] = []
         if name.isEmpty { errors.append(FieldError(field: "name", message: "Enter your user name")) }
         if password.isEmpty { errors.append(FieldError(field: "password", message: "Enter your password")) }
+        if errors.isEmpty, let wait = throttle.wait(for: name) {
+            let minutes = max(1, Int((wait.components.seconds + 59) / 60))
+            errors = [
+                FieldError(
+                    field: "name",
+                    message:
+                        "Too many wrong passwords for this user name: wait \(Words.count(minutes, "minute")) and try again"
+                )
+            ]
+            return page(
+                viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .tooManyRequests)
+        }
         if errors.isEmpty {
             guard let account = try await users.authenticate(name: name, password: password) else {
+                throttle.failed(name)
                 errors = [FieldError(field: "name", message: "The user name or password is wrong")]
                 return page(
                     viewer: viewer, values: ["name": [name], "next": [next]], errors: errors,
                     status: .unprocessableContent)
             }
+            throttle.succeeded(name)
             // A new session id and a new CSRF key: nothing known before sign-in works after it.
             context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
             return Response.seeOther(next)
