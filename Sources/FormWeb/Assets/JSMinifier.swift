@@ -1,18 +1,16 @@
-/// Minifies a script by whole lines only: blank lines and lines that are only a `//` comment go,
-/// and the other lines lose their indentation. Nothing inside a line changes, so strings,
-/// regular expressions and a `//` after code are untouched, and every kept line still ends
-/// where it did. A line break goes only where automatic semicolon insertion could not have used
-/// it (below), so it sees the same breaks that matter.
+/// Minifies a script by its tokens: comments go, and so does every space or line break that no
+/// token needs. Strings, template literals and regular expressions are copied byte for byte.
 ///
-/// Lines that may be inside a string are copied as they are. A template literal can span lines,
-/// and telling one from a backtick in a string, comment or regular expression needs a real
-/// lexer, so from the first line with a backtick that is not a `//` line the rest of the file is
-/// copied as is: before it no template can be open. The line after one ending in a backslash
-/// (a string continued) is copied as is too.
+/// What is kept:
+/// - a space between two tokens that would otherwise run together: two words (`return x`), two
+///   `+` or two `-` (`a + +b`), a `/` before `/` or `*` (which would start a comment);
+/// - a line break where automatic semicolon insertion might use it: after anything but a
+///   punctuator that can never end a statement (`{ ( [ , ; : = ? ! & | ^ ~ < > * % .` and a
+///   lone `+` or `-`). After `return`, a `++`, a `)` or a `}` the break stays.
 ///
-/// A kept line that ends in `{`, `;` or `,` is joined to the next: no semicolon is ever inserted
-/// after those, so the line break meant nothing. Not a line with `//` (the end may be a comment's),
-/// a backtick (the end may be a template's) or a final backslash.
+/// A `/` starts a regular expression where an expression may start: after a punctuator other
+/// than `)` and `]`, after a keyword such as `return`, or at the start; otherwise it divides.
+/// A template literal's `${…}` is minified as code, and its text copied as it is.
 enum JSMinifier {
     /// The script minified.
     static func minify(_ script: String) -> String {
@@ -21,66 +19,206 @@ enum JSMinifier {
 
     /// The script's UTF-8 bytes minified; only ASCII bytes are ever looked at.
     static func minify(_ script: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(script.count)
-        var copying = false
-        var continued = false
-        var lines = script.split(separator: newline, omittingEmptySubsequences: false)
-        // A final newline ends the last line rather than starting another.
-        if script.last == newline { lines.removeLast() }
-        for line in lines {
-            if copying || continued {
-                out.append(contentsOf: line)
-                out.append(newline)
-            } else {
-                let code = line.drop(while: { $0 == space || $0 == tab })
-                if code.allSatisfy(isWhitespace) || code.starts(with: [slash, slash]) { continue }
-                out.append(contentsOf: code)
-                if !joinsNext(code) { out.append(newline) }
-            }
-            if line.contains(backtick) { copying = true }
-            continued = endsWithBackslash(line)
-        }
+        var lexer = Lexer(source: script)
+        lexer.run()
         // The file ends as it did: with a newline when it had one, else without.
-        if script.last == newline, !out.isEmpty, out.last != newline { out.append(newline) }
-        if script.last != newline, out.last == newline { out.removeLast() }
-        return out
+        if script.last == Byte.newline, !lexer.out.isEmpty { lexer.out.append(Byte.newline) }
+        return lexer.out
     }
 
-    private static let newline = UInt8(ascii: "\n")
-    private static let space = UInt8(ascii: " ")
-    private static let tab = UInt8(ascii: "\t")
-    private static let slash = UInt8(ascii: "/")
-    private static let backslash = UInt8(ascii: "\\")
-    private static let backtick = UInt8(ascii: "`")
+    private enum Byte {
+        static let newline = UInt8(ascii: "\n")
+        static let space = UInt8(ascii: " ")
+        static let slash = UInt8(ascii: "/")
+        static let star = UInt8(ascii: "*")
+        static let backslash = UInt8(ascii: "\\")
+        static let backtick = UInt8(ascii: "`")
+        static let dollar = UInt8(ascii: "$")
+        static let openBrace = UInt8(ascii: "{")
+        static let closeBrace = UInt8(ascii: "}")
+    }
 
-    /// Whether a kept line's break can go: it ends in `{`, `;` or `,`, and holds no `//`,
-    /// backtick or final backslash that could make that end a comment's or a string's.
-    private static func joinsNext(_ line: ArraySlice<UInt8>) -> Bool {
-        guard let last = line.last, last == UInt8(ascii: "{") || last == UInt8(ascii: ";") || last == UInt8(ascii: ",")
-        else { return false }
-        if line.contains(backtick) { return false }
-        var previous: UInt8 = 0
-        for byte in line {
-            if byte == slash && previous == slash { return false }
-            previous = byte
+    /// Keywords after which an expression, so a regular expression, may start.
+    private static let expressionKeywords: Set<[UInt8]> = Set(
+        [
+            "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await",
+            "instanceof",
+        ].map { Array($0.utf8) })
+
+    /// Punctuators after which a line break is never where a statement ends.
+    private static let continuing: Set<UInt8> = Set("{([,;:=?!&|^~<>*%.+-".utf8)
+
+    private struct Lexer {
+        let source: [UInt8]
+        var out: [UInt8] = []
+        var i = 0
+        var pendingSpace = false
+        var pendingNewline = false
+        var regexAllowed = true
+        var braceDepth = 0
+        /// The brace depth at each open `${` of a template literal.
+        var templates: [Int] = []
+
+        init(source: [UInt8]) {
+            self.source = source
+            out.reserveCapacity(source.count)
         }
-        return true
-    }
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == space || byte == tab || byte == UInt8(ascii: "\r")
-    }
-
-    /// Whether the line (a CR of CRLF aside) ends in an odd number of backslashes.
-    private static func endsWithBackslash(_ line: ArraySlice<UInt8>) -> Bool {
-        var line = line
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        var count = 0
-        for byte in line.reversed() {
-            guard byte == backslash else { break }
-            count += 1
+        mutating func run() {
+            while i < source.count {
+                let c = source[i]
+                let next = i + 1 < source.count ? source[i + 1] : 0
+                switch c {
+                case Byte.space, UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                    pendingSpace = true
+                    i += 1
+                case Byte.newline:
+                    pendingNewline = true
+                    i += 1
+                case Byte.slash where next == Byte.slash:
+                    while i < source.count, source[i] != Byte.newline { i += 1 }
+                case Byte.slash where next == Byte.star:
+                    i += 2
+                    while i < source.count,
+                        !(source[i] == Byte.star && i + 1 < source.count && source[i + 1] == Byte.slash)
+                    {
+                        if source[i] == Byte.newline { pendingNewline = true }
+                        i += 1
+                    }
+                    i += 2
+                    pendingSpace = true
+                case UInt8(ascii: "'"), UInt8(ascii: "\""):
+                    emit(quoted(from: i, until: c))
+                    regexAllowed = false
+                case Byte.backtick:
+                    emit([Byte.backtick])
+                    i += 1
+                    template()
+                case Byte.slash where regexAllowed:
+                    emit(regularExpression())
+                    regexAllowed = false
+                case Byte.closeBrace where templates.last == braceDepth - 1:
+                    // The end of a template's `${…}`: its text goes on.
+                    templates.removeLast()
+                    braceDepth -= 1
+                    pendingSpace = false
+                    pendingNewline = false
+                    out.append(c)
+                    i += 1
+                    template()
+                default:
+                    if Self.isWordByte(c) {
+                        let start = i
+                        while i < source.count, Self.isWordByte(source[i]) { i += 1 }
+                        let word = Array(source[start..<i])
+                        emit(word)
+                        regexAllowed = JSMinifier.expressionKeywords.contains(word)
+                    } else {
+                        emit([c])
+                        i += 1
+                        if c == Byte.openBrace { braceDepth += 1 }
+                        if c == Byte.closeBrace { braceDepth -= 1 }
+                        regexAllowed = c != UInt8(ascii: ")") && c != UInt8(ascii: "]")
+                    }
+                }
+            }
         }
-        return count % 2 == 1
+
+        /// Writes a token after whatever the whitespace before it must become.
+        mutating func emit(_ token: [UInt8]) {
+            if let last = out.last, let first = token.first, pendingSpace || pendingNewline {
+                if pendingNewline && !endsWithoutStatementEnd() {
+                    out.append(Byte.newline)
+                } else if Self.wouldJoin(last, first) {
+                    out.append(Byte.space)
+                }
+            }
+            pendingSpace = false
+            pendingNewline = false
+            out.append(contentsOf: token)
+        }
+
+        /// Whether the output so far ends in a punctuator after which no statement can end.
+        func endsWithoutStatementEnd() -> Bool {
+            guard let last = out.last, JSMinifier.continuing.contains(last) else { return false }
+            // `a++` and `a--` end a statement.
+            if last == UInt8(ascii: "+") || last == UInt8(ascii: "-") {
+                return out.count < 2 || out[out.count - 2] != last
+            }
+            return true
+        }
+
+        static func wouldJoin(_ last: UInt8, _ first: UInt8) -> Bool {
+            if isWordByte(last) && isWordByte(first) { return true }
+            if last == first && (last == UInt8(ascii: "+") || last == UInt8(ascii: "-")) { return true }
+            return last == Byte.slash && (first == Byte.slash || first == Byte.star)
+        }
+
+        static func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == Byte.dollar || byte == UInt8(ascii: "_")
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+
+        /// A string from its opening quote to its closing one, escapes included.
+        mutating func quoted(from start: Int, until quote: UInt8) -> [UInt8] {
+            i = start + 1
+            while i < source.count, source[i] != quote, source[i] != Byte.newline {
+                i += source[i] == Byte.backslash ? 2 : 1
+            }
+            i = min(i + 1, source.count)
+            return Array(source[start..<i])
+        }
+
+        /// A regular expression from its `/` to its flags, `/` inside a class `[…]` included.
+        mutating func regularExpression() -> [UInt8] {
+            let start = i
+            i += 1
+            var inClass = false
+            while i < source.count, source[i] != Byte.newline {
+                let c = source[i]
+                if c == Byte.backslash {
+                    i += 2
+                    continue
+                }
+                if c == UInt8(ascii: "[") { inClass = true }
+                if c == UInt8(ascii: "]") { inClass = false }
+                i += 1
+                if c == Byte.slash && !inClass { break }
+            }
+            while i < source.count, Self.isWordByte(source[i]) { i += 1 }
+            i = min(i, source.count)
+            return Array(source[start..<i])
+        }
+
+        /// A template literal's text, copied up to its closing backtick or to a `${`, whose
+        /// code the main loop reads (``templates`` says where it ends).
+        mutating func template() {
+            while i < source.count {
+                let c = source[i]
+                if c == Byte.backslash {
+                    out.append(contentsOf: source[i..<min(i + 2, source.count)])
+                    i += 2
+                    continue
+                }
+                if c == Byte.backtick {
+                    out.append(c)
+                    i += 1
+                    regexAllowed = false
+                    return
+                }
+                if c == Byte.dollar, i + 1 < source.count, source[i + 1] == Byte.openBrace {
+                    out.append(contentsOf: [c, Byte.openBrace])
+                    i += 2
+                    templates.append(braceDepth)
+                    braceDepth += 1
+                    regexAllowed = true
+                    return
+                }
+                out.append(c)
+                i += 1
+            }
+        }
     }
 }
