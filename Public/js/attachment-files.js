@@ -80,6 +80,9 @@ export async function preview(items, li, remove) {
         view = document.createElement("iframe");
         view.src = blob;
         view.title = name;
+        // The PDF viewer may take focus as it loads, and keys in it (Escape) never reach the
+        // dialog: focus stays in the bar.
+        view.onload = () => document.activeElement === view && close.focus();
       } catch { /* shown as its icon below */ }
     }
     if (!view) {
