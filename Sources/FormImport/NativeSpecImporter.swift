@@ -95,7 +95,16 @@ public enum NativeSpecImporter {
                     code: .unfillableField,
                     message:
                         "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default.",
-                    file: file, line: field.location?.line ?? 0))
+                    file: file, line: field.location?.line ?? 0, column: field.location?.column ?? 0))
+        }
+        for field in schema.allFields
+        where field.required && field.editable == .no && field.defaultValue == nil && field.prefill == .query {
+            warnings.append(
+                ImportWarning(
+                    code: .unfillableField,
+                    message:
+                        "\"\(field.name)\" is required, read-only and filled only from the link (?\(field.name)=…): opened without it, the form cannot be sent; give it a default, or make sure every link carries it.",
+                    file: file, line: field.location?.line ?? 0, column: field.location?.column ?? 0))
         }
         let used = Set(schema.allFields.compactMap(\.list))
         for list in schema.lists where !used.contains(list.id) {

@@ -30,9 +30,13 @@ extension FormSchema {
         }
 
         if !FormSchema.isValidID(id) {
+            let shape = FormSchema.isValidID(String(id.prefix(100)))
             add(
                 .badID,
-                "The form id \"\(id)\" must be lowercase letters, digits and hyphens, starting with a letter or digit.")
+                shape
+                    ? "The form id \"\(id.prefix(20))…\" is \(id.count) characters long; use at most 100 (it is the form's URL name)."
+                    : "The form id \"\(id)\" must be lowercase letters, digits and hyphens, starting with a letter or digit."
+            )
         }
         if title.trimmingCharacters(in: .whitespaces).isEmpty {
             add(.emptyTitle, "Give the form a title.")
@@ -205,6 +209,9 @@ extension FormSchema {
                 add(.selectedWithoutMultiple, "min-selected and max-selected need multiple=\"true\" on \(what).", n, at)
             }
             checkRange(k.minSelected, k.maxSelected, "min-selected", "max-selected", n, at, add)
+            if let maxSel = k.maxSelected, maxSel < 1 {
+                add(.badCount, "max-selected of \(what) must be 1 or more.", n, at)
+            }
             if let maxSel = k.maxSelected, !offered.isEmpty, maxSel > offered.count {
                 add(
                     .maxSelectedAboveOptions,

@@ -165,4 +165,18 @@ struct SpecRuleTests {
         #expect(result.warnings.map(\.line) == [7, 10])
         #expect(result.warnings.allSatisfy { $0.file == "unused-list-and-unfillable.xml" })
     }
+
+    @Test("a required read-only field filled only from the link warns that a link without it cannot be sent")
+    func prefillOnly() throws {
+        let xml = """
+            <form xmlns="urn:fieldwork:form:1" id="sample" title="Sample">
+              <key><text name="title" required="true"/></key>
+              <properties><text name="task" required="true" editable="false" prefill="query"/></properties>
+            </form>
+            """
+        let result = try FormImporter.importDocuments([ImportDocument(name: "s.xml", data: Array(xml.utf8))])
+        #expect(result.warnings.map(\.code) == ["unfillable-field"])
+        #expect(result.warnings.first?.message.contains("filled only from the link (?task=…)") == true)
+        #expect(result.warnings.first.map { [$0.line, $0.column] } == [3, 15])
+    }
 }

@@ -24,6 +24,19 @@ struct SchemaRulesTests {
         #expect(S.codes(schema) == ["bad-id"])
         schema.id = "issue-2"
         #expect(S.codes(schema) == [])
+        schema.id = String(repeating: "a", count: 101)
+        #expect(
+            schema.ruleViolations().map(\.message) == [
+                "The form id \"aaaaaaaaaaaaaaaaaaaa…\" is 101 characters long; use at most 100 (it is the form's URL name)."
+            ])
+    }
+
+    @Test("max-selected takes 1 or more")
+    func maxSelectedZero() {
+        let chips = Field(
+            name: "f", kind: .chips, constraints: Constraints(multiple: true, maxSelected: 0),
+            options: [OptionGroup(options: [Option(value: "a", label: "A")])])
+        #expect(S.codes(S.with(chips)) == ["bad-count"])
     }
 
     @Test("the form needs a title")
