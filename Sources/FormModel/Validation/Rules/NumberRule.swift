@@ -13,8 +13,10 @@ enum NumberRule {
             return .issue(field, .invalid, "Enter \(words.noun) as a number, like \(example(scale: c.scale))")
         }
         if DecimalText.significantDigits(of: text) > DecimalText.exactDigits {
+            let digits = DecimalText.exactDigits
             return .issue(
-                field, .invalid, "Enter \(words.noun) with \(DecimalText.exactDigits) digits or fewer (leading and trailing zeros aside)")
+                field, .invalid, "Enter \(words.noun) with \(digits) digits or fewer (leading and trailing zeros aside)"
+            )
         }
         if let scale = c.scale, significantScale(text) > scale {
             let message =
