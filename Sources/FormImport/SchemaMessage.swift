@@ -21,6 +21,8 @@ enum SchemaMessage {
     ) -> [ImportError] {
         var errors: [ImportError] = []
         var facetFailures = Set<String>()
+        // A mistyped attribute is often repeated on every field: guessed once.
+        var guesses: [String: String?] = [:]
         for diagnostic in diagnostics {
             let parsed = Parsed(diagnostic.message)
             let key = "\(diagnostic.line)|\(parsed.element ?? "")|\(parsed.attribute ?? "")"
@@ -31,7 +33,7 @@ enum SchemaMessage {
                 // atomic type"; the facet message already said it better.
                 continue
             }
-            let (code, message) = rewrite(parsed, diagnostic)
+            let (code, message) = rewrite(parsed, diagnostic, guesses: &guesses)
             var position = (line: diagnostic.line, column: diagnostic.column)
             if position.column == 0, let element = parsed.element,
                 let found = document?.locate(line: position.line, element: element, attribute: parsed.attribute)
@@ -82,17 +84,17 @@ enum SchemaMessage {
     /// hyphens and underscores (`maxLength`, `max_length`), or a typo of at most two letters
     /// (`requried`, `scalee`) in a name of five letters or more.
     static func nearestAttribute(to name: String) -> String? {
-        func folded(_ text: String) -> String { text.lowercased().filter { $0 != "-" && $0 != "_" } }
+        func folded(_ text: String) -> [UInt8] { Array(text.lowercased().utf8.filter { $0 != 0x2D && $0 != 0x5F }) }
         let wanted = folded(name)
         if let same = attributeNames.first(where: { folded($0) == wanted }) { return same }
         guard wanted.count >= 5 else { return nil }
-        let scored = attributeNames.map { ($0, editDistance(Array(wanted), Array(folded($0)))) }
+        let scored = attributeNames.map { ($0, editDistance(wanted, folded($0))) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
         return best.0
     }
 
     /// Levenshtein distance: insertions, deletions and substitutions.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {
             var current = [i + 1]
@@ -137,7 +139,9 @@ enum SchemaMessage {
         }
     }
 
-    private static func rewrite(_ parsed: Parsed, _ diagnostic: XMLDiagnostic) -> (ImportCode, String) {
+    private static func rewrite(
+        _ parsed: Parsed, _ diagnostic: XMLDiagnostic, guesses: inout [String: String?]
+    ) -> (ImportCode, String) {
         let element = parsed.element ?? diagnostic.element ?? "?"
         let tag = "<\(element)>"
         let body = parsed.body
@@ -148,7 +152,8 @@ enum SchemaMessage {
                 if attributeNames.contains(attribute) {
                     return (.unknownAttribute, "The attribute \(attribute) does not apply to \(tag); \(listed)")
                 }
-                if let guess = nearestAttribute(to: attribute) {
+                if guesses[attribute] == nil { guesses[attribute] = nearestAttribute(to: attribute) }
+                if let guess = guesses[attribute] ?? nil {
                     return (
                         .unknownAttribute,
                         "Unknown attribute \(attribute) on \(tag); did you mean \(guess)? Otherwise remove it."

@@ -23,8 +23,11 @@ public final class SafeXMLDocument {
     /// `line`, or with `attribute` of that attribute's name, which may be on a later line of the
     /// tag; nil when the text does not show it (another encoding than UTF-8).
     public func locate(line: Int, element: String, attribute: String? = nil) -> (line: Int, column: Int)? {
-        SourceLocator(source).locate(line: line, element: element, attribute: attribute)
+        locator.locate(line: line, element: element, attribute: attribute)
     }
+
+    /// Reads the text on the first question only.
+    private lazy var locator = SourceLocator(source)
 
     deinit { if let doc { xmlFreeDoc(doc) } }
 

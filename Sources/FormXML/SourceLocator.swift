@@ -5,17 +5,24 @@
 /// line. This reads the text again, as an editor would, to give the line and column of the tag's
 /// `<`, or of the attribute's name. It reads UTF-8 (and ASCII-compatible encodings); in any
 /// other encoding it finds nothing and the caller keeps libxml2's line.
-struct SourceLocator {
+///
+/// The text is read once, on the first question, into the start tags and line starts; each
+/// question after is a binary search, so a document with thousands of refusals costs no more
+/// than a few reads of it.
+final class SourceLocator {
     private let bytes: ArraySlice<UInt8>
 
     init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
 
-    /// A start tag found in the text: where its `<` is and where its name ends.
+    /// A start tag found in the text: where its `<` is, where its name starts and ends, its line.
     private struct Tag {
         var start: Int
+        var nameStart: Int
         var nameEnd: Int
         var line: Int
     }
+
+    private lazy var index: (tags: [Tag], lineStarts: [Int]) = Self.read(bytes)
 
     /// The position of the start tag of `element` (local name, any prefix) that begins on `line`
     /// or, for a tag written over several lines, last before it (else the first after it); with
@@ -27,14 +34,40 @@ struct SourceLocator {
     }
 
     private func startTag(named name: [UInt8], near line: Int) -> Tag? {
-        var best: Tag?
-        var current = 1
+        let tags = index.tags
+        // The first tag on a later line; the one wanted is the last before it with the name.
+        var low = 0
+        var high = tags.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tags[middle].line <= line { low = middle + 1 } else { high = middle }
+        }
+        if let before = tags[..<low].last(where: { localPart($0.nameStart..<$0.nameEnd).elementsEqual(name) }) {
+            return before
+        }
+        return tags[low...].first { localPart($0.nameStart..<$0.nameEnd).elementsEqual(name) }
+    }
+
+    /// Every start tag, and the offset where each line starts, in one pass. Comments, CDATA
+    /// sections and processing instructions may hold text that looks like a tag: skipped.
+    private static func read(_ bytes: ArraySlice<UInt8>) -> (tags: [Tag], lineStarts: [Int]) {
+        var tags: [Tag] = []
+        var lineStarts = [bytes.startIndex]
         var i = bytes.startIndex
         let end = bytes.endIndex
+        func skip(to closing: [UInt8], from start: Int) -> Int {
+            var j = start
+            while j < end {
+                if bytes[j] == newline { lineStarts.append(j + 1) }
+                if bytes[j] == closing[0], bytes[j...].starts(with: closing) { return j + closing.count }
+                j += 1
+            }
+            return end
+        }
         while i < end {
             let byte = bytes[i]
             if byte == newline {
-                current += 1
+                lineStarts.append(i + 1)
                 i += 1
                 continue
             }
@@ -42,46 +75,23 @@ struct SourceLocator {
                 i += 1
                 continue
             }
-            // Comments, CDATA sections and processing instructions may hold text that looks like a tag.
-            if let skipped = skipMarkup(at: i, lines: &current) {
-                i = skipped
-                continue
-            }
-            let nameStart = i + 1
-            var nameEnd = nameStart
-            while nameEnd < end, !isDelimiter(bytes[nameEnd]) { nameEnd += 1 }
-            if nameEnd > nameStart, bytes[nameStart] != slash, localPart(nameStart..<nameEnd).elementsEqual(name) {
-                let tag = Tag(start: i, nameEnd: nameEnd, line: current)
-                if current <= line {
-                    best = tag
-                } else {
-                    return best ?? tag
+            if bytes[i...].starts(with: commentOpen) {
+                i = skip(to: commentClose, from: i + 4)
+            } else if bytes[i...].starts(with: cdataOpen) {
+                i = skip(to: cdataClose, from: i + 9)
+            } else if bytes[i + 1] == UInt8(ascii: "?") {
+                i = skip(to: piClose, from: i + 2)
+            } else {
+                let nameStart = i + 1
+                var nameEnd = nameStart
+                while nameEnd < end, !isDelimiter(bytes[nameEnd]) { nameEnd += 1 }
+                if nameEnd > nameStart, bytes[nameStart] != slash, bytes[nameStart] != UInt8(ascii: "!") {
+                    tags.append(Tag(start: i, nameStart: nameStart, nameEnd: nameEnd, line: lineStarts.count))
                 }
+                i = max(nameEnd, i + 1)
             }
-            i = nameEnd
         }
-        return best
-    }
-
-    /// Past a comment, CDATA section or processing instruction starting at `i`, counting its lines.
-    private func skipMarkup(at i: Int, lines: inout Int) -> Int? {
-        let closing: [UInt8]
-        if bytes[i...].starts(with: Array("<!--".utf8)) {
-            closing = Array("-->".utf8)
-        } else if bytes[i...].starts(with: Array("<![CDATA[".utf8)) {
-            closing = Array("]]>".utf8)
-        } else if bytes[i + 1] == UInt8(ascii: "?") {
-            closing = Array("?>".utf8)
-        } else {
-            return nil
-        }
-        var j = i + 2
-        while j < bytes.endIndex {
-            if bytes[j] == newline { lines += 1 }
-            if bytes[j...].starts(with: closing) { return j + closing.count }
-            j += 1
-        }
-        return bytes.endIndex
+        return (tags, lineStarts)
     }
 
     /// The offset of the attribute's name in the tag (any prefix), reading to the tag's `>`.
@@ -90,19 +100,19 @@ struct SourceLocator {
         let end = bytes.endIndex
         while i < end {
             let byte = bytes[i]
-            if byte == greaterThan || byte == lessThan { return nil }
+            if byte == Self.greaterThan || byte == Self.lessThan { return nil }
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 // A value: `<` and `>` inside it are no markup.
                 guard let close = bytes[(i + 1)...].firstIndex(of: byte) else { return nil }
                 i = close + 1
                 continue
             }
-            if isDelimiter(byte) || byte == equals {
+            if Self.isDelimiter(byte) || byte == Self.equals {
                 i += 1
                 continue
             }
             let start = i
-            while i < end, !isDelimiter(bytes[i]), bytes[i] != equals { i += 1 }
+            while i < end, !Self.isDelimiter(bytes[i]), bytes[i] != Self.equals { i += 1 }
             if localPart(start..<i).elementsEqual(name) { return start }
         }
         return nil
@@ -117,25 +127,32 @@ struct SourceLocator {
 
     /// 1-based line and column (in characters, a tab counting one) of a byte offset.
     private func position(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = bytes.startIndex
-        for i in bytes.startIndex..<offset where bytes[i] == newline {
-            line += 1
-            lineStart = i + 1
+        let starts = index.lineStarts
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle + 1 } else { high = middle }
         }
+        let lineStart = starts[low - 1]
         // UTF-8 continuation bytes (10xxxxxx) are no characters of their own.
         let characters = bytes[lineStart..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (line, characters + 1)
+        return (low, characters + 1)
     }
 
-    private func isDelimiter(_ byte: UInt8) -> Bool {
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == newline || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
             || byte == slash || byte == greaterThan
     }
 
-    private let newline = UInt8(ascii: "\n")
-    private let lessThan = UInt8(ascii: "<")
-    private let greaterThan = UInt8(ascii: ">")
-    private let slash = UInt8(ascii: "/")
-    private let equals = UInt8(ascii: "=")
+    private static let newline = UInt8(ascii: "\n")
+    private static let lessThan = UInt8(ascii: "<")
+    private static let greaterThan = UInt8(ascii: ">")
+    private static let slash = UInt8(ascii: "/")
+    private static let commentOpen = Array("<!--".utf8)
+    private static let commentClose = Array("-->".utf8)
+    private static let cdataOpen = Array("<![CDATA[".utf8)
+    private static let cdataClose = Array("]]>".utf8)
+    private static let piClose = Array("?>".utf8)
+    private static let equals = UInt8(ascii: "=")
 }

@@ -38,6 +38,17 @@ struct SourceLocatorTests {
         #expect(try #require(Self.locate(6, "text", "hint")) == (6, 3))
     }
 
+    @Test("one reader answers many questions, each from the index it read once")
+    func manyQuestions() throws {
+        let lines = (1...20_000).map { #"  <text name="f\#($0)" colour="x"/>"# }
+        let big = "<form>\n" + lines.joined(separator: "\n") + "\n</form>"
+        let locator = SourceLocator(Array(big.utf8)[...])
+        for line in stride(from: 2, through: 20_001, by: 7) {
+            #expect(locator.locate(line: line, element: "text", attribute: "colour")?.line == line)
+        }
+        #expect(try #require(locator.locate(line: 20_001, element: "text", attribute: "colour")) == (20_001, 23))
+    }
+
     @Test("nothing for an element that is not there, or text in another encoding")
     func missing() {
         #expect(Self.locate(5, "number") == nil)
