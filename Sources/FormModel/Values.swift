@@ -188,26 +188,32 @@ public struct ISODuration: Sendable, Hashable, Comparable, CustomStringConvertib
 public enum DecimalText {
     /// Parses `-12`, `12.50`, `.5` is refused; exponents are refused.
     public static func parse(_ text: String) -> Decimal? {
+        guard isWritten(text) else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// Whether the text is written as the server takes numbers: a sign, digits, a point and digits.
+    public static func isWritten(_ text: String) -> Bool {
         var body = Substring(text)
         if body.first == "-" || body.first == "+" { body = body.dropFirst() }
         let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        guard !body.isEmpty, parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else {
-            return nil
-        }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        return !body.isEmpty && parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
     }
 
     /// The most significant digits a `Decimal` holds exactly; a number with more would be
     /// stored rounded, so a form refuses it.
     public static let exactDigits = 38
 
-    /// Digits from the first non-zero to the last non-zero one ("0.0120" has 2, "1200" has 2).
+    /// The digits a number needs as written: its whole part without leading zeros and its
+    /// decimals without trailing ones ("0.0120" needs 3, "1200" needs 4). A `Decimal` holds up
+    /// to ``exactDigits`` of them exactly, at any of these magnitudes.
     public static func significantDigits(of text: String) -> Int {
-        let digits = text.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        guard let first = digits.firstIndex(where: { $0 != UInt8(ascii: "0") }),
-            let last = digits.lastIndex(where: { $0 != UInt8(ascii: "0") })
-        else { return 0 }
-        return last - first + 1
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digit = { (c: Character) in c.isASCIIDigit }
+        let whole = parts[0].filter(digit).drop(while: { $0 == "0" })
+        let decimals = parts.count > 1 ? parts[1].filter(digit) : ""
+        let trimmed = decimals.reversed().drop(while: { $0 == "0" })
+        return whole.count + trimmed.count
     }
 
     /// Digits after the point as written.

@@ -25,27 +25,36 @@ final class SourceLocator {
     private lazy var index: (tags: [Tag], lineStarts: [Int]) = Self.read(bytes)
 
     /// The position of the start tag of `element` (local name, any prefix) that begins on `line`
-    /// or, for a tag written over several lines, last before it (else the first after it); with
-    /// `attribute`, the position of that attribute's name in the tag, or of the tag without it.
+    /// (of several there, the first with `attribute`) or, for a tag written over several lines,
+    /// the last before it (else the first after it); with `attribute`, the position of that
+    /// attribute's name in the tag, or of the tag without it.
     func locate(line: Int, element: String, attribute: String? = nil) -> (line: Int, column: Int)? {
-        guard line > 0, let tag = startTag(named: Array(element.utf8), near: line) else { return nil }
-        if let attribute, let at = attributeName(Array(attribute.utf8), in: tag) { return position(of: at) }
+        let name = Array(element.utf8)
+        let wanted = attribute.map { Array($0.utf8) }
+        guard line > 0, let tag = startTag(named: name, near: line, with: wanted) else { return nil }
+        if let wanted, let at = attributeName(wanted, in: tag) { return position(of: at) }
         return position(of: tag.start)
     }
 
-    private func startTag(named name: [UInt8], near line: Int) -> Tag? {
+    private func startTag(named name: [UInt8], near line: Int, with attribute: [UInt8]?) -> Tag? {
         let tags = index.tags
-        // The first tag on a later line; the one wanted is the last before it with the name.
-        var low = 0
-        var high = tags.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tags[middle].line <= line { low = middle + 1 } else { high = middle }
+        let named = { (tag: Tag) in self.localPart(tag.nameStart..<tag.nameEnd).elementsEqual(name) }
+        // The first tag on the line, and the first on a later one.
+        func firstTag(after line: Int) -> Int {
+            var low = 0
+            var high = tags.count
+            while low < high {
+                let middle = (low + high) / 2
+                if tags[middle].line <= line { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        if let before = tags[..<low].last(where: { localPart($0.nameStart..<$0.nameEnd).elementsEqual(name) }) {
-            return before
-        }
-        return tags[low...].first { localPart($0.nameStart..<$0.nameEnd).elementsEqual(name) }
+        let later = firstTag(after: line)
+        let onLine = tags[firstTag(after: line - 1)..<later].filter(named)
+        if let attribute, let with = onLine.first(where: { attributeName(attribute, in: $0) != nil }) { return with }
+        if let first = onLine.first { return first }
+        if let before = tags[..<later].last(where: named) { return before }
+        return tags[later...].first(where: named)
     }
 
     /// Every start tag, and the offset where each line starts, in one pass. Comments, CDATA
@@ -58,7 +67,9 @@ final class SourceLocator {
         func skip(to closing: [UInt8], from start: Int) -> Int {
             var j = start
             while j < end {
-                if bytes[j] == newline { lineStarts.append(j + 1) }
+                if bytes[j] == newline || (bytes[j] == carriageReturn && (j + 1 == end || bytes[j + 1] != newline)) {
+                    lineStarts.append(j + 1)
+                }
                 if bytes[j] == closing[0], bytes[j...].starts(with: closing) { return j + closing.count }
                 j += 1
             }
@@ -66,7 +77,8 @@ final class SourceLocator {
         }
         while i < end {
             let byte = bytes[i]
-            if byte == newline {
+            // A line ends at LF, CRLF, or a lone CR, as XML reads them.
+            if byte == newline || (byte == carriageReturn && (i + 1 == end || bytes[i + 1] != newline)) {
                 lineStarts.append(i + 1)
                 i += 1
                 continue
@@ -113,7 +125,10 @@ final class SourceLocator {
             }
             let start = i
             while i < end, !Self.isDelimiter(bytes[i]), bytes[i] != Self.equals { i += 1 }
-            if localPart(start..<i).elementsEqual(name) { return start }
+            // `xmlns:name` declares a prefix; it is no attribute called name.
+            if localPart(start..<i).elementsEqual(name), !bytes[start..<i].starts(with: Self.xmlnsPrefix) {
+                return start
+            }
         }
         return nil
     }
@@ -146,6 +161,8 @@ final class SourceLocator {
     }
 
     private static let newline = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
+    private static let xmlnsPrefix = Array("xmlns:".utf8)
     private static let lessThan = UInt8(ascii: "<")
     private static let greaterThan = UInt8(ascii: ">")
     private static let slash = UInt8(ascii: "/")

@@ -33,12 +33,15 @@ struct NumberRuleTests {
     func tooManyDigits() {
         let widest = String(repeating: "9", count: 38)
         #expect(DemoForm.messages("weight", ["weight": [widest]]) == [])
-        #expect(DemoForm.value("weight", ["weight": ["1" + String(repeating: "0", count: 60)]]) != nil)
-        #expect(
-            DemoForm.messages("weight", ["weight": [widest + "1"]]) == [
-                "Enter weight with 38 digits or fewer (leading and trailing zeros aside)"
-            ])
+        #expect(DemoForm.messages("weight", ["weight": ["000" + widest + ".000"]]) == [])
+        // Too many digits, too large, too small: each would be stored as another number.
+        for text in [
+            widest + "1", "1" + String(repeating: "0", count: 60), "0." + String(repeating: "0", count: 130) + "1",
+        ] {
+            #expect(DemoForm.messages("weight", ["weight": [text]]) == ["Enter weight with 38 digits or fewer"])
+        }
         #expect(DecimalText.significantDigits(of: "-000120.0500") == 5)
+        #expect(DecimalText.significantDigits(of: "0.0120") == 3)
         #expect(DecimalText.significantDigits(of: "0.000") == 0)
     }
 

@@ -139,6 +139,13 @@ struct JSMinifierTests {
         #expect(JSMinifier.minify("return /a b/i.test(s)") == "return/a b/i.test(s)")
     }
 
+    @Test("edge cases that change meaning when joined: a number's dot, a division after ++, a CRLF continuation")
+    func edgeCases() {
+        #expect(JSMinifier.minify("r = 1 .toString();") == "r=1 .toString();")
+        #expect(JSMinifier.minify("x = i++ / 2 + `a  b`;") == "x=i++/2+`a  b`;")
+        #expect(JSMinifier.minify("s = \"a\\\r\nb  ,  c\";") == "s=\"a\\\r\nb  ,  c\";")
+    }
+
     @Test("a template literal's text is copied as it is, its ${…} minified as code")
     func templateLiterals() {
         let js = "const t = `a  ${ x + { k: 1 }.k }  // b\n  c`;\n  go( t );\n"
@@ -194,6 +201,7 @@ struct PublicAssetsTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".js") }
             .sorted()
         #expect(names.contains("fieldwork.js") && names.contains("drill-down.js"))
+        var literals = 0
         for name in names {
             let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             let minified = JSMinifier.minify(source)
@@ -204,6 +212,18 @@ struct PublicAssetsTests {
                 $0.replacing(/\/\/.*$/, with: "")
             }
             #expect(minified.replacing(/\s/, with: "") == code.joined().replacing(/\s/, with: ""), "\(name)")
+            // Whitespace inside strings and regular expressions counts: each is kept whole.
+            for literal in code.joined(separator: "\n").matches(
+                of: /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[=(,:?!&|]\s*\/(?:[^\/\\\n\[]|\\.|\[[^\]\n]*\])+\/[a-z]*/)
+            {
+                var token = Substring(literal.output)
+                if let first = token.first, "=(,:?!&|".contains(first) {
+                    token = token.dropFirst().drop(while: \.isWhitespace)
+                }
+                #expect(minified.contains(token), "\(name): \(token)")
+                literals += 1
+            }
         }
+        #expect(literals > 200, "strings and regular expressions checked: \(literals)")
     }
 }

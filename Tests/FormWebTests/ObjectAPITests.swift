@@ -68,6 +68,19 @@ struct ObjectAPITests {
                 client, "/api/forms/notes/objects", method: .post, json: #"{"title":"B","priority":null}"#,
                 token: Self.token)
             #expect(none.status == .created && !none.body.contains("priority"))
+            // So a field left out and a field sent as null are two requests to an Idempotency-Key.
+            func keyed(_ json: String) async throws -> HTTPResponse.Status {
+                let response = try await client.execute(
+                    uri: "/api/forms/notes/objects", method: .post,
+                    headers: [
+                        .contentType: "application/json", .authorization: "Bearer \(Self.token)",
+                        HTTPField.Name("Idempotency-Key")!: "k-1",
+                    ], body: ByteBuffer(string: json))
+                return response.status
+            }
+            #expect(try await keyed(#"{"title":"C"}"#) == .created)
+            #expect(try await keyed(#"{ "title": "C" }"#) == .created)
+            #expect(try await keyed(#"{"title":"C","priority":null}"#) == .unprocessableContent)
         }
     }
 

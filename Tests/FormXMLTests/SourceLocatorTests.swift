@@ -49,6 +49,18 @@ struct SourceLocatorTests {
         #expect(try #require(locator.locate(line: 20_001, element: "text", attribute: "colour")) == (20_001, 23))
     }
 
+    @Test("of two tags with one name on a line, the one with the attribute; lone CRs end lines; xmlns:name is no name")
+    func sameLine() throws {
+        let one = SourceLocator(Array(#"<l><option value="a" lable="A"/><option value="b"/></l>"#.utf8)[...])
+        #expect(try #require(one.locate(line: 1, element: "option", attribute: "lable")) == (1, 22))
+        #expect(try #require(one.locate(line: 1, element: "option")) == (1, 4))
+        let cr = SourceLocator(Array("<a>\r<b x=\"1\"/>\r\n<b y=\"2\"/></a>".utf8)[...])
+        #expect(try #require(cr.locate(line: 3, element: "b", attribute: "y")) == (3, 4))
+        #expect(try #require(cr.locate(line: 2, element: "b")) == (2, 1))
+        let ns = SourceLocator(Array(#"<t xmlns:name="urn:x" label="x" name="n"/>"#.utf8)[...])
+        #expect(try #require(ns.locate(line: 1, element: "t", attribute: "name")) == (1, 33))
+    }
+
     @Test("nothing for an element that is not there, or text in another encoding")
     func missing() {
         #expect(Self.locate(5, "number") == nil)

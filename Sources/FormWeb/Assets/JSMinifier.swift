@@ -9,7 +9,9 @@
 ///   lone `+` or `-`). After `return`, a `++`, a `)` or a `}` the break stays.
 ///
 /// A `/` starts a regular expression where an expression may start: after a punctuator other
-/// than `)` and `]`, after a keyword such as `return`, or at the start; otherwise it divides.
+/// than `)`, `]`, `++` and `--`, after a keyword such as `return`, or at the start; otherwise it
+/// divides. So a regular expression right after the `)` of an `if (…)` is read as a division
+/// (its spaces would go): write `if (x) { /re/.test(s) }` instead, as `Public/js` does.
 /// A template literal's `${…}` is minified as code, and its text copied as it is.
 enum JSMinifier {
     /// The script minified.
@@ -114,11 +116,13 @@ enum JSMinifier {
                         emit(word)
                         regexAllowed = JSMinifier.expressionKeywords.contains(word)
                     } else {
+                        // `a++ / 2` divides, as after `)`.
+                        let doubled = (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")) && out.last == c
                         emit([c])
                         i += 1
                         if c == Byte.openBrace { braceDepth += 1 }
                         if c == Byte.closeBrace { braceDepth -= 1 }
-                        regexAllowed = c != UInt8(ascii: ")") && c != UInt8(ascii: "]")
+                        regexAllowed = c != UInt8(ascii: ")") && c != UInt8(ascii: "]") && !doubled
                     }
                 }
             }
@@ -150,6 +154,8 @@ enum JSMinifier {
 
         static func wouldJoin(_ last: UInt8, _ first: UInt8) -> Bool {
             if isWordByte(last) && isWordByte(first) { return true }
+            // `1 .toString()`: without the space the dot would be the number's.
+            if last >= UInt8(ascii: "0") && last <= UInt8(ascii: "9") && first == UInt8(ascii: ".") { return true }
             if last == first && (last == UInt8(ascii: "+") || last == UInt8(ascii: "-")) { return true }
             return last == Byte.slash && (first == Byte.slash || first == Byte.star)
         }
@@ -165,7 +171,9 @@ enum JSMinifier {
         mutating func quoted(from start: Int, until quote: UInt8) -> [UInt8] {
             i = start + 1
             while i < source.count, source[i] != quote, source[i] != Byte.newline {
-                i += source[i] == Byte.backslash ? 2 : 1
+                // A backslash escapes the next character, or continues the string past a CRLF.
+                let crlf = i + 2 < source.count && source[i + 1] == UInt8(ascii: "\r") && source[i + 2] == Byte.newline
+                i += source[i] == Byte.backslash ? (crlf ? 3 : 2) : 1
             }
             i = min(i + 1, source.count)
             return Array(source[start..<i])

@@ -33,7 +33,7 @@ struct AccountController {
         var errors: [FieldError] = []
         if name.isEmpty { errors.append(FieldError(field: "name", message: "Enter your user name")) }
         if password.isEmpty { errors.append(FieldError(field: "password", message: "Enter your password")) }
-        if errors.isEmpty, let wait = throttle.wait(for: name) {
+        if errors.isEmpty, let wait = throttle.attempt(name) {
             let minutes = max(1, Int((wait.components.seconds + 59) / 60))
             errors = [
                 FieldError(
@@ -47,7 +47,6 @@ struct AccountController {
         }
         if errors.isEmpty {
             guard let account = try await users.authenticate(name: name, password: password) else {
-                throttle.failed(name)
                 errors = [FieldError(field: "name", message: "The user name or password is wrong")]
                 return page(
                     viewer: viewer, values: ["name": [name], "next": [next]], errors: errors,

@@ -47,7 +47,7 @@ struct ObjectAPIController {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.limit)
-        } catch {
+        } catch is NIOTooManyBytesError {
             return try JSONResponse.make(
                 APIMessage("The object is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
         }
@@ -76,7 +76,7 @@ struct ObjectAPIController {
         var once: OnceKey?
         if let key {
             let scope = viewer.account.map { "user:\($0.id.uuidString.lowercased())" } ?? "anonymous"
-            once = .api(key, scope: scope, formID: form.id, fingerprint: Self.fingerprint(fields))
+            once = .api(key, scope: scope, formID: form.id, fingerprint: Self.fingerprint(fields, sent: input.keys))
         }
         // A field the JSON leaves out starts as the create view starts it, with its default
         // (`null` is the way to send none); read-only fields keep their defaults: an API client
@@ -109,9 +109,12 @@ struct ObjectAPIController {
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
     /// What a create asked for, whatever the JSON's key order or spacing: the same fields and
-    /// values give the same fingerprint.
-    static func fingerprint(_ fields: [String: [String]]) -> String {
+    /// values give the same fingerprint. The names sent count too: a field left out takes its
+    /// default, one sent empty or `null` has none.
+    static func fingerprint(_ fields: [String: [String]], sent: some Collection<String>) -> String {
         var hasher = SHA256()
+        for name in sent.sorted() { hasher.update(data: Data("\(name.utf8.count):\(name),".utf8)) }
+        hasher.update(data: Data("|".utf8))
         for (name, values) in fields.sorted(by: { $0.key < $1.key }) {
             // Lengths first, so no two different requests run together into the same bytes.
             for part in [name] + values { hasher.update(data: Data("\(part.utf8.count):\(part)".utf8)) }

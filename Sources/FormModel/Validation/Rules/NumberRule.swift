@@ -9,14 +9,15 @@ enum NumberRule {
         let words = FieldWording(field)
         let c = field.constraints
         let text = stripAffixes(typed, field.presentation)
-        guard let value = DecimalText.parse(text) else {
-            return .issue(field, .invalid, "Enter \(words.noun) as a number, like \(example(scale: c.scale))")
-        }
-        if DecimalText.significantDigits(of: text) > DecimalText.exactDigits {
+        if DecimalText.isWritten(text), DecimalText.significantDigits(of: text) > DecimalText.exactDigits {
+            // More than a Decimal holds: it would be stored as another number, or not parse.
             let digits = DecimalText.exactDigits
             return .issue(
-                field, .invalid, "Enter \(words.noun) with \(digits) digits or fewer (leading and trailing zeros aside)"
+                field, .invalid, "Enter \(words.noun) with \(digits) digits or fewer"
             )
+        }
+        guard let value = DecimalText.parse(text) else {
+            return .issue(field, .invalid, "Enter \(words.noun) as a number, like \(example(scale: c.scale))")
         }
         if let scale = c.scale, significantScale(text) > scale {
             let message =
