@@ -99,4 +99,40 @@ struct NoLongerOfferedTests {
             #expect(back.status == .unprocessableContent)
         }
     }
+
+    @Test("beside chips, buttons and checkboxes a value no longer offered is a checkbox or radio of the same name")
+    func otherControls() async throws {
+        let fields = [
+            Field(
+                name: "sizes", kind: .chips, label: "Sizes", constraints: Constraints(multiple: true),
+                options: [OptionGroup(options: [Option(value: "s", label: "S")])]),
+            Field(
+                name: "level", kind: .buttons, label: "Level",
+                options: [OptionGroup(options: [Option(value: "low", label: "Low")])]),
+            Field(
+                name: "tags", kind: .valueList, label: "Tags", constraints: Constraints(multiple: true),
+                options: [OptionGroup(options: [Option(value: "a", label: "A")])]),
+        ]
+        let view = try await Fixtures.renderer().formView(for: Fixtures.schema(fields), version: 1, mode: .edit)
+        var state = RenderState(
+            values: ["sizes": ["s", "xl"], "level": ["<mid>"], "tags": []], csrfToken: "TOKEN")
+        state.noLongerOffered = ["sizes": ["xl"], "level": ["<mid>"], "tags": ["b"]]
+        let html = String(buffer: view.render(state))
+        #expect(
+            html.contains(
+                #"<input class="fw-checkbox__input" type="checkbox" id="field-sizes-kept-1" name="sizes" value="xl" checked><label class="fw-checkbox__label" for="field-sizes-kept-1">xl (no longer offered)</label>"#
+            ))
+        #expect(
+            html.contains(
+                #"<input class="fw-checkbox__input" type="radio" id="field-level-kept-1" name="level" value="&lt;mid&gt;" checked><label class="fw-checkbox__label" for="field-level-kept-1">&lt;mid&gt; (no longer offered)</label>"#
+            ))
+        // Not chosen any more (unticked in a refused save): shown, unticked, so it can be ticked again.
+        #expect(
+            html.contains(
+                #"<input class="fw-checkbox__input" type="checkbox" id="field-tags-kept-1" name="tags" value="b"><label"#
+            ))
+        // The create view has no such slot.
+        let create = try await Fixtures.render(Fixtures.schema(fields))
+        #expect(!create.contains("kept-"))
+    }
 }
