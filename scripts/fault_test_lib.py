@@ -64,9 +64,8 @@ class Answer:
         return str(self.status) if self.status is not None else self.error
 
     def object_id(self):
-        """The object a 303 (browser) or 201 (API) names, lowercase, or None. An API answer
-        names it in its Location when the client may read it back (signed in, or with a
-        browser's cookie), and always in its body's "id"."""
+        """The object a 303 (browser) or 201 (API) names, lowercase, or None: its Location,
+        else (an API answer) its body's "id"."""
         loc = self.location.split("?")[0]
         m = OBJECT_PATH.search(loc) or API_PATH.search(loc)
         if m:

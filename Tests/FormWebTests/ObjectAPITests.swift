@@ -27,15 +27,15 @@ struct ObjectAPITests {
         return (response.status, response.headers, String(buffer: response.body))
     }
 
-    @Test("a client without cookies gets no Location it could not read; the admin token reads any object")
+    @Test("a 201 names the object's address; a client without cookies cannot read it there, the admin token can")
     func readBack() async throws {
         try await TestApp.run(forms: [(Self.notes, .public), (Self.members, .users)], adminToken: Self.token) {
             client in
             let anonymous = try await Self.send(
                 client, "/api/forms/notes/objects", method: .post, json: #"{"title":"A"}"#)
             #expect(anonymous.status == .created)
-            #expect(anonymous.headers[.location] == nil, "nobody but an admin could read it back")
             let id = try #require(anonymous.body.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) })
+            #expect(anonymous.headers[.location] == "/api/forms/notes/objects/\(id)")
             #expect(try await Self.send(client, "/api/forms/notes/objects/\(id)").status == .notFound)
             #expect(try await Self.send(client, "/api/forms/notes/objects/\(id)", token: "wrong").status == .notFound)
             let read = try await Self.send(client, "/api/forms/notes/objects/\(id)", token: Self.token)

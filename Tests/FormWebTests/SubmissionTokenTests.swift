@@ -100,6 +100,7 @@ struct SubmissionTokenTests {
                 headers: [.contentType: "application/json", HTTPField.Name("Idempotency-Key")!: "bare-1"],
                 body: ByteBuffer(string: #"{"title":"Bare","note":"n"}"#))
             #expect(bare.status == .created && String(buffer: bare.body) == String(buffer: bareAgain.body))
+            #expect(bare.headers[.location] != nil && bare.headers[.location] == bareAgain.headers[.location])
             let body = #"{"title":"API once","note":"n"}"#
             async let first = post(body, key: "order-17")
             async let second = post(body, key: "order-17")

@@ -89,11 +89,9 @@ struct ObjectAPIController {
         switch outcome {
         case .stored(let object):
             var response = try JSONResponse.make(ObjectJSON(object), status: .created)
-            // Where to read it back, for a client that can: signed in, with a browser's cookie
-            // (anonymous objects are their browser's), or with the admin token.
-            if viewer.account != nil || viewer.newBrowserCookie == nil || presentsAdminToken(request) {
-                response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
-            }
+            // Where the object is. Who may read it there: its creator (signed in, or the browser
+            // whose cookie came along), an admin, or the admin token.
+            response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
             return response
         case .refused(let result, _):
             return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
