@@ -346,7 +346,19 @@ extension FormSchema {
             }
             let value = parse(text)
             if value == nil {
-                add(badBound, "\(attribute) of \"\(n)\" must be \(expected) (got \"\(text)\").", n, field.location)
+                // "…T14:30Z", "…T14:30+02:00": a zone the form could not keep.
+                let zoned =
+                    field.kind == .datetime && text.contains("T")
+                    && (text.hasSuffix("Z")
+                        || text.split(separator: "T").last?.contains(where: { $0 == "+" || $0 == "-" }) == true)
+                let fraction = field.kind == .duration && text.contains(where: { $0 == "." || $0 == "," })
+                let why =
+                    zoned
+                    ? "; forms hold local date-times, so leave out the time zone"
+                    : fraction ? "; write it in whole units, like PT30M for half an hour" : ""
+                add(
+                    badBound, "\(attribute) of \"\(n)\" must be \(expected) (got \"\(text)\")\(why).", n,
+                    field.location)
             }
             bounds.append(value)
         }

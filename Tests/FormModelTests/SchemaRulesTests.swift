@@ -31,6 +31,24 @@ struct SchemaRulesTests {
             ])
     }
 
+    @Test("a date-time bound with a time zone, or a duration in fractions, says what to write instead")
+    func boundsSayWhy() {
+        let zoned = S.with(Field(name: "f", kind: .datetime, constraints: Constraints(min: "2026-01-01T00:00:00Z")))
+        #expect(
+            zoned.ruleViolations().map(\.message) == [
+                #"min of "f" must be a date and time like 2026-11-21T14:30 (got "2026-01-01T00:00:00Z"); forms hold local date-times, so leave out the time zone."#
+            ])
+        let offset = S.with(Field(name: "f", kind: .datetime, constraints: Constraints(max: "2026-01-01T10:00+02:00")))
+        #expect(offset.ruleViolations().first?.message.hasSuffix("so leave out the time zone.") == true)
+        let half = S.with(Field(name: "f", kind: .duration, constraints: Constraints(min: "PT0.5H")))
+        #expect(
+            half.ruleViolations().first?.message.hasSuffix("write it in whole units, like PT30M for half an hour.")
+                == true)
+        // A date's own hyphens are no time zone.
+        let bad = S.with(Field(name: "f", kind: .datetime, constraints: Constraints(min: "2026-13-01T10:00")))
+        #expect(bad.ruleViolations().first?.message.hasSuffix(#"(got "2026-13-01T10:00")."#) == true)
+    }
+
     @Test("max-selected takes 1 or more")
     func maxSelectedZero() {
         let chips = Field(
