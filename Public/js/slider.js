@@ -11,6 +11,8 @@ export function enhance(root) {
     const unset = () => range.toggleAttribute("data-unset", number.value === "");
     unset();
     range.addEventListener("input", () => { number.value = range.value; unset(); });
+    // A click on the thumb where it rests moves nothing, so no input event: it still chooses that value.
+    range.addEventListener("click", () => { if (number.value === "") { number.value = range.value; unset(); } });
     const valid = () => number.value !== "" && !isNaN(Number(number.value));
     number.addEventListener("input", () => { if (valid()) range.value = number.value; unset(); });
     // A typed value off the step or range becomes the range's nearest, as a drag would.

@@ -1,3 +1,4 @@
+import FormImport
 import FormModel
 import Foundation
 import Hummingbird
@@ -303,13 +304,24 @@ struct AdminTests {
         }
     }
 
-    @Test("the marker sits under the column, counting bytes, with tabs kept")
+    @Test("the marker sits under the column, counting characters as libxml2 does, with tabs kept")
     func excerpt() throws {
         let data = Array("first\n\tsé <bad\nlast".utf8)
-        let excerpt = try #require(SourceExcerpt(data, line: 2, column: 6))
+        let excerpt = try #require(SourceExcerpt(data, line: 2, column: 5))
         #expect(excerpt.line == "\tsé <bad")
         #expect(excerpt.marker == "\t   ^")
         #expect(SourceExcerpt(data, line: 9, column: 1) == nil)
+        // libxml2's own column, past three two-byte letters, is the slash's: 48.
+        let xml =
+            "<form xmlns=\"urn:fieldwork:form:1\" id=\"x\" title=\"T\">\n<key><text name=\"t\" label=\"ééé\" required=\"true\"/ ></key>\n</form>\n"
+        var found: [ImportError] = []
+        do { _ = try FormImporter.importDocuments([ImportDocument(name: "m.xml", data: Array(xml.utf8))]) } catch {
+            found = error.errors
+        }
+        let error = try #require(found.first)
+        let marked = try #require(SourceExcerpt(Array(xml.utf8), line: error.line, column: error.column))
+        #expect(error.column == 48)
+        #expect(marked.marker.count == 48 && Array(marked.line)[47] == "/")
     }
 
     @Test("retire hides the form and its create view answers 410; restore brings it back")

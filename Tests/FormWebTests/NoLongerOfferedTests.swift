@@ -61,6 +61,9 @@ struct NoLongerOfferedTests {
                         "csv", filename: "colours.csv", type: "text/csv", bytes: Array("blue,Blue\ngreen,Green\n".utf8)),
                 ])
             #expect(uploaded.status == .seeOther)
+            // The schema the API gives is the one the server now checks against.
+            let schema = try await admin.get("/api/forms/paint")
+            #expect(schema.body.contains(#""value":"blue""#) && !schema.body.contains(#""value":"red""#))
 
             let edit = try await admin.get("\(location)/edit")
             #expect(

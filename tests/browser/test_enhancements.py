@@ -157,6 +157,11 @@ def test_slider_shows_its_value_and_keeps_range_and_number_in_step(size, browser
     assert slider.get_attribute("data-unset") is None, "the default 0 is a value"
     number.clear()
     assert slider.get_attribute("data-unset") is not None, "an empty field's thumb is dimmed"
+    # A click on the thumb where it rests fires no input event: the click alone chooses its value.
+    b.driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", slider)
+    assert number.get_attribute("value") == slider.get_attribute("value") != ""
+    assert slider.get_attribute("data-unset") is None
+    number.clear()
     number.send_keys("35")
     assert slider.get_attribute("value") == "35"
     assert slider.get_attribute("data-unset") is None

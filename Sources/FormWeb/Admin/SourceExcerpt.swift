@@ -21,15 +21,10 @@ struct SourceExcerpt: Sendable, Hashable {
         if end > start, data[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var text = String(decoding: data[start..<end], as: UTF8.self)
         if start == 0, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        // libxml2 counts columns in bytes; walk the characters to the byte offset.
+        // Columns count characters, as libxml2 and `SourceLocator` count them (a tab is one).
         let limit = 240
         let characters = Array(text)
-        var bytes = 0
-        var position = 0
-        while position < characters.count, bytes + String(characters[position]).utf8.count < column {
-            bytes += String(characters[position]).utf8.count
-            position += 1
-        }
+        let position = min(max(column - 1, 0), characters.count)
         // Very long lines (minified files) show a window around the column.
         var from = 0
         if characters.count > limit, position > limit / 2 { from = min(position - limit / 2, characters.count - limit) }

@@ -42,8 +42,10 @@ struct AccountController {
                         "Too many wrong passwords for this user name: wait \(Words.count(minutes, "minute")) and try again"
                 )
             ]
-            return page(
+            var response = page(
                 viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .tooManyRequests)
+            response.headers[.retryAfter] = String(max(1, wait.components.seconds))
+            return response
         }
         if errors.isEmpty {
             guard let account = try await users.authenticate(name: name, password: password) else {

@@ -64,9 +64,14 @@ struct FormController {
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
+        // With options uploaded for its lists, the schema the server checks against is the
+        // version's with those options (the create view's), not the one first stored.
+        let json =
+            form.listsRevision > 0
+            ? ByteBuffer(bytes: try await plans.createView(for: form).schema.canonicalJSON())
+            : ByteBuffer(string: form.schemaJSON)
         return Response(
-            status: .ok, headers: headers,
-            body: .init(byteBuffer: JSONResponse.withoutMarkup(ByteBuffer(string: form.schemaJSON))))
+            status: .ok, headers: headers, body: .init(byteBuffer: JSONResponse.withoutMarkup(json)))
     }
 
     /// `GET /api/forms/{id}/fields/{field}/options?q=&page=`: the options of a value list that
