@@ -264,7 +264,7 @@ extension FormSchema {
                 } else {
                     add(
                         .badDefault,
-                        "The default of \(what) must be a number with a . point, like 12.5 (got \"\(d)\").",
+                        "The default of \(what) must be \(Self.numberShape(d)) (got \"\(d)\").",
                         n, at)
                 }
             }
@@ -318,6 +318,12 @@ extension FormSchema {
         }
     }
 
+    /// What a number that does not parse must be: shorter, when it is written as one.
+    private static func numberShape(_ text: String) -> String {
+        DecimalText.isWritten(text)
+            ? "a number of \(DecimalText.exactDigits) digits or fewer" : "a number with a . point, like 12.5"
+    }
+
     private func decimal(
         _ text: String?, _ attribute: String, _ field: Field,
         _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
@@ -325,8 +331,7 @@ extension FormSchema {
         guard let text else { return nil }
         guard let value = DecimalText.parse(text) else {
             add(
-                .badNumber,
-                "\(attribute) of \"\(field.name)\" must be a number with a . point, like 12.5 (got \"\(text)\").",
+                .badNumber, "\(attribute) of \"\(field.name)\" must be \(Self.numberShape(text)) (got \"\(text)\").",
                 field.name, field.location)
             return nil
         }

@@ -187,8 +187,10 @@ public struct ISODuration: Sendable, Hashable, Comparable, CustomStringConvertib
 /// Decimal numbers written with a `.` point, as the server accepts them.
 public enum DecimalText {
     /// Parses `-12`, `12.50`, `.5` is refused; exponents are refused.
+    /// A number needing more than ``exactDigits`` digits is refused here, for every caller (a
+    /// submitted value, a spec's bound or default, an OData facet): it would be read rounded.
     public static func parse(_ text: String) -> Decimal? {
-        guard isWritten(text) else { return nil }
+        guard isWritten(text), significantDigits(of: text) <= exactDigits else { return nil }
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 

@@ -49,6 +49,18 @@ struct SchemaRulesTests {
         #expect(bad.ruleViolations().first?.message.hasSuffix(#"(got "2026-13-01T10:00")."#) == true)
     }
 
+    @Test("a bound or default needing more digits than a number holds is refused, not read rounded")
+    func tooManyDigits() {
+        let wide = "1" + String(repeating: "0", count: 60)
+        let field = Field(name: "f", kind: .number, defaultValue: wide, constraints: Constraints(max: wide))
+        #expect(
+            S.with(field).ruleViolations().map(\.message) == [
+                #"max of "f" must be a number of 38 digits or fewer (got "\#(wide)")."#,
+                #"The default of "f" must be a number of 38 digits or fewer (got "\#(wide)")."#,
+            ])
+        #expect(DecimalText.parse(wide) == nil && DecimalText.parse(String(repeating: "9", count: 38)) != nil)
+    }
+
     @Test("max-selected takes 1 or more")
     func maxSelectedZero() {
         let chips = Field(
