@@ -106,22 +106,6 @@ public struct FormSchema: Sendable, Hashable {
         optionGroups(for: field).flatMap(\.options)
     }
 
-    /// The stored values of choice fields that their fields no longer offer (a list's options
-    /// were replaced, or a new version of the form dropped an option), by field name. An edit
-    /// keeps them selectable, so saving an object does not silently drop them.
-    public func choicesNoLongerOffered(in stored: [String: [String]]) -> [String: [String]] {
-        var kept: [String: [String]] = [:]
-        forEachField { field in
-            guard field.kind.hasOptions, let values = stored[field.name] else { return }
-            let offered = Set(options(for: field).map(\.value))
-            // An open list (no options yet) takes any value: nothing is missing from it.
-            guard !offered.isEmpty else { return }
-            let missing = values.filter { !$0.isEmpty && !offered.contains($0) }
-            if !missing.isEmpty { kept[field.name] = missing }
-        }
-        return kept
-    }
-
     /// Whether the form contains a field of a kind (e.g. attachments, so it needs multipart).
     public func contains(kind: FieldKind) -> Bool {
         var found = false
@@ -184,4 +168,36 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { column > 0 ? "line \(line), column \(column)" : "line \(line)" }
+}
+
+/// The values each choice field of a form offers, gathered once (an edit view keeps them), to
+/// find an object's stored choices that its fields no longer offer (a list's options were
+/// replaced, or a new version dropped an option): an edit keeps them selectable, so saving an
+/// object does not silently drop them.
+public struct OfferedChoices: Sendable {
+    /// By field name; an open list (no options yet) takes any value, so it has no entry.
+    private let values: [String: Set<String>]
+
+    public init(_ schema: FormSchema) {
+        var values: [String: Set<String>] = [:]
+        schema.forEachField { field in
+            guard field.kind.hasOptions else { return }
+            let offered = Set(schema.options(for: field).map(\.value))
+            if !offered.isEmpty { values[field.name] = offered }
+        }
+        self.values = values
+    }
+
+    /// None: for views that never show a stored object.
+    public init() { values = [:] }
+
+    /// The stored values of choice fields that their fields no longer offer, by field name.
+    public func missing(in stored: [String: [String]]) -> [String: [String]] {
+        var kept: [String: [String]] = [:]
+        for (name, offered) in values {
+            let missing = (stored[name] ?? []).filter { !$0.isEmpty && !offered.contains($0) }
+            if !missing.isEmpty { kept[name] = missing }
+        }
+        return kept
+    }
 }

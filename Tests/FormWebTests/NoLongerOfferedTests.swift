@@ -32,13 +32,13 @@ struct NoLongerOfferedTests {
     func missing() {
         let schema = Self.form
         #expect(
-            schema.choicesNoLongerOffered(in: ["colour": ["red"], "sizes": ["s", "xl"], "title": ["x"]]) == [
+            OfferedChoices(schema).missing(in: ["colour": ["red"], "sizes": ["s", "xl"], "title": ["x"]]) == [
                 "sizes": ["xl"]
             ])
-        #expect(schema.choicesNoLongerOffered(in: ["colour": ["blue"]]) == ["colour": ["blue"]])
+        #expect(OfferedChoices(schema).missing(in: ["colour": ["blue"]]) == ["colour": ["blue"]])
         var open = schema
         open.lists[0].groups = []
-        #expect(open.choicesNoLongerOffered(in: ["colour": ["blue"]]).isEmpty)
+        #expect(OfferedChoices(open).missing(in: ["colour": ["blue"]]).isEmpty)
     }
 
     @Test(

@@ -128,7 +128,7 @@ public struct ValidationContext: Sendable, Hashable {
     /// (not used for bounds: those are fixed in the spec).
     public var clock: ClockReading?
     /// In edit mode, the stored values of choice fields that the fields no longer offer
-    /// (``FormSchema/choicesNoLongerOffered(in:)``): accepted again, but for those fields only.
+    /// (``OfferedChoices/missing(in:)``): accepted again, but for those fields only.
     public var noLongerOffered: [String: [String]]
 
     public init(

@@ -19,6 +19,8 @@ public struct FormView: Sendable {
     public let readOnlyFields: [String]
     /// The prepared search of each value list, by field name.
     let optionSearches: [String: OptionSearch]
+    /// An edit view's choice fields' values, to find an object's choices no longer offered.
+    public let offeredChoices: OfferedChoices
 
     /// - Parameter optionSearches: the searches another view of the same version and lists
     ///   revision prepared (the create view's, for the edit view): a long list is folded once.
@@ -33,6 +35,7 @@ public struct FormView: Sendable {
         self.initialRules = schema.allFields.filter { $0.prefill == .query || $0.defaultValue != nil }
             .map(InitialValueRule.init)
         self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
+        self.offeredChoices = mode == .edit ? OfferedChoices(schema) : OfferedChoices()
         if let optionSearches {
             self.optionSearches = optionSearches
         } else {

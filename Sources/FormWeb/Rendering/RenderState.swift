@@ -99,7 +99,7 @@ public struct RenderState: Sendable {
     /// The searches of long value lists asked for without JavaScript, by field name.
     public var listSearches: [String: ListSearchResult] = [:]
     /// On an edit view, the object's stored choices that their fields no longer offer
-    /// (``FormSchema/choicesNoLongerOffered(in:)``), shown as extra options so they are kept.
+    /// (``OfferedChoices/missing(in:)``), shown as extra options so they are kept.
     public var noLongerOffered: [String: [String]] = [:]
     /// The parent page's list.
     public var listItems: [ListItem] = []

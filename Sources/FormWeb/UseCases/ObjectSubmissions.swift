@@ -96,8 +96,11 @@ struct ObjectSubmissions: Sendable {
 
     /// Replaces an object's values; 404 when it is gone by the time it is written.
     /// - Parameter stagedIDs: the files of the submission that are uploads not yet claimed.
+    /// - Parameter noLongerOffered: the object's choices its fields no longer offer
+    ///   (``OfferedChoices/missing(in:)``), which it keeps.
     func update(
-        _ submission: Submission, object: StoredObject, view: FormView, viewer: Viewer, stagedIDs: Set<String>
+        _ submission: Submission, object: StoredObject, view: FormView, viewer: Viewer, stagedIDs: Set<String>,
+        noLongerOffered: [String: [String]]
     ) async throws -> Outcome {
         let stored = InputStrings.of(object.values)
         let serverValues = Self.serverValues(view: view, known: stored)
@@ -105,7 +108,7 @@ struct ObjectSubmissions: Sendable {
             view.schema, submission,
             context: ValidationContext(
                 mode: .edit, serverValues: serverValues, clock: view.clock(),
-                noLongerOffered: view.schema.choicesNoLongerOffered(in: stored)))
+                noLongerOffered: noLongerOffered))
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: serverValues)

@@ -52,7 +52,7 @@ struct ObjectController {
             values: stored, csrfToken: try context.viewer.csrfToken,
             layout: LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first))
         state.objectPath = Self.path(object.formID, object.id)
-        state.noLongerOffered = view.schema.choicesNoLongerOffered(in: stored)
+        state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
     }
@@ -64,15 +64,19 @@ struct ObjectController {
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         let storedFiles = InputStrings.files(of: object.values)
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
+        let stored = InputStrings.of(object.values)
+        // Accepted again by the check, and shown again if the edit is refused.
+        let kept = view.offeredChoices.missing(in: stored)
         let again: ShownAgain
         let serverValues: [String: [String]]
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the edit view again with everything typed kept.
             again = .searching(search)
-            serverValues = ObjectSubmissions.serverValues(view: view, known: InputStrings.of(object.values))
+            serverValues = ObjectSubmissions.serverValues(view: view, known: stored)
         } else {
             switch try await submissions.update(
-                received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs)
+                received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs,
+                noLongerOffered: kept)
             {
             case .stored, .keyReused:  // an update carries no one-time key
                 return Response.seeOther(Self.path(object.formID, object.id))
@@ -84,7 +88,7 @@ struct ObjectController {
         var state = try await reader.state(
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: storedFiles)
         state.objectPath = Self.path(object.formID, object.id)
-        state.noLongerOffered = view.schema.choicesNoLongerOffered(in: InputStrings.of(object.values))
+        state.noLongerOffered = kept
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 
