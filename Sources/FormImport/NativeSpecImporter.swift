@@ -88,23 +88,21 @@ public enum NativeSpecImporter {
     /// Things that import but are probably mistakes.
     static func semanticWarnings(_ schema: FormSchema, file: String?) -> [ImportWarning] {
         var warnings: [ImportWarning] = []
-        for field in schema.allFields
-        where field.required && field.editable == .no && field.defaultValue == nil && field.prefill == nil {
+        // Required and read-only without a default: nobody can fill it, or only the link can.
+        for field in schema.allFields where field.required && field.editable == .no && field.defaultValue == nil {
+            let message: String
+            switch field.prefill {
+            case nil:
+                message =
+                    "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default."
+            case .query?:
+                message =
+                    "\"\(field.name)\" is required, read-only and filled only from the link (?\(field.name)=…): opened without it, the form cannot be sent; give it a default, or make sure every link carries it."
+            }
             warnings.append(
                 ImportWarning(
-                    code: .unfillableField,
-                    message:
-                        "\"\(field.name)\" is required but read-only with no default or prefill, so nobody can fill it in; drop editable=\"false\" or give it a default.",
-                    file: file, line: field.location?.line ?? 0, column: field.location?.column ?? 0))
-        }
-        for field in schema.allFields
-        where field.required && field.editable == .no && field.defaultValue == nil && field.prefill == .query {
-            warnings.append(
-                ImportWarning(
-                    code: .unfillableField,
-                    message:
-                        "\"\(field.name)\" is required, read-only and filled only from the link (?\(field.name)=…): opened without it, the form cannot be sent; give it a default, or make sure every link carries it.",
-                    file: file, line: field.location?.line ?? 0, column: field.location?.column ?? 0))
+                    code: .unfillableField, message: message, file: file, line: field.location?.line ?? 0,
+                    column: field.location?.column ?? 0))
         }
         let used = Set(schema.allFields.compactMap(\.list))
         for list in schema.lists where !used.contains(list.id) {
