@@ -47,6 +47,15 @@ struct SchemaMessageTests {
             ])
     }
 
+    @Test("the did-you-mean names are exactly the attributes the bundled XSD declares")
+    func attributeNamesMatchTheSchema() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/FormImport/Resources/fieldwork-form-1.xsd")
+        let xsd = try String(contentsOf: url, encoding: .utf8)
+        let declared = Set(xsd.matches(of: /attribute name="([a-z-]+)"/).map { String($0.1) })
+        #expect(Set(SchemaMessage.attributeNames) == declared)
+    }
+
     @Test("a group in <key> says where groups go")
     func groupInKey() {
         let xml = """
