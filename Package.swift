@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
@@ -40,25 +42,56 @@ let package = Package(
             dependencies: ["FormModel", "FormXML"],
             resources: [.copy("Resources/fieldwork-form-1.xsd")]
         ),
-        // Routes, storage, render plans, templates.
+        // The store: Fluent records and migrations, the form, object, account, attachment and
+        // import-draft stores, the caches and the change feed that keeps every instance's caches
+        // right, the server secret, and the counters the caches and use cases keep. Never HTTP.
+        .target(
+            name: "FormStore",
+            dependencies: [
+                "FormModel",
+                "FormImport",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The pages: templates rendered once per form version into plans whose slots are filled
+        // per request, the page contexts, escaping, and the names of the inputs the pages send.
+        // Knows neither HTTP nor the database.
+        .target(
+            name: "FormPages",
+            dependencies: [
+                "FormModel",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The web layer: routes, middleware, controllers, use cases, operations, assets, the plan cache.
         .target(
             name: "FormWeb",
             dependencies: [
                 "FormModel",
                 "FormImport",
                 "FormXML",
+                "FormStore",
+                "FormPages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FluentKit", package: "fluent-kit"),
-                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
-                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         // The `fieldwork` command: serve, import, check.
@@ -66,6 +99,7 @@ let package = Package(
             name: "FormServer",
             dependencies: [
                 "FormWeb",
+                "FormStore",
                 "FormImport",
                 "FormModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -74,7 +108,7 @@ let package = Package(
         // `swift run -c release FormBenchmarks`: the create view's plan against per-request rendering.
         .executableTarget(
             name: "FormBenchmarks",
-            dependencies: ["FormWeb", "FormImport", "FormModel"],
+            dependencies: ["FormWeb", "FormStore", "FormPages", "FormImport", "FormModel"],
             path: "Benchmarks/FormBenchmarks"
         ),
         // `ImportBenchmarks`: the OData importer against xmllint and pyodata, and its memory (needs ../shared).
@@ -100,9 +134,12 @@ let package = Package(
             name: "FormWebTests",
             dependencies: [
                 "FormWeb",
+                "FormStore",
+                "FormPages",
                 "FormImport",
                 "FormModel",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
     ]
@@ -120,7 +157,7 @@ if Context.environment["FIELDWORK_FUZZ"] == nil {
         .executableTarget(
             name: "FieldworkBenchmarks",
             dependencies: [
-                "FormWeb", "FormImport", "FormModel",
+                "FormWeb", "FormStore", "FormPages", "FormImport", "FormModel",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

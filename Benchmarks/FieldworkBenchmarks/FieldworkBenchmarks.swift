@@ -9,6 +9,8 @@ import Benchmark
 import Crypto
 import FormImport
 import FormModel
+import FormPages
+import FormStore
 import FormWeb
 import Foundation
 
@@ -70,10 +72,10 @@ let benchmarks: @Sendable () -> Void = {
             let token = String(repeating: "k", count: 43)
             for _ in benchmark.scaledIterations {
                 let view = fixture.view
-                let values = view.initialValues(query: ["task": ["T-1001"]])
+                let values = view.form.initialValues(query: ["task": ["T-1001"]])
                 var state = RenderState(values: values, csrfToken: token)
                 state.prefillSeal = fixture.prefill.seal(
-                    formID: view.formID, version: view.version, values: view.readOnlyValues(values))
+                    formID: view.formID, version: view.version, values: view.form.readOnlyValues(values))
                 blackHole(view.render(state))
             }
         }, setup: setup)
@@ -87,7 +89,7 @@ let benchmarks: @Sendable () -> Void = {
                 for _ in benchmark.scaledIterations {
                     let view = fixture.view
                     let context = ValidationContext(
-                        mode: .create, serverValues: ["task": ["T-1001"]], clock: view.clock())
+                        mode: .create, serverValues: ["task": ["T-1001"]], clock: view.form.clock())
                     let submission = valid ? fixture.validSubmission : fixture.refusedSubmission
                     let result = FormValidator.validate(view.schema, submission, context: context)
                     precondition(result.isValid == valid, "the \(name) submission should be \(name)")

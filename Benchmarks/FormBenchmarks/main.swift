@@ -8,6 +8,8 @@
 // 3. parse + template per request: libxml2 parses and validates the spec, then (2).
 import FormImport
 import FormModel
+import FormPages
+import FormStore
 import FormWeb
 import Foundation
 import NIOCore
@@ -20,7 +22,7 @@ let schema = try FormImporter.importDocuments([ImportDocument(name: "new-issue.x
 let renderer = try await PageRenderer(templates: resources.templates)
 let view = try renderer.formView(for: schema, version: 1)
 let token = String(repeating: "k", count: 43)
-let state = RenderState(values: view.initialValues(query: ["task": ["T-1001"]]), csrfToken: token)
+let state = RenderState(values: view.form.initialValues(query: ["task": ["T-1001"]]), csrfToken: token)
 
 /// Runs `body` `count` times, five rounds, and returns the median time per call in microseconds.
 func measure(_ count: Int, _ body: () throws -> Int) rethrows -> (perCall: Double, bytes: Int) {

@@ -218,6 +218,13 @@ public enum DecimalText {
         return whole.count + trimmed.count
     }
 
+    /// A decimal as plain text with a `.` point, whatever the process locale: how values are
+    /// stored and how they go back into inputs.
+    public static func plain(_ number: Decimal) -> String {
+        var value = number
+        return NSDecimalString(&value, Locale(identifier: "en_US_POSIX"))
+    }
+
     /// Digits after the point as written.
     public static func scale(of text: String) -> Int {
         guard let dot = text.firstIndex(of: ".") else { return 0 }

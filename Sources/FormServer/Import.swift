@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormImport
+import FormStore
 import FormWeb
 import Foundation
 import Logging
@@ -24,33 +25,36 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let outcomes = FormImporter.importBatch(try readDocuments(files))
+        let documents = try readDocuments(files)
         let configuration = try store.configuration()
         var logger = Logger(label: "fieldwork.import")
         logger.logLevel = .warning
-        let database = try await FieldworkDatabase.open(configuration, logger: logger)
-        var refused = 0
+        let database = try await FieldworkDatabase.open(configuration.store, logger: logger)
+        let run: FormImports.Run
         do {
-            for outcome in outcomes {
-                switch outcome.result {
-                case .success(let result):
-                    printReport(result)
-                    for stored in try await database.forms.store(result) {
-                        print("\(outcome.documents[0]): \(stored.formID) version \(stored.version)")
-                    }
-                case .failure(let failure):
-                    refused += 1
-                    for error in failure.errors { printError(error.description) }
-                }
-            }
+            run = try await FormImports(forms: database.forms).run(
+                documents, importedBy: nil, via: .commandLine, policy: .eachOnItsOwn)
         } catch {
             await database.shutdown()
             throw error
         }
         await database.shutdown()
+        for (index, outcome) in run.outcomes.enumerated() {
+            switch outcome.result {
+            case .success(let result):
+                printReport(result)
+                for stored in run.versions(of: index) {
+                    print("\(outcome.documents[0]): \(stored.formID) version \(stored.version)")
+                }
+            case .failure(let failure):
+                for error in failure.errors { printError(error.description) }
+            }
+        }
+        let refused = run.outcomes.failures.count
         if refused > 0 {
             printError(
-                refusedLine(refused, of: outcomes.count) + "; nothing of \(refused == 1 ? "it" : "them") was stored.")
+                refusedLine(refused, of: run.outcomes.count)
+                    + "; nothing of \(refused == 1 ? "it" : "them") was stored.")
             throw ExitCode(1)
         }
     }

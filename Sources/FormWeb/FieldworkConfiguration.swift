@@ -1,46 +1,47 @@
+import FormStore
 import Foundation
 import Logging
 
 /// Everything the server needs to start: where to listen, where data and resources live, how loud to log.
-public struct FieldworkConfiguration: Sendable {
-    public var hostname: String
-    public var port: Int
+package struct FieldworkConfiguration: Sendable {
+    package var hostname: String
+    package var port: Int
     /// Holds `fieldwork.sqlite`, `secret.key` and attachment files; created on first start.
-    public var dataFolder: URL
+    package var dataFolder: URL
     /// `postgres://user:pass@host:port/db` switches the store to PostgreSQL; nil means embedded SQLite.
-    public var databaseURL: String?
-    public var resources: ResourceRoot
-    public var logLevel: Logger.Level
+    package var databaseURL: String?
+    package var resources: ResourceRoot
+    package var logLevel: Logger.Level
     /// Whether the demo form (`Specs/new-issue.xml`) is imported on first start.
-    public var seedsDemo: Bool
+    package var seedsDemo: Bool
     /// The `admin` account's password on first start (`FIELDWORK_ADMIN_PASSWORD`); nil generates one and logs it once.
-    public var adminPassword: String?
+    package var adminPassword: String?
     /// The bearer token of the admin JSON API (`FIELDWORK_ADMIN_TOKEN`); nil means that API takes
     /// an admin's session only.
-    public var adminToken: String?
+    package var adminToken: String?
     /// Where `default="today"` and `default="now"` are read (`FIELDWORK_TIME_ZONE`, an IANA name);
     /// the server's own zone when unset.
-    public var timeZone: TimeZone = .current
+    package var timeZone: TimeZone = .current
     /// A `FIELDWORK_TIME_ZONE` that names no zone: the server refuses to start with it.
-    public var unknownTimeZone: String?
+    package var unknownTimeZone: String?
     /// bcrypt's work factor for passwords: 12; tests lower it to keep sign-ins fast.
-    public var bcryptCost: UInt8 = 12
+    package var bcryptCost: UInt8 = 12
     /// How long a sign-in lasts without use.
-    public var sessionLifetime: Duration = .seconds(12 * 60 * 60)
+    package var sessionLifetime: Duration = .seconds(12 * 60 * 60)
     /// How long a client may take to send a request's head and body
     /// (`FIELDWORK_HEAD_TIMEOUT`, `FIELDWORK_BODY_TIMEOUT`, `FIELDWORK_BODY_MIN_RATE`).
-    public var requestDeadlines = RequestDeadlines()
+    package var requestDeadlines = RequestDeadlines()
     /// Settings in the environment that cannot be used, each with what to write instead: the
     /// server refuses to start with them.
-    public var unusableSettings: [String] = []
+    package var unusableSettings: [String] = []
     /// How the log lines look (`FIELDWORK_LOG_FORMAT`: `text`, `json`, `logfmt`).
-    public var logFormat: LogFormat = .text
+    package var logFormat: LogFormat = .text
     /// A `FIELDWORK_LOG_FORMAT` that names no format: the server refuses to start with it.
-    public var unknownLogFormat: String?
+    package var unknownLogFormat: String?
     /// How long `GET /ready` waits for the database before it answers 503.
-    public var readinessTimeout: Duration = .seconds(2)
+    package var readinessTimeout: Duration = .seconds(2)
 
-    public init(
+    package init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
         databaseURL: String? = nil, resources: ResourceRoot = .resolve(), logLevel: Logger.Level = .info,
         seedsDemo: Bool = true
@@ -56,7 +57,7 @@ public struct FieldworkConfiguration: Sendable {
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
     /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, the request deadlines, `FIELDWORK_LOG_FORMAT`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
             configuration.dataFolder = URL(fileURLWithPath: data)
@@ -97,19 +98,21 @@ public struct FieldworkConfiguration: Sendable {
 
     /// Where attachments and files being uploaded are kept, when not in `<data>/attachments`:
     /// with several instances on PostgreSQL, a folder they all share (`FIELDWORK_ATTACHMENTS`).
-    public var attachmentsFolder: URL?
+    package var attachmentsFolder: URL?
 
+    /// Where the store keeps its data.
+    package var store: StoreLocation { StoreLocation(dataFolder: dataFolder, databaseURL: databaseURL) }
     /// `<data>/fieldwork.sqlite`.
-    public var sqliteFile: URL { dataFolder.appendingPathComponent("fieldwork.sqlite") }
+    package var sqliteFile: URL { store.sqliteFile }
     /// `<data>/secret.key`: 32 random bytes behind the CSRF tokens.
-    public var secretFile: URL { dataFolder.appendingPathComponent("secret.key") }
+    package var secretFile: URL { dataFolder.appendingPathComponent("secret.key") }
 }
 
 /// A configuration the server cannot start with, and what to change.
-public struct FieldworkConfigurationError: Error, CustomStringConvertible {
-    public var description: String
+package struct FieldworkConfigurationError: Error, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The folder holding `Templates/`, `Public/` and `Specs/` (the repository root in development).
-public struct ResourceRoot: Sendable, Hashable {
-    public var url: URL
+package struct ResourceRoot: Sendable, Hashable {
+    package var url: URL
 
-    public init(url: URL) {
+    package init(url: URL) {
         self.url = url
     }
 
-    public var templates: URL { url.appendingPathComponent("Templates", isDirectory: true) }
-    public var publicFolder: URL { url.appendingPathComponent("Public", isDirectory: true) }
-    public var specs: URL { url.appendingPathComponent("Specs", isDirectory: true) }
+    package var templates: URL { url.appendingPathComponent("Templates", isDirectory: true) }
+    package var publicFolder: URL { url.appendingPathComponent("Public", isDirectory: true) }
+    package var specs: URL { url.appendingPathComponent("Specs", isDirectory: true) }
 
     /// `FIELDWORK_RESOURCES` if set, else the current directory if it has `Templates/`, else the
     /// package root (found from this file's path), so `swift run` and `swift test` work from anywhere.
-    public static func resolve(
+    package static func resolve(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath
     ) -> ResourceRoot {

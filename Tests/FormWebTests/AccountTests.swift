@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Accounts and sessions")
@@ -199,7 +201,8 @@ struct PersistDriverTests {
     func roundTrip() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         do {
             let driver = DatabasePersistDriver(database: database)
             try await driver.create(key: "a", value: Payload(n: 1), expires: .seconds(60))

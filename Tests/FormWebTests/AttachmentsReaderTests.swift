@@ -4,6 +4,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Attachments: streaming multipart reader")

@@ -5,6 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Attachments: serving files")
@@ -75,6 +77,11 @@ struct AttachmentsResponseTests {
             let router = Router()
             // As in the app: the site-wide headers must not loosen the file's own policy.
             router.add(middleware: SecurityHeadersMiddleware())
+            let renderer = try await Fixtures.renderer()
+            router.add(
+                middleware: ErrorPageMiddleware(
+                    notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
+                    unavailable: try renderer.unavailablePage(), renderer: renderer))
             router.get("/file") { _, context in
                 try await AttachmentResponse.response(for: stored, store: store, context: context)
             }
@@ -96,9 +103,10 @@ struct AttachmentsResponseTests {
                 try await client.execute(uri: "/upload", method: .post) { response in
                     #expect(response.status == .contentTooLarge)
                     #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                    #expect(response.headers[.cacheControl] == "no-store")
                     #expect(
                         String(buffer: response.body).contains(
-                            "<p>The files you sent are larger than 10 MB altogether. Send fewer or smaller files.</p>"))
+                            "The files you sent are larger than 10 MB altogether. Send fewer or smaller files."))
                 }
             }
         }

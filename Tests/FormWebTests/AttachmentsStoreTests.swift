@@ -4,6 +4,8 @@ import Foundation
 import Logging
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Attachments: store")
@@ -68,7 +70,9 @@ struct AttachmentsStoreTests {
             let files = try await upload(store, owner: "browser-a")
             let object = UUID()
             let claimed = try await database.database().transaction { db in
-                try await store.claim(ids: files.map(\.id).reversed(), owner: "browser-a", objectID: object, on: db)
+                try await store.claim(
+                    ids: files.map(\.id).reversed(), owner: "browser-a", objectID: object,
+                    in: StoreTransaction(database: db))
             }
             #expect(claimed.map(\.id) == files.map(\.id).reversed())
             #expect(claimed.allSatisfy { !$0.staged && $0.objectID == object })
@@ -89,7 +93,8 @@ struct AttachmentsStoreTests {
             let files = try await upload(store, owner: "browser-a")
             await #expect(throws: Refused.self) {
                 try await database.database().transaction { db in
-                    try await store.claim(ids: files.map(\.id), owner: "browser-a", objectID: UUID(), on: db)
+                    try await store.claim(
+                        ids: files.map(\.id), owner: "browser-a", objectID: UUID(), in: StoreTransaction(database: db))
                     throw Refused()
                 }
             }

@@ -3,6 +3,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Hand-built multipart bodies, fed in small chunks, and a store on a fresh data folder.

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("CSRF tokens")
@@ -54,8 +56,8 @@ struct CSRFTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try legacy.write(to: data.appendingPathComponent("secret.key"))
         let configuration = Fixtures.configuration(data: data)
-        let first = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
-        let second = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
+        let first = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
+        let second = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
         async let a = ServerSecret.shared(in: first, legacyFile: configuration.secretFile)
         async let b = ServerSecret.shared(in: second, legacyFile: data.appendingPathComponent("missing.key"))
         let (one, two) = try await (a, b)

@@ -4,6 +4,8 @@ import Foundation
 import SQLKit
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Caches")
@@ -129,7 +131,8 @@ struct CacheTests {
             #expect(warm.status == .ok)
             #expect(try await browser.get("/").status == .ok)
             // Hide the tables the hot path would read: if it read them, these requests would fail.
-            let other = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+            let other = try await FieldworkDatabase.open(
+                Fixtures.configuration(data: data).store, logger: Fixtures.logger)
             let sql = try #require(other.database() as? any SQLDatabase)
             for table in ["forms", "form_versions", "sessions", "users"] {
                 try await sql.raw("ALTER TABLE \(ident: table) RENAME TO \(ident: table + "_hidden")").run()
@@ -165,7 +168,8 @@ struct CacheTests {
         try await TestApp.run(forms: [(open, .public)], data: data, keepData: true) { client in
             let visitor = TestBrowser(client)
             #expect(try await visitor.get("/").body.contains("New Open Thing"))
-            let other = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+            let other = try await FieldworkDatabase.open(
+                Fixtures.configuration(data: data).store, logger: Fixtures.logger)
             do {
                 /// Reads `/` until `shows` holds, for at most a second.
                 func eventually(_ what: String, _ shows: (String) -> Bool) async throws {

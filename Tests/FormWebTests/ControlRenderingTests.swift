@@ -2,6 +2,8 @@ import FormModel
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Pins the markup of every control: one small form per kind.

@@ -5,6 +5,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// SQLite's group commit (``CreateBatcher``): creates that wait for the writer are written in one
@@ -26,8 +28,8 @@ struct CreateBatchTests {
         let outcomes = try await withThrowingTaskGroup(of: (Int, Result<StoredObject, any Error>).self) { group in
             for index in 0..<count {
                 let key = once(index)
-                var work: (@Sendable (any Database, UUID) async throws -> Void)?
-                if let alongside { work = { db, _ in try await alongside(index, db) } }
+                var work: AlongsideWork?
+                if let alongside { work = { transaction, _ in try await alongside(index, transaction.database) } }
                 group.addTask { [work] in
                     do {
                         let object = try await database.objects.create(

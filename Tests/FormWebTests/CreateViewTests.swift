@@ -2,6 +2,8 @@ import FormModel
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Create view page")
@@ -219,10 +221,10 @@ struct CreateViewTests {
         let view = try await Fixtures.renderer().formView(for: Fixtures.schema([field]), version: 3)
         let first = String(
             buffer: view.render(
-                RenderState(values: view.initialValues(query: ["task": ["first-value"]]), csrfToken: "token-A")))
+                RenderState(values: view.form.initialValues(query: ["task": ["first-value"]]), csrfToken: "token-A")))
         let second = String(
             buffer: view.render(
-                RenderState(values: view.initialValues(query: ["task": ["second-value"]]), csrfToken: "token-B")))
+                RenderState(values: view.form.initialValues(query: ["task": ["second-value"]]), csrfToken: "token-B")))
         #expect(first.contains(#"value="first-value""#) && !first.contains("second-value"))
         #expect(second.contains(#"value="second-value""#) && second.contains(#"name="_csrf" value="token-B""#))
         // Apart from the filled slots, both requests get the same bytes.

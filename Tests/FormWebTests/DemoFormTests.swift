@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Tests on the demo spec `Specs/new-issue.xml`, parsed by the real importer.
@@ -49,7 +51,7 @@ struct DemoFormTests {
             let app = try await buildApplication(configuration)
             try await app.test(.router) { _ in }
         }
-        let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
         let demo = try await database.forms.latest(formID: "new-issue")
         await database.shutdown()
         #expect(demo?.version == 1)

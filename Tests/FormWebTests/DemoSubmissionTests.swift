@@ -5,6 +5,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// The demo form posts `multipart/form-data` (it has attachments): refused with the file kept,

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("A cache the change feed keeps")

@@ -4,6 +4,8 @@ import Foundation
 import Logging
 import NIOCore
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Small schemas and helpers shared by the tests.
@@ -38,7 +40,7 @@ enum Fixtures {
     ) async throws -> String {
         let view = try await renderer().formView(for: schema, version: 1)
         let state = RenderState(
-            values: values ?? view.initialValues(query: query, now: now, timeZone: timeZone),
+            values: values ?? view.form.initialValues(query: query, now: now, timeZone: timeZone),
             errors: errors, csrfToken: csrf, layout: layout)
         return String(buffer: view.render(state))
     }

@@ -5,6 +5,8 @@ import Foundation
 import SQLKit
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Form store on SQLite")
@@ -13,7 +15,8 @@ struct FormStoreTests {
     func sourcesOnce() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         do {
             let a = Fixtures.schema([], id: "a-set", title: "New A")
             let b = Fixtures.schema([], id: "b-set", title: "New B")
@@ -45,7 +48,8 @@ struct FormStoreTests {
     func versions() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         let store = database.forms
         do {
             let schema = Fixtures.schema([Field(name: "due", kind: .date)])
@@ -75,7 +79,8 @@ struct FormStoreTests {
     func list() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         do {
             let b = Fixtures.schema([], id: "b-form")
             let a = Fixtures.schema([], id: "a-form")
@@ -104,7 +109,8 @@ struct FormStoreTests {
     func atomic() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         do {
             try await database.forms.store(Fixtures.importResult([Fixtures.schema([], id: "good-form")]))
             // A trigger makes the database refuse the second form's version, after the first
@@ -131,7 +137,8 @@ struct FormStoreTests {
     func walMode() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         do {
             // Every event loop has its own connection; each must have been tuned.
             for eventLoop in database.databases.eventLoopGroup.makeIterator() {

@@ -2,6 +2,8 @@ import FormImport
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// The import report page's context, from a stored report.

@@ -3,6 +3,8 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// A list's title heads it where it is shown: the drill-down screen, a long list without

@@ -1,6 +1,8 @@
 import FluentKit
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Migrations")

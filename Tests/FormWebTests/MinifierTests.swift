@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("CSS minifier")

@@ -3,6 +3,8 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// An object keeps a choice that its field no longer offers (the list's options were uploaded

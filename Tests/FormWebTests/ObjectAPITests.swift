@@ -5,6 +5,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// The objects' JSON API as a client without a browser uses it: where to read an object back,
@@ -37,7 +39,9 @@ struct ObjectAPITests {
             let id = try #require(anonymous.body.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) })
             #expect(anonymous.headers[.location] == "/api/forms/notes/objects/\(id)")
             #expect(try await Self.send(client, "/api/forms/notes/objects/\(id)").status == .notFound)
-            #expect(try await Self.send(client, "/api/forms/notes/objects/\(id)", token: "wrong").status == .notFound)
+            // A wrong bearer token is refused as a wrong credential is (RFC 6750), whatever the route.
+            #expect(
+                try await Self.send(client, "/api/forms/notes/objects/\(id)", token: "wrong").status == .unauthorized)
             let read = try await Self.send(client, "/api/forms/notes/objects/\(id)", token: Self.token)
             #expect(read.status == .ok && read.body.contains(#""title":"A""#))
 

@@ -4,6 +4,8 @@ import FormModel
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Signed prefill, stored values and input strings")

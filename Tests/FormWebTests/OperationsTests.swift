@@ -7,6 +7,8 @@ import Logging
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// `/health`, `/ready`, `/metrics`, the request id and the log line formats.

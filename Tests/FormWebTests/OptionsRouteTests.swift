@@ -3,6 +3,8 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// `GET /api/forms/{id}/fields/{field}/options`: a long value list searched on the server.

@@ -5,6 +5,8 @@ import NIOCore
 import NIOPosix
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Database outage")
@@ -15,9 +17,12 @@ struct OutageTests {
     func unavailable() async throws {
         let renderer = try await Fixtures.renderer()
         let router = Router()
-        router.add(middleware: DatabaseOutageMiddleware(page: try renderer.unavailablePage()))
+        router.add(
+            middleware: ErrorPageMiddleware(
+                notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
+                unavailable: try renderer.unavailablePage(), renderer: renderer))
         router.get("/page") { _, _ -> String in throw ConnectionPoolTimeoutError.connectionRequestTimeout }
-        router.get("/api/thing") { _, _ -> String in
+        router.group("api").add(middleware: APIErrorMiddleware()).get("thing") { _, _ -> String in
             throw IOError(errnoCode: ECONNREFUSED, reason: "connect")
         }
         router.get("/broken") { _, _ -> String in throw Failure() }

@@ -4,6 +4,8 @@ import Foundation
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// A value list given its value by its parent page needs no options (the create pattern's

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import FormModel
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Prepared views")

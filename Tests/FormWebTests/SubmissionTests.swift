@@ -5,6 +5,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Create, detail, edit, update, delete and the object API, in-process, on a urlencoded form.

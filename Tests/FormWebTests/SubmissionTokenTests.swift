@@ -6,6 +6,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("One create per submission")
@@ -20,7 +22,8 @@ struct SubmissionTokenTests {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         try await TestApp.run(forms: [(form, .public)], data: data, keepData: true, test)
-        let database = try await FieldworkDatabase.open(Fixtures.configuration(data: data), logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
         let count = try await ObjectRecord.query(on: database.database()).count()
         await database.shutdown()
         return count

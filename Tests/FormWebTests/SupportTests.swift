@@ -2,6 +2,8 @@ import FormModel
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Configuration and parsing helpers")

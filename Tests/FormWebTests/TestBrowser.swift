@@ -6,6 +6,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// A browser for in-process tests: keeps the cookies the server sets and sends them back,
@@ -113,7 +115,7 @@ enum TestApp {
         defer { if !keepData { try? FileManager.default.removeItem(at: data) } }
         var configuration = Fixtures.configuration(data: data, seedsDemo: seedsDemo)
         configuration.adminToken = adminToken
-        let database = try await FieldworkDatabase.open(configuration, logger: Fixtures.logger)
+        let database = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
         do {
             for (form, access) in forms where try await database.forms.latest(formID: form.id) == nil {
                 try await database.forms.store(Fixtures.importResult([form]), access: access)

@@ -4,6 +4,8 @@ import Foundation
 import NIOPosix
 import SQLKit
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Stores for tests below the HTTP layer, on a fresh data folder.
@@ -26,7 +28,7 @@ enum TestDatabases {
         var opened: [FieldworkDatabase] = []
         do {
             for _ in 0..<instances {
-                opened.append(try await FieldworkDatabase.open(configuration, logger: Fixtures.logger))
+                opened.append(try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger))
             }
             try await test(data, opened)
         } catch {

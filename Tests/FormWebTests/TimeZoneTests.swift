@@ -2,6 +2,8 @@ import FormModel
 import Foundation
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 @Suite("Time zone of today and now")
@@ -14,16 +16,16 @@ struct TimeZoneTests {
             FieldworkConfiguration.fromEnvironment(["FIELDWORK_TIME_ZONE": "Mars/Olympus"]).unknownTimeZone
                 == "Mars/Olympus")
 
-        var view = try await Fixtures.renderer().formView(
-            for: Fixtures.schema([Field(name: "due", kind: .date, defaultValue: "today")]), version: 1)
+        let schema = Fixtures.schema([Field(name: "due", kind: .date, defaultValue: "today")])
         // 2026-11-21 20:00 UTC is already the 22nd at UTC+14.
         let now = Date(timeIntervalSince1970: 1_795_291_200)
-        view.timeZone = TimeZone(identifier: "UTC")!
-        #expect(view.today(now: now) == LocalDate(year: 2026, month: 11, day: 21))
-        #expect(view.initialValues(query: [:], now: now)["due"] == ["2026-11-21"])
-        view.timeZone = configuration.timeZone
-        #expect(view.today(now: now) == LocalDate(year: 2026, month: 11, day: 22))
-        #expect(view.initialValues(query: [:], now: now)["due"] == ["2026-11-22"])
+        var view = try await Fixtures.renderer().formView(
+            for: schema, version: 1, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(view.form.today(now: now) == LocalDate(year: 2026, month: 11, day: 21))
+        #expect(view.form.initialValues(query: [:], now: now)["due"] == ["2026-11-21"])
+        view = try await Fixtures.renderer().formView(for: schema, version: 1, timeZone: configuration.timeZone)
+        #expect(view.form.today(now: now) == LocalDate(year: 2026, month: 11, day: 22))
+        #expect(view.form.initialValues(query: [:], now: now)["due"] == ["2026-11-22"])
 
         var bad = Fixtures.configuration(data: Fixtures.temporaryDataFolder())
         bad.unknownTimeZone = "Mars/Olympus"

@@ -5,6 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// In-process HTTP tests against a fresh SQLite data folder holding one Swift-built form.

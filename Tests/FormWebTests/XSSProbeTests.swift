@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import FormPages
+@testable import FormStore
 @testable import FormWeb
 
 /// Markup and script in every text a form or a person can bring: the spec's labels, hints,

@@ -1,69 +1,39 @@
-import FluentKit
+import FormStore
 import Foundation
 import Hummingbird
 
-/// Hummingbird's key/value `PersistDriver` over the `sessions` table, so sign-ins survive a
-/// restart and work across several server processes on one database.
-///
-/// Sessions are read from memory in the steady state (``SessionCache``): a sign-out, a password
-/// reset or a deleted account drops them on every instance within a second (``ChangeFeed``).
-/// Expired rows read as absent; each write also deletes a few expired rows, which keeps the
-/// table from growing without a separate sweeper task.
-public struct DatabasePersistDriver: PersistDriver {
-    let database: FieldworkDatabase
-    let sessions: SessionCache
+/// Hummingbird's key/value `PersistDriver` over the store's sessions (``SessionStore``): the
+/// values as JSON text, the durations as expiry dates.
+package struct DatabasePersistDriver: PersistDriver {
+    let sessions: SessionStore
 
-    public init(database: FieldworkDatabase) {
-        self.database = database
-        sessions = SessionCache(feed: database.feed)
+    package init(database: FieldworkDatabase) {
+        sessions = SessionStore(database: database)
     }
 
-    public func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
-        let entry = SessionCache.Entry(value: try Self.encode(value), expiresAt: Self.date(after: expires))
-        let before = sessions.generation
-        try await database.transaction { db in
-            if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing.expiresAt) {
-                throw PersistError.duplicate
-            }
-            try await SessionRecord.query(on: db).filter(\.$id == key).delete()
-            try await SessionRecord(id: key, value: entry.value, expiresAt: entry.expiresAt).create(on: db)
-            try await Self.sweep(on: db)
-        }
-        sessions.store(entry, key: key, since: before)
-    }
-
-    public func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
-        let text = try Self.encode(value)
-        let expiresAt = Self.date(after: expires)
-        // Dropped here and on every instance; the next read takes the new value.
-        try await database.transaction(recording: [.session(key)]) { db in
-            if let existing = try await SessionRecord.find(key, on: db) {
-                existing.value = text
-                // A nil expiry keeps the one already there, as the protocol asks.
-                if expires != nil { existing.expiresAt = expiresAt }
-                try await existing.update(on: db)
-            } else {
-                try await SessionRecord(id: key, value: text, expiresAt: expiresAt).create(on: db)
-                try await Self.sweep(on: db)
-            }
+    package func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        do {
+            try await sessions.create(key: key, value: try Self.encode(value), expiresAt: Self.date(after: expires))
+        } catch is SessionStore.KeyTaken {
+            throw PersistError.duplicate
         }
     }
 
-    public func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
+    /// A nil expiry keeps the one already there, as the protocol asks.
+    package func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        try await sessions.set(key: key, value: try Self.encode(value), expiresAt: Self.date(after: expires))
+    }
+
+    package func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
         try await getWithTTL(key: key, as: type)?.object
     }
 
-    public func getWithTTL<Object: Codable & Sendable>(
+    package func getWithTTL<Object: Codable & Sendable>(
         key: String, as type: Object.Type
     ) async throws
         -> (object: Object, ttl: Duration?)?
     {
-        let entry = try await sessions.entry(key: key) {
-            try await SessionRecord.find(key, on: database.database()).map {
-                SessionCache.Entry(value: $0.value, expiresAt: $0.expiresAt)
-            }
-        }
-        guard let entry, !Self.isExpired(entry.expiresAt) else { return nil }
+        guard let entry = try await sessions.get(key: key) else { return nil }
         do {
             let object = try JSONDecoder().decode(Object.self, from: Data(entry.value.utf8))
             let ttl = entry.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
@@ -74,21 +44,8 @@ public struct DatabasePersistDriver: PersistDriver {
     }
 
     /// Deletes the session here and on every instance's cache.
-    public func remove(key: String) async throws {
-        try await database.transaction(recording: [.session(key)]) { db in
-            try await SessionRecord.query(on: db).filter(\.$id == key).delete()
-        }
-    }
-
-    /// Deletes expired rows; bounded so one request never pays for a long backlog.
-    private static func sweep(on db: any Database) async throws {
-        let stale = try await SessionRecord.query(on: db).filter(\.$expiresAt < Date()).limit(20).all(\.$id)
-        guard !stale.isEmpty else { return }
-        try await SessionRecord.query(on: db).filter(\.$id ~~ stale).delete()
-    }
-
-    static func isExpired(_ expiresAt: Date?, now: Date = Date()) -> Bool {
-        expiresAt.map { $0 <= now } ?? false
+    package func remove(key: String) async throws {
+        try await sessions.remove(key: key)
     }
 
     static func date(after duration: Duration?) -> Date? {

@@ -1,39 +1,56 @@
+import FormStore
 import Foundation
 import Hummingbird
 
 /// Who is asking: a signed-in account or nobody, and the browser in either case.
-public struct Viewer: Sendable {
+package struct Viewer: Sendable {
     /// The signed-in account, if any.
-    public var account: Account?
+    package var account: Account?
     /// The browser's id from the `fieldwork_csrf` cookie: owns what this browser created anonymously.
-    public var browserID: String
+    package var browserID: String
     /// The CSRF token this viewer's pages carry and its POSTs must send back: derived from the
     /// signed-in session's own key, else from the browser id. A new key at sign-in means a token
     /// seen before sign-in is worthless after it.
-    public var csrfToken: String
+    package var csrfToken: String
     /// The browser-id cookie to set when this request brought none.
-    public var newBrowserCookie: Cookie?
+    package var newBrowserCookie: Cookie?
+    /// Whether the request presented the admin token (``AdminTokenMiddleware``, under `/api` and
+    /// `/metrics`): it may do what an admin may, without an account.
+    package var byAdminToken = false
 
-    public var isAdmin: Bool { account?.isAdmin ?? false }
+    package var isAdmin: Bool { byAdminToken || (account?.isAdmin ?? false) }
+
+    /// Whether the viewer may use a form for signed-in users.
+    package var isSignedIn: Bool { account != nil || byAdminToken }
 
     /// Whether the viewer may see and change an object: its creator or an admin.
-    public func mayAccess(_ object: StoredObject) -> Bool {
+    package func mayAccess(_ object: StoredObject) -> Bool {
         if isAdmin { return true }
         if let owner = object.creatorUserID { return owner == account?.id }
         return object.creatorBrowser == browserID
     }
 
+    /// The objects a list shows this viewer: an admin's every object, anyone else's their own.
+    package var visibleObjects: OwnerFilter {
+        isAdmin ? .everyone : .createdBy(account: account?.id, browser: browserID)
+    }
+
     /// Who owns the files this viewer uploads until an object claims them: the account, or
     /// for an anonymous viewer the browser.
-    public var ownerKey: String {
+    package var ownerKey: String {
         if let account { return "user:\(account.id.uuidString.lowercased())" }
         return "browser:\(browserID)"
     }
 
     /// The creator to record for an object this viewer creates.
-    public var creator: Creator {
+    package var creator: Creator {
         if let account { return .account(account.id) }
         return .browser(browserID)
+    }
+
+    /// Who to record as the importer of what this viewer imports or uploads.
+    var recordedName: String? {
+        byAdminToken ? "api token" : account?.name
     }
 
     /// What a refused POST says.
@@ -42,7 +59,7 @@ public struct Viewer: Sendable {
 
     /// Throws 403 unless `submitted` is this viewer's token (compared in constant time). A viewer
     /// whose browser brought no cookie can never pass: its id was made up for this request.
-    public func requireToken(_ submitted: String?) throws {
+    package func requireToken(_ submitted: String?) throws {
         guard account != nil || newBrowserCookie == nil, let submitted, CSRF.constantTimeEqual(submitted, csrfToken)
         else {
             throw HTTPError(.forbidden, message: Self.tokenRefusal)

@@ -1,3 +1,4 @@
+import FormStore
 import Foundation
 import Hummingbird
 

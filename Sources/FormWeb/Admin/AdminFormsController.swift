@@ -1,11 +1,13 @@
 import FormImport
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// The admin pages of one form: its settings (access, state), versions with their downloads,
-/// the preview, and uploads of value-list options. Admins only (``AdminGateMiddleware`` guards
+/// the preview, and uploads of value-list options. Admins only (``AdminOnlyMiddleware`` guards
 /// the group); every POST checks the CSRF token.
 struct AdminFormsController {
     let forms: FormStore
@@ -80,23 +82,22 @@ struct AdminFormsController {
         if try await forms.latest(formID: form.id)?.version == form.version {
             view = try await plans.createView(for: form)
         } else {
-            var built = try renderer.formView(for: try await forms.schema(of: form), version: form.version)
-            built.timeZone = timeZone
-            view = built
+            view = try renderer.formView(
+                for: try await forms.schema(of: form), version: form.version, timeZone: timeZone)
         }
         let state = RenderState(
-            values: view.initialValues(query: [:]), csrfToken: "",
+            values: view.form.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))
         // No script runs in the sandboxed frame, so the layout's module is left out rather than
         // blocked (the browser would log each blocked load as an error).
-        let page = String(buffer: view.render(state)).replacingOccurrences(of: Self.layoutScript, with: "")
+        let page = String(buffer: view.render(state)).replacingOccurrences(of: layoutScript, with: "")
         var response = HTMLResponse.page(ByteBuffer(string: page), cacheControl: "no-store")
         response.headers[.fwContentSecurityPolicy] = Self.frameContentSecurityPolicy
         return response
     }
 
     /// The layout's script element (`Templates/layout.mustache`), which the preview frame leaves out.
-    static let layoutScript = "\n<script type=\"module\" src=\"/js/fieldwork.js\"></script>"
+    var layoutScript: String { "\n<script type=\"module\" src=\"\(renderer.assets)/js/fieldwork.js\"></script>" }
 
     /// The frame's policy: only this site may frame it, and it is sandboxed as the preview's
     /// `<iframe>` is (`allow-same-origin` alone: no script runs, no form submits), even when
@@ -131,7 +132,7 @@ struct AdminFormsController {
     @Sendable func uploadOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         let upload = try await AdminUpload.read(request)
-        try viewer.requireToken(upload.field(CSRF.fieldName))
+        try viewer.requireToken(upload.field(InputName.csrf))
         let form = try await requireForm(context)
         let listID = try context.parameters.require("list")
         guard try form.schema().list(id: listID) != nil else { throw HTTPError(.notFound) }

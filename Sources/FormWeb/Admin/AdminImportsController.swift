@@ -1,14 +1,17 @@
 import FormImport
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// The admin dashboard and imports: the import form with the list of forms, the import
-/// itself, and each import's report. Admins only (``AdminGateMiddleware`` guards the group);
+/// itself, and each import's report. Admins only (``AdminOnlyMiddleware`` guards the group);
 /// the POST checks the CSRF token.
 struct AdminImportsController {
     let forms: FormStore
+    let imports: FormImports
     let objects: ObjectStore
     let renderer: PageRenderer
     /// The files of the admin's last refused import.
@@ -33,7 +36,7 @@ struct AdminImportsController {
     @Sendable func importDocuments(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         let upload = try await AdminUpload.read(request)
-        try viewer.requireToken(upload.field(CSRF.fieldName))
+        try viewer.requireToken(upload.field(InputName.csrf))
         guard let owner = viewer.account?.id else { throw HTTPError(.forbidden) }
         let keptIDs = upload.fields("kept").compactMap { UUID(uuidString: $0) }
         let kept = try await drafts.documents(ids: keptIDs, owner: owner)
@@ -52,20 +55,15 @@ struct AdminImportsController {
             return try await dashboardPage(
                 viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
         }
-        let outcomes = FormImporter.importBatch(documents)
-        let failures = outcomes.failures
-        guard failures.isEmpty else {
-            FieldworkMetrics.importRefused(via: .admin)
-            let errors = failures.flatMap(\.errors)
-            let report = ImportErrorReport(errors: errors, documents: documents)
+        let run = try await imports.run(
+            documents, importedBy: viewer.account?.name, via: .admin, policy: .allOrNothing)
+        guard let stored = run.record else {
+            let report = ImportErrorReport(errors: run.outcomes.failures.flatMap(\.errors), documents: documents)
             let keptNow = try await drafts.keep(files, owner: owner)
             return try await dashboardPage(
                 viewer: viewer, problems: report.summary, importErrors: report, pasted: pasted, kept: keptNow,
                 status: .unprocessableContent)
         }
-        let results = outcomes.accepted
-        let stored = try await forms.storeImport(results, importedBy: viewer.account?.name)
-        FieldworkMetrics.importStored(via: .admin)
         try await drafts.clear(owner: owner)
         return Response.seeOther("/admin/imports/\(stored.id.uuidString.lowercased())")
     }

@@ -1,4 +1,6 @@
 import FormImport
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import NIOCore

@@ -1,9 +1,11 @@
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// The admin's users page: the accounts, adding one, resetting a password, removing one.
-/// Admins only (``AdminGateMiddleware`` guards the group); every POST checks the CSRF token.
+/// Admins only (``AdminOnlyMiddleware`` guards the group); every POST checks the CSRF token.
 struct AdminUsersController {
     let users: UserStore
     let renderer: PageRenderer

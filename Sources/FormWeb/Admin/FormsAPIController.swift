@@ -1,5 +1,6 @@
 import FormImport
 import FormModel
+import FormStore
 import FormXML
 import Foundation
 import Hummingbird
@@ -15,11 +16,12 @@ import NIOCore
 /// may send XML only, which keeps session-authenticated calls safe from CSRF.
 struct FormsAPIController {
     let forms: FormStore
+    let imports: FormImports
 
     /// Largest body: the import's own document limit.
     static let limit = XMLLimits.maximumDocumentBytes
 
-    /// - Parameter adminAPI: the `/api` routes behind ``AdminAPIGateMiddleware``.
+    /// - Parameter adminAPI: the `/api` routes behind ``AdminOnlyMiddleware``.
     func addRoutes(to adminAPI: RouterGroup<AppRequestContext>) {
         adminAPI.post("forms", use: create)
         adminAPI.put("forms/:id/lists/:list", use: replaceOptions)
@@ -29,7 +31,7 @@ struct FormsAPIController {
     /// the first form: OData metadata may give several), or 422 `{"errors": [{"line", "column",
     /// "message", "code"}…]}`; with several files, each error and warning names its `file`.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let caller = try context.requireAPICaller
+        let caller = try context.viewer
         let type = request.headers[.contentType]?.split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
@@ -45,7 +47,7 @@ struct FormsAPIController {
             }
             documents = [ImportDocument(name: "request body", data: Array(buffer: body))]
         case "multipart/form-data":
-            guard caller.byToken else {
+            guard caller.byAdminToken else {
                 return try JSONResponse.make(
                     APIMessage(
                         "Send several files with the admin token (Authorization: Bearer); a session may send one application/xml body."
@@ -70,24 +72,19 @@ struct FormsAPIController {
                 status: .unsupportedMediaType)
         }
         let several = documents.count > 1
-        let outcomes = FormImporter.importBatch(documents)
-        let failures = outcomes.failures
-        guard failures.isEmpty else {
-            FieldworkMetrics.importRefused(via: .api)
-            let errors = failures.flatMap(\.errors).map {
+        let run = try await imports.run(documents, importedBy: caller.recordedName, via: .api, policy: .allOrNothing)
+        guard let stored = run.record else {
+            let errors = run.outcomes.failures.flatMap(\.errors).map {
                 ImportMessage(
                     line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue,
                     file: several ? $0.file : nil)
             }
             return try JSONResponse.make(ImportRefusal(errors: errors), status: .unprocessableContent)
         }
-        let results = outcomes.accepted
-        let stored = try await forms.storeImport(results, importedBy: caller.name)
-        FieldworkMetrics.importStored(via: .api)
         let answer = ImportAnswer(
             id: stored.versions.first?.formID, version: stored.versions.first?.version,
             forms: stored.versions.map { ImportAnswer.Form(id: $0.formID, version: $0.version) },
-            warnings: results.flatMap(\.warnings).map {
+            warnings: run.outcomes.accepted.flatMap(\.warnings).map {
                 ImportMessage(
                     line: $0.line, column: $0.column, message: $0.message, code: $0.code.rawValue,
                     file: several ? $0.file : nil)
@@ -103,7 +100,7 @@ struct FormsAPIController {
     /// with the old options kept; 404 for an unknown form or list. PUT with `text/csv` needs a
     /// CORS preflight, so an admin's session is as safe from CSRF here as on `POST /api/forms`.
     @Sendable func replaceOptions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let caller = try context.requireAPICaller
+        let caller = try context.viewer
         let formID = try context.parameters.require("id")
         let listID = try context.parameters.require("list")
         guard let form = try await forms.latest(formID: formID), try form.schema().list(id: listID) != nil else {
@@ -132,7 +129,7 @@ struct FormsAPIController {
             let errors = failure.errors.map { OptionsRefusal.Line(line: $0.line, message: $0.message) }
             return try JSONResponse.make(OptionsRefusal(errors: errors), status: .unprocessableContent)
         case .success(let groups):
-            try await forms.replaceOptions(groups, formID: formID, listID: listID, by: caller.name)
+            try await forms.replaceOptions(groups, formID: formID, listID: listID, by: caller.recordedName)
             return try JSONResponse.make(
                 OptionsAnswer(list: listID, options: groups.reduce(0) { $0 + $1.options.count }), status: .ok)
         }

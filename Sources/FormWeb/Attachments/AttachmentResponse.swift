@@ -1,16 +1,17 @@
+import FormStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// Builds the response that serves a stored file: streamed from disk, under headers that stop
 /// a browser from ever treating an upload as a page of this site.
-public enum AttachmentResponse {
+package enum AttachmentResponse {
     /// Raster images, the only types shown inline (thumbnails); they cannot run script.
     static let inlineTypes: Set<String> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 
     /// The response for a file the caller has already checked the viewer may see.
     /// - Throws: `HTTPError(.notFound)` when the bytes are missing.
-    public static func response(
+    package static func response(
         for file: StoredAttachment, store: AttachmentStore, context: some RequestContext
     ) async throws -> Response {
         let body = try await FileIO().loadFile(path: store.location(of: file).path, context: context)

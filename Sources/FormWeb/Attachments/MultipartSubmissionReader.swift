@@ -1,4 +1,5 @@
 import FormModel
+import FormStore
 import Foundation
 import MultipartKit
 import NIOCore
@@ -58,31 +59,6 @@ struct MultipartSubmissionReader: Sendable {
             throw error
         }
     }
-}
-
-/// What one multipart request carried, before anything is recorded.
-struct ReceivedUpload: Sendable {
-    var fields: [String: [String]] = [:]
-    /// Files of attachments fields in arrival order.
-    var files: [ReceivedFile] = []
-    /// Per field, the files dropped unread because more than `max-count` + margin came.
-    var droppedFiles: [String: Int] = [:]
-}
-
-/// One file part of an attachments field.
-struct ReceivedFile: Sendable, Hashable {
-    var id: String
-    var field: String
-    /// Sanitised.
-    var name: String
-    /// Every byte the part held, even past `max-size`.
-    var size: Int
-    /// Sniffed from the content only.
-    var contentType: String?
-    /// The complete file in the staging folder; nil when it was over `max-size` (nothing kept).
-    var stagingFile: URL?
-
-    var submitted: SubmittedFile { SubmittedFile(id: id, name: name, size: size, contentType: contentType) }
 }
 
 /// What `MultipartParser` reported, in order.

@@ -3,7 +3,7 @@ import Logging
 
 /// How the server writes its log lines (`FIELDWORK_LOG_FORMAT`), one line per event on
 /// standard error.
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     /// swift-log's own lines, for people: `2025-05-01T09:30:00+0200 info fieldwork: hb.request.id=… [FormWeb] Message`.
     case text
     /// One JSON object a line: `time`, `level`, `label`, `message`, `source`, then the metadata.
@@ -15,7 +15,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
     /// first logger is made (swift-log's rule); the command line does it before the server starts.
     /// Every line logged while a request is handled carries its id (``RequestIDs``), whichever
     /// logger wrote it.
-    public func bootstrap() {
+    package func bootstrap() {
         switch self {
         case .text:
             LoggingSystem.bootstrap(StreamLogHandler.standardError, metadataProvider: RequestIDs.metadataProvider)

@@ -1,3 +1,4 @@
+import FormStore
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -14,7 +15,7 @@ struct OperationsController {
         router.get("/ready", use: ready)
     }
 
-    /// `/metrics`, on a group behind ``AdminAPIGateMiddleware``: the admin token, or an admin's
+    /// `/metrics`, on a group behind ``AdminOnlyMiddleware``: the admin token, or an admin's
     /// session.
     func addMetrics(to gated: RouterGroup<AppRequestContext>) {
         gated.get("/metrics", use: metrics)

@@ -1,3 +1,5 @@
+import FormStore
+
 /// Whether the server can do its work: the database answers a trivial query in time.
 struct Readiness: Sendable {
     /// The check itself; it throws when the database refuses.

@@ -59,12 +59,12 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The id of the request the current task works for, set by ``RequestIDMiddleware``.
-public enum RequestIDs {
-    @TaskLocal public static var current: String?
+package enum RequestIDs {
+    @TaskLocal package static var current: String?
 
     /// Adds `hb.request.id` to every line logged while a request is handled, by any logger,
     /// when the logging system is bootstrapped with it (``LogFormat/bootstrap()`` does).
-    public static let metadataProvider = Logger.MetadataProvider {
+    package static let metadataProvider = Logger.MetadataProvider {
         guard let current else { return [:] }
         return ["hb.request.id": .string(current)]
     }

@@ -1,4 +1,5 @@
 import Crypto
+import FormStore
 import Foundation
 import Hummingbird
 
@@ -7,20 +8,18 @@ import Hummingbird
 ///
 /// A cross-site page can make the browser send the cookie but can neither read it nor compute
 /// the token without the secret.
-public struct CSRF: Sendable {
+package struct CSRF: Sendable {
     /// The cookie holding the browser's id.
-    public static let cookieName = "fieldwork_csrf"
-    /// The hidden input carrying the token.
-    public static let fieldName = "_csrf"
+    package static let cookieName = "fieldwork_csrf"
 
     let secret: ServerSecret
 
-    public init(secret: ServerSecret) {
+    package init(secret: ServerSecret) {
         self.secret = secret
     }
 
     /// A fresh random browser id: 32 bytes, base64url without padding.
-    public func makeID() -> String { Self.randomID() }
+    package func makeID() -> String { Self.randomID() }
 
     /// 32 random bytes, base64url without padding: a browser id, a session's CSRF key, a
     /// create view's one-time token.
@@ -29,13 +28,13 @@ public struct CSRF: Sendable {
     }
 
     /// The token for a browser id: HMAC-SHA256(secret, id), base64url without padding.
-    public func token(for id: String) -> String {
+    package func token(for id: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(id.utf8), using: secret.key)
         return Self.base64URL(Data(mac))
     }
 
     /// Whether a submitted token belongs to the browser id in the cookie; compares in constant time.
-    public func verify(token: String?, cookie: String?) -> Bool {
+    package func verify(token: String?, cookie: String?) -> Bool {
         guard let token, let cookie, !cookie.isEmpty else { return false }
         return Self.constantTimeEqual(token, self.token(for: cookie))
     }
@@ -52,7 +51,7 @@ public struct CSRF: Sendable {
     }
 
     /// The browser id from a request's cookie, or a new one with the cookie to set.
-    public func identify(_ request: Request) -> (id: String, newCookie: Cookie?) {
+    package func identify(_ request: Request) -> (id: String, newCookie: Cookie?) {
         if let existing = request.cookies[Self.cookieName]?.value, Self.isWellFormedID(existing) {
             return (existing, nil)
         }

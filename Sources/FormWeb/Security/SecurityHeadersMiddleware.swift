@@ -2,20 +2,20 @@ import HTTPTypes
 import Hummingbird
 
 /// Adds the security headers to every response, error pages included.
-public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// No inline script or style anywhere, so the policy can be strict.
     /// `frame-src 'self' blob:`: the attachment previewer shows a PDF in an `<iframe>` from a
     /// blob: URL (a chosen file not yet uploaded, or a stored one fetched), which `default-src`
     /// alone would block.
-    public static var contentSecurityPolicy: String {
+    package static var contentSecurityPolicy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self' blob:; "
             + "form-action 'self'; "
             + "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
-    public init() {}
+    package init() {}
 
-    public func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response

@@ -1,4 +1,5 @@
 import Crypto
+import FormStore
 import Foundation
 
 /// The values of read-only fields a create view was rendered with, signed so the POST can
@@ -6,18 +7,15 @@ import Foundation
 ///
 /// A `prefill="query"` field with `editable="false"` shows what the link said; without the
 /// seal, a user could change the hidden value and the server would have no way to tell.
-public struct SignedPrefill: Sendable {
-    /// The hidden input carrying the seal.
-    public static let fieldName = "_prefill"
-
+package struct SignedPrefill: Sendable {
     let secret: ServerSecret
 
-    public init(secret: ServerSecret) {
+    package init(secret: ServerSecret) {
         self.secret = secret
     }
 
     /// `base64url(JSON values).base64url(mac)`; the JSON has sorted keys, so equal values seal equally.
-    public func seal(formID: String, version: Int, values: [String: [String]]) -> String {
+    package func seal(formID: String, version: Int, values: [String: [String]]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let payload = (try? encoder.encode(values)) ?? Data("{}".utf8)
@@ -25,7 +23,7 @@ public struct SignedPrefill: Sendable {
     }
 
     /// The sealed values, or nil when the seal is missing, altered, or made for another form or version.
-    public func open(_ seal: String?, formID: String, version: Int) -> [String: [String]]? {
+    package func open(_ seal: String?, formID: String, version: Int) -> [String: [String]]? {
         guard let seal else { return nil }
         let parts = seal.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Self.decode(parts[0]), let given = Self.decode(parts[1]) else {

@@ -3,8 +3,6 @@
 /// (``OnceKey/page(_:)``): a double click or a resubmission after a timeout, to any instance,
 /// is answered with the first create's object.
 enum SubmissionToken {
-    static let fieldName = "_once"
-
     /// 32 random bytes, base64url without padding.
     static func make() -> String { CSRF.randomID() }
 

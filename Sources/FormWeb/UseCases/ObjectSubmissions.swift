@@ -1,4 +1,5 @@
 import FormModel
+import FormStore
 import Foundation
 import Hummingbird
 
@@ -32,15 +33,15 @@ struct ObjectSubmissions: Sendable {
     ///   - once: the create's one-time key: a double click, a resubmission after a timeout or
     ///     the same key on two instances stores one object, and each later request gets it.
     func create(
-        _ submission: Submission, form: StoredForm, view: FormView, viewer: Viewer, readOnlyValues: [String: [String]],
+        _ submission: Submission, form: PreparedForm, viewer: Viewer, readOnlyValues: [String: [String]],
         readIssues: [FieldIssue] = [], once: OnceKey? = nil
     ) async throws -> Outcome {
         // A used key is found when its row refuses the insert below, so a first create (nearly
         // every create) costs no extra query.
-        let serverValues = Self.serverValues(view: view, known: readOnlyValues)
+        let serverValues = form.serverValues(known: readOnlyValues)
         var result = FormValidator.validate(
-            view.schema, submission,
-            context: ValidationContext(mode: .create, serverValues: serverValues, clock: view.clock()))
+            form.schema, submission,
+            context: ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock()))
         result.issues = readIssues + result.issues
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.create)
@@ -51,12 +52,12 @@ struct ObjectSubmissions: Sendable {
         let owner = viewer.ownerKey
         do {
             let object = try await objects.create(
-                formID: form.id, version: form.version, values: result.values,
-                keyText: InputStrings.keyText(result.values, schema: view.schema), creator: viewer.creator, once: once
-            ) { db, objectID in
+                formID: form.formID, version: form.version, values: result.values,
+                keyText: InputStrings.keyText(result.values, schema: form.schema), creator: viewer.creator, once: once
+            ) { transaction, objectID in
                 // The files become the object's in the object's own transaction.
                 if !fileIDs.isEmpty {
-                    try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, on: db)
+                    try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, in: transaction)
                 }
             }
             FieldworkMetrics.objectCreated()
@@ -99,15 +100,15 @@ struct ObjectSubmissions: Sendable {
     /// - Parameter noLongerOffered: the object's choices its fields no longer offer
     ///   (``OfferedChoices/missing(in:)``), which it keeps.
     func update(
-        _ submission: Submission, object: StoredObject, view: FormView, viewer: Viewer, stagedIDs: Set<String>,
+        _ submission: Submission, object: StoredObject, form: PreparedForm, viewer: Viewer, stagedIDs: Set<String>,
         noLongerOffered: [String: [String]]
     ) async throws -> Outcome {
         let stored = InputStrings.of(object.values)
-        let serverValues = Self.serverValues(view: view, known: stored)
+        let serverValues = form.serverValues(known: stored)
         let result = FormValidator.validate(
-            view.schema, submission,
+            form.schema, submission,
             context: ValidationContext(
-                mode: .edit, serverValues: serverValues, clock: view.clock(),
+                mode: .edit, serverValues: serverValues, clock: form.clock(),
                 noLongerOffered: noLongerOffered))
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
@@ -120,10 +121,10 @@ struct ObjectSubmissions: Sendable {
         guard
             try await objects.update(
                 formID: object.formID, id: object.id, values: result.values,
-                keyText: InputStrings.keyText(result.values, schema: view.schema),
-                alongside: { db, objectID in
+                keyText: InputStrings.keyText(result.values, schema: form.schema),
+                alongside: { transaction, objectID in
                     if !newIDs.isEmpty {
-                        try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, on: db)
+                        try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, in: transaction)
                     }
                 })
         else { throw HTTPError(.notFound) }
@@ -136,14 +137,6 @@ struct ObjectSubmissions: Sendable {
         var updated = object
         updated.values = result.values
         return .stored(updated)
-    }
-
-    /// Every read-only field gets a server value, empty when there is none, so whatever the
-    /// browser sent for it is never used.
-    static func serverValues(view: FormView, known: [String: [String]]) -> [String: [String]] {
-        var values: [String: [String]] = [:]
-        for name in view.readOnlyFields { values[name] = known[name] ?? [] }
-        return values
     }
 
     /// The ids of every file among the valid values, for the store to claim.

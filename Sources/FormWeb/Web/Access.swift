@@ -1,16 +1,117 @@
+import FormStore
 import Foundation
 import Hummingbird
 
-/// Who may fill a form: `users` forms need a signed-in account.
-enum Access {
-    /// A 303 to the sign-in page that comes back here, when the form needs an account the viewer lacks.
-    static func signInRedirect(form: StoredForm, viewer: Viewer, request: Request) -> Response? {
-        guard form.access == .users, viewer.account == nil else { return nil }
-        // After a failed POST, come back to the create view rather than to the POST's address.
+/// How a route group answers a request it refuses: browser pages send people to sign in or
+/// show a page; the JSON API answers JSON.
+enum Audience: Sendable {
+    case browser
+    case api
+}
+
+/// The gate of a form's routes (`/forms/{id}/…`, `/api/forms/{id}/…`): the form must exist
+/// (404), be offered when the group creates objects (`activeOnly`: 410 when retired), and a form
+/// for `users` needs a signed-in viewer: a browser is sent to sign in and come back, the API
+/// answers 401. The form goes into the context (``AppRequestContext/form``), read once.
+struct FormAccessMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let heads: any FormHeads
+    /// Whether the routes behind it need a form that takes new objects.
+    let activeOnly: Bool
+    let audience: Audience
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        let id = try context.parameters.require("id")
+        let form = activeOnly ? try await heads.requireActive(id) : try await heads.require(id)
+        if form.access == .users, try !context.viewer.isSignedIn {
+            switch audience {
+            case .browser: return Response.seeOther("/login?next=\(LocalPath.percentEncoded(Self.back(request, form)))")
+            case .api: return try JSONResponse.make(APIMessage("Sign in to use this form."), status: .unauthorized)
+            }
+        }
+        var context = context
+        context.resolvedForm = form
+        return try await next(request, context)
+    }
+
+    /// Where sign-in leads back to: this page, with its query; after a refused POST the create
+    /// view rather than the POST's address.
+    static func back(_ request: Request, _ form: StoredForm) -> String {
+        if request.method == .post { return "/forms/\(form.id)/new" }
         var back = request.uri.path
-        if request.method == .post, back.hasPrefix("/forms/") { back = "/forms/\(form.id)/new" }
-        if request.method == .get, let query = request.uri.query, !query.isEmpty { back += "?\(query)" }
-        return Response.seeOther("/login?next=\(LocalPath.percentEncoded(back))")
+        if let query = request.uri.query, !query.isEmpty { back += "?\(query)" }
+        return back
+    }
+}
+
+/// The gate of the admin's routes: an admin's session, or under `/api` and `/metrics` the admin
+/// token too (``AdminTokenMiddleware``). For the admin page, someone not signed in is sent to
+/// sign in (GET) or refused (POST), and a signed-in account that is not an admin gets 403; the
+/// JSON routes answer 401 with `WWW-Authenticate: Bearer`.
+struct AdminOnlyMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let audience: Audience
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        let viewer = try context.viewer
+        if viewer.isAdmin { return try await next(request, context) }
+        switch audience {
+        case .browser:
+            if viewer.account == nil && request.method == .get {
+                return Response.seeOther("/login?next=\(LocalPath.percentEncoded(request.uri.path))")
+            }
+            throw HTTPError(.forbidden, message: "Only administrators may use the admin page.")
+        case .api:
+            var response = try JSONResponse.make(
+                APIMessage("Send Authorization: Bearer with the admin token, or sign in as an admin."),
+                status: .unauthorized)
+            response.headers[.wwwAuthenticate] = "Bearer"
+            return response
+        }
+    }
+}
+
+/// Reads `Authorization: Bearer` on the JSON API and `/metrics`: the admin token
+/// (`FIELDWORK_ADMIN_TOKEN`, compared in constant time) makes the viewer an admin
+/// (``Viewer/byAdminToken``); any other bearer token is refused with 401, whatever the route, as
+/// a wrong credential is (RFC 6750). A request without one goes on as its session says.
+struct AdminTokenMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let adminToken: String?
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        guard let presented = Self.bearerToken(request) else { return try await next(request, context) }
+        guard let adminToken, CSRF.constantTimeEqual(presented, adminToken) else {
+            var response = try JSONResponse.make(
+                APIMessage("The bearer token is not the admin token; send the right one, or none."),
+                status: .unauthorized)
+            response.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#
+            return response
+        }
+        var context = context
+        context.resolvedViewer = try context.viewer
+        context.resolvedViewer?.byAdminToken = true
+        return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer …` header; nil when the request sends none.
+    static func bearerToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            return nil
+        }
+        return String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
     }
 }
 

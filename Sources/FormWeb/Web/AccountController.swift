@@ -1,4 +1,6 @@
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -10,10 +12,10 @@ struct AccountController {
     let loginPage: RenderPlan
     let throttle = SignInThrottle()
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/login", use: showLogin)
-        router.post("/login", use: login)
-        router.post("/logout", use: logout)
+    func addRoutes(to browser: RouterGroup<AppRequestContext>) {
+        browser.get("/login", use: showLogin)
+        browser.post("/login", use: login)
+        browser.post("/logout", use: logout)
     }
 
     /// `GET /login?next=/path`: the sign-in form.

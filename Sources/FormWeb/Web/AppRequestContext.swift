@@ -1,25 +1,28 @@
+import FormStore
 import Foundation
 import Hummingbird
 import HummingbirdAuth
 
 /// What a signed-in session keeps in the `sessions` table.
-public struct AppSession: Codable, Sendable, Hashable {
-    public var userID: UUID
+package struct AppSession: Codable, Sendable, Hashable {
+    package var userID: UUID
     /// The key CSRF tokens of this session derive from; fresh at every sign-in.
-    public var csrfKey: String
+    package var csrfKey: String
 }
 
 /// Fieldwork's request context: Hummingbird's core storage, the session the
-/// `SessionMiddleware` loaded from the database, and the viewer ``ViewerMiddleware`` resolved.
-public struct AppRequestContext: SessionRequestContext, RequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let sessions: SessionContext<AppSession>
-    /// Set by ``ViewerMiddleware`` before any route runs.
+/// `SessionMiddleware` loaded from the database, and what the route groups' middleware found out
+/// before a handler runs: the viewer (``ViewerMiddleware``, ``AdminTokenMiddleware``) and, under
+/// `/forms/{id}`, the form (``FormAccessMiddleware``).
+package struct AppRequestContext: SessionRequestContext, RequestContext {
+    package var coreContext: CoreRequestContextStorage
+    package let sessions: SessionContext<AppSession>
+    /// Set by ``ViewerMiddleware`` before any route that needs it runs.
     var resolvedViewer: Viewer?
-    /// Set by ``AdminAPIGateMiddleware`` on the admin's JSON routes.
-    var apiCaller: APICaller?
+    /// Set by ``FormAccessMiddleware`` on the routes of one form.
+    var resolvedForm: StoredForm?
 
-    public init(source: Source) {
+    package init(source: Source) {
         coreContext = .init(source: source)
         sessions = .init()
     }
@@ -30,6 +33,15 @@ public struct AppRequestContext: SessionRequestContext, RequestContext {
             // Only a route wired outside ViewerMiddleware could get here: a bug, not a request's fault.
             guard let resolvedViewer else { throw HTTPError(.internalServerError) }
             return resolvedViewer
+        }
+    }
+
+    /// The form the address names, which the viewer may use.
+    var form: StoredForm {
+        get throws {
+            // Only a route wired outside FormAccessMiddleware could get here.
+            guard let resolvedForm else { throw HTTPError(.internalServerError) }
+            return resolvedForm
         }
     }
 }

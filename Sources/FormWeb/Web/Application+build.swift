@@ -1,4 +1,5 @@
-import FluentKit
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -8,7 +9,7 @@ import Logging
 /// admin account, loads the templates and wires the routes. Run it with `try await app.runService()`;
 /// the database is one of the app's services and closes after the HTTP server on SIGINT/SIGTERM.
 /// - Parameter configuration: where to listen and where data and resources live.
-public func buildApplication(_ configuration: FieldworkConfiguration) async throws -> some ApplicationProtocol {
+package func buildApplication(_ configuration: FieldworkConfiguration) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "fieldwork")
     logger.logLevel = configuration.logLevel
 
@@ -24,15 +25,17 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
             "FIELDWORK_LOG_FORMAT=\(name) is not a log format; use "
                 + LogFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
     }
-    let renderer = try await PageRenderer(templates: configuration.resources.templates)
     let assets = try StaticAssets(publicFolder: configuration.resources.publicFolder)
+    let renderer = try await PageRenderer(templates: configuration.resources.templates, assets: assets.base)
     logger.debug(
-        "Minified \(assets.assets.count) stylesheets and scripts",
+        "Read \(assets.assets.count) public files, stylesheets and scripts minified and gzipped",
         metadata: [
             "from": "\(assets.assets.values.map(\.sourceSize).reduce(0, +))",
             "to": "\(assets.assets.values.map(\.body.readableBytes).reduce(0, +))",
+            "gzipped": "\(assets.assets.values.map { ($0.gzipped ?? $0.body).readableBytes }.reduce(0, +))",
+            "version": "\(assets.version)",
         ])
-    let database = try await FieldworkDatabase.open(configuration, logger: logger)
+    let database = try await FieldworkDatabase.open(configuration.store, logger: logger)
     let store = database.forms
     let users: UserStore
     let secret: ServerSecret
@@ -55,51 +58,28 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
 
     FieldworkMetrics.bootstrap()
     let router = Router(context: AppRequestContext.self)
+    // The global middleware: only what every request needs, the 404 of an unknown address
+    // included. What only some routes need (the session, the viewer, access) is middleware on
+    // their groups below, so a request pays for no more than its route asks.
     // First, so every line logged for the request carries its id.
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: DatabaseOutageMiddleware(page: try renderer.unavailablePage()))
+    // Pages for what goes wrong outside /api: 404, 410, refusals, a database outage (503).
     router.add(
         middleware: ErrorPageMiddleware(
-            notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(), renderer: renderer))
+            notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
+            unavailable: try renderer.unavailablePage(), renderer: renderer))
     // Requests by route and status, and their latency. Inside the error pages, so that it sees
     // what was thrown: an unknown address counts as route "NotFound" with its 404 (once a page,
     // it would be "Unknown"). The public files count as route "PublicFiles".
     router.add(middleware: MetricsMiddleware())
-    // /health and /ready before the files and sessions: no file lookup, no session read.
+    // /health and /ready: no session read, no cookie set.
     let operations = OperationsController(
         readiness: Readiness(probe: { try await database.ping() }, timeout: configuration.readinessTimeout))
     operations.addProbes(to: router)
-    // Stylesheets and scripts minified from memory, answered here, before the sessions;
-    // FileMiddleware serves the rest (images). Hummingbird's FileMiddleware asks the rest of the
-    // chain first and serves a file only when that answers 404, so a file on disk goes through
-    // the sessions, the viewer and the router (from memory in the steady state) first.
-    let publicFiles = FieldworkMetrics.publicFilesRoute
-    router.add(
-        middleware: RouteLabelMiddleware(route: publicFiles, wrapped: StaticAssetsMiddleware(assets: assets)))
-    router.add(
-        middleware: RouteLabelMiddleware(
-            route: publicFiles,
-            wrapped: FileMiddleware(
-                configuration.resources.publicFolder.path,
-                cacheControl: .init([
-                    // Short max-age plus revalidation: file names carry no version hash yet.
-                    (MediaType(type: .text, subType: "css"), [.public, .maxAge(300), .mustRevalidate]),
-                    (MediaType(type: .text, subType: "javascript"), [.public, .maxAge(300), .mustRevalidate]),
-                    (MediaType(type: .image), [.public, .maxAge(86_400)]),
-                ]),
-                logger: logger
-            )))
-    // After the stylesheets and scripts, so they never touch the sessions. A request without
-    // the session cookie costs no lookup at all.
-    router.add(
-        middleware: SessionMiddleware<AppRequestContext>(
-            storage: DatabasePersistDriver(database: database),
-            configuration: .init(
-                sessionCookieParameters: .init(name: "fieldwork_session", path: "/", sameSite: .lax),
-                keyPrefix: "s.",
-                defaultSessionExpiration: configuration.sessionLifetime)))
+    // Stylesheets, scripts and other public files, from memory.
+    AssetRoutes(assets: assets).addRoutes(to: router)
 
     // Form heads, the form list, sessions and accounts are read from memory in the steady
     // state; every instance follows the database's change feed to drop what another one changed.
@@ -107,48 +87,76 @@ public func buildApplication(_ configuration: FieldworkConfiguration) async thro
     let plans = PlanCache(
         renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
     let csrf = CSRF(secret: secret)
-    // Every route below knows its viewer (`context.viewer`); a response to a browser that
-    // brought no id cookie sets one.
-    router.add(middleware: ViewerMiddleware(viewers: ViewerResolver(users: users, csrf: csrf)))
+    let viewers = ViewerResolver(users: users, csrf: csrf)
+    // The session named by the session cookie; a request without one costs no lookup at all.
+    let sessions = SessionMiddleware<AppRequestContext>(
+        storage: DatabasePersistDriver(database: database),
+        configuration: .init(
+            sessionCookieParameters: .init(name: "fieldwork_session", path: "/", sameSite: .lax),
+            keyPrefix: "s.",
+            defaultSessionExpiration: configuration.sessionLifetime))
+
+    // Browser pages: every route knows its viewer (`context.viewer`); a response to a browser
+    // that brought no id cookie sets one.
+    let browser = router.group()
+        .add(middleware: sessions)
+        .add(middleware: ViewerMiddleware(viewers: viewers, setsBrowserCookie: true))
+    // A form's pages know their form (`context.form`); a form for users sends visitors to sign in.
+    let form = browser.group("forms/:id")
+        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: false, audience: .browser))
+    let activeForm = browser.group("forms/:id")
+        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: true, audience: .browser))
+    let admin = browser.group("admin").add(middleware: AdminOnlyMiddleware(audience: .browser))
+
+    // The JSON API answers every error as JSON; the admin token makes its caller an admin.
+    let api = APIRoutes(
+        router.group("api")
+            .add(middleware: APIErrorMiddleware())
+            .add(middleware: sessions)
+            .add(middleware: ViewerMiddleware(viewers: viewers, setsBrowserCookie: false))
+            .add(middleware: AdminTokenMiddleware(adminToken: configuration.adminToken)))
+    let apiForm = api.group("forms/:id")
+        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: false, audience: .api))
+    let apiActiveForm = api.group("forms/:id")
+        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: true, audience: .api))
+    let adminAPI = api.group().add(middleware: AdminOnlyMiddleware(audience: .api))
 
     let prefill = SignedPrefill(secret: secret)
     let attachments = AttachmentStore(
         database: database, dataFolder: configuration.dataFolder, folder: configuration.attachmentsFolder)
     let reader = SubmissionReader(attachments: attachments)
     let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments)
-    // The JSON API answers every error as JSON; its admin routes take the admin token too.
-    let api = router.group("api").add(middleware: APIErrorMiddleware())
-    let adminAPI = api.group().add(middleware: AdminAPIGateMiddleware(adminToken: configuration.adminToken))
-    // A catch-all, so an unknown address under /api answers JSON too.
-    for method in [HTTPRequest.Method.get, .post, .put, .delete] {
-        api.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }
-    }
-    let admin = router.group("admin").add(middleware: AdminGateMiddleware())
+    let imports = FormImports(forms: store)
 
-    FormController(heads: heads, objects: database.objects, plans: plans, adminToken: configuration.adminToken)
-        .addRoutes(to: router, api: api)
-    CreateController(forms: heads, plans: plans, prefill: prefill, reader: reader, submissions: submissions)
-        .addRoutes(to: router)
+    FormController(heads: heads, objects: database.objects, plans: plans)
+        .addRoutes(browser: browser, form: form, apiForm: apiForm, apiActiveForm: apiActiveForm)
+    CreateController(plans: plans, prefill: prefill, reader: reader, submissions: submissions)
+        .addRoutes(to: activeForm)
     ObjectController(
-        forms: store, heads: heads, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
+        forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
         attachments: attachments
-    ).addRoutes(to: router)
-    ObjectAPIController(
-        forms: heads, objects: database.objects, plans: plans, submissions: submissions,
-        adminToken: configuration.adminToken
-    ).addRoutes(to: api)
-    AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: router)
+    ).addRoutes(browser: browser, form: form)
+    ObjectAPIController(objects: database.objects, plans: plans, submissions: submissions)
+        .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
+    AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: browser)
     let drafts = ImportDraftStore(database: database)
-    AdminImportsController(forms: store, objects: database.objects, renderer: renderer, drafts: drafts)
-        .addRoutes(to: admin)
+    AdminImportsController(
+        forms: store, imports: imports, objects: database.objects, renderer: renderer, drafts: drafts
+    ).addRoutes(to: admin)
     AdminFormsController(
         forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
-    FormsAPIController(forms: store).addRoutes(to: adminAPI)
-    // The admin API's gate (the token, or an admin's session), outside /api: Prometheus asks for /metrics.
+    FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
+    // Every other address and method under /api answers JSON too.
+    api.refuseTheRest()
+    // Prometheus asks for /metrics with the admin token; an admin's session will do too.
     operations.addMetrics(
-        to: router.group().add(middleware: AdminAPIGateMiddleware(adminToken: configuration.adminToken)))
+        to: router.group()
+            .add(middleware: sessions)
+            .add(middleware: ViewerMiddleware(viewers: viewers, setsBrowserCookie: false))
+            .add(middleware: AdminTokenMiddleware(adminToken: configuration.adminToken))
+            .add(middleware: AdminOnlyMiddleware(audience: .api)))
 
     let deadlines = configuration.requestDeadlines
     let connectionLogger = logger

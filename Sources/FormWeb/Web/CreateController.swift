@@ -1,35 +1,36 @@
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 
 /// The create use case in the browser: the create view (`GET /forms/{id}/new`) and its POST
 /// (`POST /forms/{id}`), which ``ObjectSubmissions`` validates and stores.
 struct CreateController {
-    let forms: any FormHeads
     let plans: PlanCache
     let prefill: SignedPrefill
     let reader: SubmissionReader
     let submissions: ObjectSubmissions
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/forms/:id/new", use: createView)
-        router.post("/forms/:id", use: create)
+    /// - Parameter activeForm: the `/forms/{id}` group of forms that take new objects.
+    func addRoutes(to activeForm: RouterGroup<AppRequestContext>) {
+        activeForm.get("new", use: createView)
+        activeForm.post(use: create)
     }
 
     /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
     @Sendable func createView(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await forms.requireActive(try context.parameters.require("id"))
+        let form = try context.form
         let viewer = try context.viewer
-        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)
         let query = QueryString.parse(request.uri.query)
-        let values = view.initialValues(query: query)
+        let values = view.form.initialValues(query: query)
         var state = RenderState(
             values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
         state.submissionToken = SubmissionToken.make()
         if !view.readOnlyFields.isEmpty {
             state.prefillSeal = prefill.seal(
-                formID: form.id, version: form.version, values: view.readOnlyValues(values))
+                formID: form.id, version: form.version, values: view.form.readOnlyValues(values))
         }
         // The page holds this browser's CSRF token: never let a shared cache keep it.
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
@@ -37,9 +38,8 @@ struct CreateController {
 
     /// `POST /forms/{id}`: 303 to the new object once it is committed, or 422 with the create view again.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await forms.requireActive(try context.parameters.require("id"))
+        let form = try context.form
         let viewer = try context.viewer
-        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         let view = try await plans.createView(for: form)
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: [:])
@@ -49,19 +49,19 @@ struct CreateController {
         let sealed =
             view.readOnlyFields.isEmpty
             ? [:]
-            : prefill.open(received.control(SignedPrefill.fieldName), formID: form.id, version: form.version)
-                ?? view.readOnlyValues(view.initialValues(query: [:]))
+            : prefill.open(received.control(InputName.prefill), formID: form.id, version: form.version)
+                ?? view.form.readOnlyValues(view.form.initialValues(query: [:]))
         let again: ShownAgain
         let serverValues: [String: [String]]
-        let token = SubmissionToken.parse(received.control(SubmissionToken.fieldName))
+        let token = SubmissionToken.parse(received.control(InputName.once))
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.
             again = .searching(search)
-            serverValues = ObjectSubmissions.serverValues(view: view, known: sealed)
+            serverValues = view.form.serverValues(known: sealed)
         } else {
             switch try await submissions.create(
-                received.submission, form: form, view: view, viewer: viewer, readOnlyValues: sealed,
+                received.submission, form: view.form, viewer: viewer, readOnlyValues: sealed,
                 once: token.map(OnceKey.page))
             {
             case .stored(let object):

@@ -1,14 +1,23 @@
+import FormPages
+import FormStore
 import Hummingbird
 import NIOCore
 
-/// Answers unknown addresses with a real HTML 404 page, retired forms with a 410 page, and
-/// other refusals, refused uploads (``UploadError``) among them, with a page that says why.
-/// Under `/api` every error is JSON (``APIErrorMiddleware``), also for an address the router
-/// knows for another method only, which never reaches the `/api` group's own middleware.
+/// What a browser sees when a request goes wrong, for every route outside `/api` (whose group
+/// answers its own errors as JSON, ``APIErrorMiddleware``): an unknown address or form a real
+/// HTML 404 page, a retired form a 410 page, other refusals (refused uploads among them) a page
+/// that says why, and a database that cannot be reached a 503 page with `Retry-After`.
+///
+/// The outage: PostgreSQL stopped or unreachable, no connection free within the pool's few
+/// seconds (``DatabaseOutage``). Nothing was stored: every write commits before it is
+/// acknowledged, so a client may send the same request again (a create view's one-time token
+/// makes that safe). The instance recovers by itself once the database answers again. Any other
+/// unexpected error is logged at error level, where it shows (Hummingbird logs it at debug).
 struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
     let gone: RenderPlan
-    /// Renders other refusals (403, 400, 409, 413, ...) as a page for browsers; rare, so per request.
+    let unavailable: RenderPlan
+    /// Renders other refusals (403, 400, 409, 413, ...) as a page; rare, so per request.
     let renderer: PageRenderer
 
     func handle(
@@ -16,18 +25,19 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws
         -> Response
     {
-        if request.isForAPI { return try await APIErrorMiddleware().handle(request, context: context, next: next) }
         do {
             return try await next(request, context)
-        } catch let error as UploadError {
-            let page = PageViewModel.Refusal(heading: error.heading, message: error.message, backToForm: true)
-            return HTMLResponse.page(
-                ByteBuffer(string: try renderer.render(page, template: "error")), status: error.status,
-                cacheControl: "no-store")
+        } catch FormLookupError.unknown {
+            return page(notFound, status: .notFound)
+        } catch FormLookupError.retired {
+            return page(gone, status: .gone)
         } catch let error as HTTPError where error.status == .notFound {
-            return HTMLResponse.page(notFound.render(RenderState(values: [:], csrfToken: "")), status: .notFound)
+            return page(notFound, status: .notFound)
         } catch let error as HTTPError where error.status == .gone {
-            return HTMLResponse.page(gone.render(RenderState(values: [:], csrfToken: "")), status: .gone)
+            return page(gone, status: .gone)
+        } catch let error as UploadError {
+            let refusal = PageViewModel.Refusal(heading: error.heading, message: error.message, backToForm: true)
+            return try refusalPage(refusal, status: error.status, cacheControl: "no-store")
         } catch let error as HTTPError where (400..<500).contains(error.status.code) {
             let heading =
                 switch error.status {
@@ -36,11 +46,40 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
                 case .unsupportedMediaType, .badRequest: "That request could not be read"
                 default: error.status.reasonPhrase
                 }
-            let context = PageViewModel.Refusal(heading: heading, message: error.body ?? "Go back and try again.")
-            var response = HTMLResponse.page(
-                ByteBuffer(string: try renderer.render(context, template: "error")), status: error.status)
+            let refusal = PageViewModel.Refusal(heading: heading, message: error.body ?? "Go back and try again.")
+            var response = try refusalPage(refusal, status: error.status)
             response.headers.append(contentsOf: error.headers)
             return response
+        } catch let error where DatabaseOutage.isOutage(error) {
+            context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
+            var response = page(unavailable, status: .serviceUnavailable, cacheControl: "no-store")
+            response.headers[.retryAfter] = "5"
+            return response
+        } catch let error where !(error is any HTTPResponseError) {
+            Self.logUnexpected(error, request: request, context: context)
+            throw error
         }
+    }
+
+    private func page(_ plan: RenderPlan, status: HTTPResponse.Status, cacheControl: String = "no-cache") -> Response {
+        HTMLResponse.page(
+            plan.render(RenderState(values: [:], csrfToken: "")), status: status, cacheControl: cacheControl)
+    }
+
+    private func refusalPage(
+        _ refusal: PageViewModel.Refusal, status: HTTPResponse.Status, cacheControl: String = "no-cache"
+    ) throws -> Response {
+        HTMLResponse.page(
+            ByteBuffer(string: try renderer.render(refusal, template: "error")), status: status,
+            cacheControl: cacheControl)
+    }
+
+    /// Hummingbird logs an unexpected error at debug level only: say it where it shows.
+    static func logUnexpected(_ error: any Error, request: Request, context: Context) {
+        context.logger.error(
+            "Request failed",
+            metadata: [
+                "error": "\(String(reflecting: error))", "method": "\(request.method)", "path": "\(request.uri.path)",
+            ])
     }
 }

@@ -1,3 +1,4 @@
+import FormPages
 import Hummingbird
 import NIOCore
 
@@ -30,7 +31,7 @@ enum FormBody {
     static func verifiedFields(_ request: Request, viewer: Viewer) async throws -> [String: [String]] {
         guard isURLEncoded(request) else { throw HTTPError(.forbidden, message: Viewer.tokenRefusal) }
         let fields = try await fields(request)
-        try viewer.requireToken(fields[CSRF.fieldName]?.first)
+        try viewer.requireToken(fields[InputName.csrf]?.first)
         return fields
     }
 

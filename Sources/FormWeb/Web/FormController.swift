@@ -1,4 +1,6 @@
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import Logging
@@ -11,14 +13,18 @@ struct FormController {
     let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
-    /// `FIELDWORK_ADMIN_TOKEN`: with it, the API reads a form for users without a session.
-    let adminToken: String?
 
-    func addRoutes(to router: Router<AppRequestContext>, api: RouterGroup<AppRequestContext>) {
-        router.get("/", use: index)
-        router.get("/forms/:id", use: parentPage)
-        api.get("forms/:id", use: schemaJSON)
-        api.get("forms/:id/fields/:field/options", use: options)
+    /// - Parameters:
+    ///   - browser: the browser pages' group; `form`, its `/forms/{id}` group.
+    ///   - apiForm: the API's `/api/forms/{id}` group; `apiActiveForm`, of forms that take objects.
+    func addRoutes(
+        browser: RouterGroup<AppRequestContext>, form: RouterGroup<AppRequestContext>,
+        apiForm: RouterGroup<AppRequestContext>, apiActiveForm: RouterGroup<AppRequestContext>
+    ) {
+        browser.get("/", use: index)
+        form.get(use: parentPage)
+        apiForm.get(use: schemaJSON)
+        apiActiveForm.get("fields/:field/options", use: options)
     }
 
     /// `GET /`: the forms that can be filled.
@@ -36,14 +42,14 @@ struct FormController {
 
     /// `GET /forms/{id}`: the parent page, listing the objects this viewer may see, newest first.
     @Sendable func parentPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await heads.require(try context.parameters.require("id"))
+        let form = try context.form
         let viewer = try context.viewer
-        if let signIn = Access.signInRedirect(form: form, viewer: viewer, request: request) { return signIn }
         var state = RenderState(values: [:], csrfToken: "")
         // A page of the list, and one more to learn whether an older page exists.
         let page = max(1, min(Int(request.uri.queryParameters["page"].map(String.init) ?? "") ?? 1, 100_000))
         let start = (page - 1) * Self.pageSize
-        let found = try await objects.list(formID: form.id, for: viewer, range: start..<(start + Self.pageSize + 1))
+        let found = try await objects.list(
+            formID: form.id, visibleTo: viewer.visibleObjects, range: start..<(start + Self.pageSize + 1))
         state.listItems = found.prefix(Self.pageSize).map { object in
             ListItem(href: "/forms/\(form.id)/\(object.id.uuidString.lowercased())", text: object.keyText)
         }
@@ -56,12 +62,7 @@ struct FormController {
     /// `GET /api/forms/{id}`: the canonical JSON schema; 401 for a form for users without a
     /// session or the admin token, as its create view asks for sign-in.
     @Sendable func schemaJSON(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await heads.require(try context.parameters.require("id"))
-        if let refusal = try ObjectAPIController.refusal(
-            form: form, viewer: try context.viewer, request: request, adminToken: adminToken)
-        {
-            return refusal
-        }
+        let form = try context.form
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         // With options uploaded for its lists, the schema the server checks against is the
@@ -79,12 +80,7 @@ struct FormController {
     /// `{"options": [{"value", "label", "group"?}], "total", "page", "more"}`; 404 for a field
     /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await heads.requireActive(try context.parameters.require("id"))
-        if let refusal = try ObjectAPIController.refusal(
-            form: form, viewer: try context.viewer, request: request, adminToken: adminToken)
-        {
-            return refusal
-        }
+        let form = try context.form
         let view = try await plans.createView(for: form)
         guard let search = view.optionSearches[try context.parameters.require("field")] else {
             throw HTTPError(.notFound)

@@ -1,3 +1,4 @@
+import FormStore
 import Foundation
 import Hummingbird
 import NIOCore
@@ -45,7 +46,8 @@ extension JSONResponse {
 }
 
 /// Errors of the `/api` route group as JSON: 404 and 410 with a short message, other refusals
-/// as `{"error": "…"}`. Nothing under `/api` ever answers with a page.
+/// as `{"error": "…"}`, a database that cannot be reached as 503 with `Retry-After` (see
+/// ``ErrorPageMiddleware``). Nothing under `/api` ever answers with a page.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -54,10 +56,14 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
+        } catch FormLookupError.unknown {
+            return Self.notFound
+        } catch FormLookupError.retired {
+            return Self.gone
         } catch let error as HTTPError where error.status == .notFound {
-            return JSONResponse.response(ByteBuffer(string: #"{"error":"not found"}"#), status: .notFound)
+            return Self.notFound
         } catch let error as HTTPError where error.status == .gone {
-            return JSONResponse.response(ByteBuffer(string: #"{"error":"this form has been retired"}"#), status: .gone)
+            return Self.gone
         } catch let error as HTTPError {
             // `{"error": "…"}` as every other answer of the API, the reason phrase when the
             // error says nothing more (a body too large, a bad request).
@@ -65,8 +71,28 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 APIMessage(error.body ?? error.status.reasonPhrase), status: error.status)
             response.headers.append(contentsOf: error.headers)
             return response
+        } catch let error as UploadError {
+            return try JSONResponse.make(APIMessage(error.message), status: error.status)
+        } catch let error where DatabaseOutage.isOutage(error) {
+            context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
+            var response = JSONResponse.response(
+                ByteBuffer(string: #"{"error":"the database is unavailable; try again in a few seconds"}"#),
+                status: .serviceUnavailable)
+            response.headers[.retryAfter] = "5"
+            return response
         } catch let error as any HTTPResponseError {
             return try error.response(from: request, context: context)
+        } catch {
+            ErrorPageMiddleware<Context>.logUnexpected(error, request: request, context: context)
+            throw error
         }
+    }
+
+    static var notFound: Response {
+        JSONResponse.response(ByteBuffer(string: #"{"error":"not found"}"#), status: .notFound)
+    }
+
+    static var gone: Response {
+        JSONResponse.response(ByteBuffer(string: #"{"error":"this form has been retired"}"#), status: .gone)
     }
 }

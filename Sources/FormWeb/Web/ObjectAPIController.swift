@@ -1,5 +1,6 @@
 import Crypto
 import FormModel
+import FormStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,19 +9,18 @@ import NIOCore
 /// The JSON API for objects: create from `{"field": value}` (through ``ObjectSubmissions``,
 /// as the browser's form does) and read back.
 struct ObjectAPIController {
-    let forms: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
     let submissions: ObjectSubmissions
-    /// `FIELDWORK_ADMIN_TOKEN`: with it, a client reads any object, as an admin does.
-    let adminToken: String?
 
     /// JSON bodies are text fields only.
     static let limit = 1024 * 1024
 
-    func addRoutes(to api: RouterGroup<AppRequestContext>) {
-        api.post("forms/:id/objects", use: create)
-        api.get("forms/:id/objects/:object", use: show)
+    /// - Parameters:
+    ///   - apiForm: the API's `/api/forms/{id}` group; `apiActiveForm`, of forms that take objects.
+    func addRoutes(apiForm: RouterGroup<AppRequestContext>, apiActiveForm: RouterGroup<AppRequestContext>) {
+        apiActiveForm.post("objects", use: create)
+        apiForm.get("objects/:object", use: show)
     }
 
     /// `POST /api/forms/{id}/objects`: 201 with the stored object, or 422 with every issue.
@@ -34,11 +34,8 @@ struct ObjectAPIController {
     /// Only `application/json` is taken: a cross-site page cannot send that type without a
     /// CORS preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await forms.requireActive(try context.parameters.require("id"))
+        let form = try context.form
         let viewer = try context.viewer
-        if let refusal = try Self.refusal(form: form, viewer: viewer, request: request, adminToken: adminToken) {
-            return refusal
-        }
         guard FormBody.isJSON(request) else {
             return try JSONResponse.make(
                 APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
@@ -81,11 +78,11 @@ struct ObjectAPIController {
         // A field the JSON leaves out starts as the create view starts it, with its default
         // (`null` is the way to send none); read-only fields keep their defaults: an API client
         // has no create view to be bound to.
-        let initial = view.initialValues(query: [:])
+        let initial = view.form.initialValues(query: [:])
         for (name, values) in initial where input[name] == nil && fields[name] == nil { fields[name] = values }
         let outcome = try await submissions.create(
-            Submission(fields: fields), form: form, view: view, viewer: viewer,
-            readOnlyValues: view.readOnlyValues(initial), readIssues: issues, once: once)
+            Submission(fields: fields), form: view.form, viewer: viewer,
+            readOnlyValues: view.form.readOnlyValues(initial), readIssues: issues, once: once)
         switch outcome {
         case .stored(let object):
             var response = try JSONResponse.make(ObjectJSON(object), status: .created)
@@ -127,34 +124,13 @@ struct ObjectAPIController {
     }
     /// `GET /api/forms/{id}/objects/{object}`: the stored object; 404 for anyone but its creator and admins.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let formID = try context.parameters.require("id")
-        guard let objectID = UUID(uuidString: try context.parameters.require("object")) else {
-            throw HTTPError(.notFound)
-        }
-        let form = try await forms.require(formID)
-        let viewer = try context.viewer
-        let byToken = presentsAdminToken(request)
-        if let refusal = try Self.refusal(form: form, viewer: viewer, request: request, adminToken: adminToken) {
-            return refusal
-        }
-        guard let object = try await objects.find(formID: formID, id: objectID), byToken || viewer.mayAccess(object)
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
+            let object = try await objects.find(formID: try context.form.id, id: objectID),
+            try context.viewer.mayAccess(object)
         else {
             throw HTTPError(.notFound)
         }
         return try JSONResponse.make(ObjectJSON(object), status: .ok)
-    }
-
-    private func presentsAdminToken(_ request: Request) -> Bool {
-        AdminAPIGateMiddleware.presentsAdminToken(request, adminToken: adminToken) == true
-    }
-
-    /// 401 as JSON when the form needs an account the viewer lacks and the request does not
-    /// present the admin token.
-    static func refusal(form: StoredForm, viewer: Viewer, request: Request, adminToken: String?) throws -> Response? {
-        guard form.access == .users, viewer.account == nil,
-            AdminAPIGateMiddleware.presentsAdminToken(request, adminToken: adminToken) != true
-        else { return nil }
-        return try JSONResponse.make(APIMessage("Sign in to use this form."), status: .unauthorized)
     }
 }
 
@@ -189,7 +165,7 @@ enum JSONInput: Decodable {
     var strings: [String]? {
         switch self {
         case .string(let text): return [text]
-        case .number(let number): return [NumberText.plain(number)]
+        case .number(let number): return [DecimalText.plain(number)]
         // A switch sends `on`; off sends nothing.
         case .bool(let on): return on ? ["on"] : []
         case .null: return []

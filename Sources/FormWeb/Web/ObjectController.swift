@@ -1,4 +1,6 @@
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 import NIOCore
@@ -7,22 +9,23 @@ import NIOCore
 /// and their files. Creating is ``CreateController``'s.
 struct ObjectController {
     let forms: FormStore
-    /// The forms' heads, from memory.
-    let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
     let reader: SubmissionReader
     let submissions: ObjectSubmissions
     let attachments: AttachmentStore
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/forms/:id/:object", use: detail)
-        router.get("/forms/:id/:object/edit", use: edit)
-        router.post("/forms/:id/:object", use: update)
-        router.get("/forms/:id/:object/delete", use: confirmDelete)
-        router.post("/forms/:id/:object/delete", use: delete)
-        router.get("/forms/:id/:object/files/:file", use: file)
-        router.get("/attachments/staged/:file", use: stagedFile)
+    /// - Parameters:
+    ///   - browser: the browser pages' group.
+    ///   - form: its `/forms/{id}` group, of retired forms too: their objects stay.
+    func addRoutes(browser: RouterGroup<AppRequestContext>, form: RouterGroup<AppRequestContext>) {
+        form.get(":object", use: detail)
+        form.get(":object/edit", use: edit)
+        form.post(":object", use: update)
+        form.get(":object/delete", use: confirmDelete)
+        form.post(":object/delete", use: delete)
+        form.get(":object/files/:file", use: file)
+        browser.get("/attachments/staged/:file", use: stagedFile)
     }
 
     /// `GET /forms/{id}/{object}`: the object's values for people.
@@ -72,10 +75,10 @@ struct ObjectController {
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the edit view again with everything typed kept.
             again = .searching(search)
-            serverValues = ObjectSubmissions.serverValues(view: view, known: stored)
+            serverValues = view.form.serverValues(known: stored)
         } else {
             switch try await submissions.update(
-                received.submission, object: object, view: view, viewer: viewer, stagedIDs: received.stagedIDs,
+                received.submission, object: object, form: view.form, viewer: viewer, stagedIDs: received.stagedIDs,
                 noLongerOffered: kept)
             {
             case .stored, .keyReused:  // an update carries no one-time key
@@ -131,9 +134,9 @@ struct ObjectController {
     /// The object and its version's edit view; 404 when either is missing or the viewer is
     /// neither the creator nor an admin, so others cannot even learn it exists.
     private func load(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
-        let formID = try context.parameters.require("id")
+        let form = try context.form
+        let formID = form.id
         guard let objectID = UUID(uuidString: try context.parameters.require("object")),
-            let form = try await heads.latest(formID: formID),
             let object = try await objects.find(formID: formID, id: objectID)
         else { throw HTTPError(.notFound) }
         guard try context.viewer.mayAccess(object) else { throw HTTPError(.notFound) }

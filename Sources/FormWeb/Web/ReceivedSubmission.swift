@@ -1,4 +1,5 @@
 import FormModel
+import FormPages
 
 /// A POSTed form as the routes need it: the ``Submission`` the model validates, and apart from
 /// it the control inputs (`_csrf`, `_prefill`) that are not fields.
@@ -12,7 +13,7 @@ struct ReceivedSubmission: Sendable {
 
     /// Inputs that steer the request rather than carry a field's value.
     static let controlNames: Set<String> = [
-        CSRF.fieldName, SignedPrefill.fieldName, SubmissionToken.fieldName, InputName.search, InputName.enter,
+        InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter,
     ]
 
     /// Splits the control inputs off a body's fields.

@@ -8,13 +8,13 @@ import Foundation
 /// body must arrive within `body` of its head, extended by one second for every `minBodyRate`
 /// bytes received, so a large upload at a modest speed is not cut off while a trickle is
 /// (Apache's `mod_reqtimeout` works the same way). A connection past its deadline is closed.
-public struct RequestDeadlines: Sendable, Hashable {
-    public var head: Duration
-    public var body: Duration
+package struct RequestDeadlines: Sendable, Hashable {
+    package var head: Duration
+    package var body: Duration
     /// Bytes per second a body must keep up to earn more time; 0 gives none.
-    public var minBodyRate: Int
+    package var minBodyRate: Int
 
-    public init(head: Duration = .seconds(10), body: Duration = .seconds(30), minBodyRate: Int = 1024) {
+    package init(head: Duration = .seconds(10), body: Duration = .seconds(30), minBodyRate: Int = 1024) {
         self.head = head
         self.body = body
         self.minBodyRate = minBodyRate

@@ -1,4 +1,5 @@
 import FormModel
+import FormPages
 import Hummingbird
 
 /// Why a submitted create or edit form is shown again instead of stored.
@@ -25,7 +26,7 @@ extension SubmissionReader {
     /// values, the files fit to keep listed again (``listable(_:schema:viewer:stored:)``), and
     /// the refusal's issues or the searched list's matches.
     /// - Parameters:
-    ///   - serverValues: the read-only fields' values (``ObjectSubmissions/serverValues(view:known:)``).
+    ///   - serverValues: the read-only fields' values (``PreparedForm/serverValues(known:)``).
     ///   - stored: the object's own files, on edit.
     func state(
         shownAgain reason: ShownAgain, _ received: ReceivedSubmission, view: FormView, viewer: Viewer,

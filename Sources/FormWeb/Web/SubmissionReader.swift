@@ -1,5 +1,6 @@
-import FluentKit
 import FormModel
+import FormPages
+import FormStore
 import Foundation
 import Hummingbird
 
@@ -31,7 +32,7 @@ struct SubmissionReader: Sendable {
     func readVerified(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
         let received = try await read(request, schema: schema, viewer: viewer)
         do {
-            try viewer.requireToken(received.control(CSRF.fieldName))
+            try viewer.requireToken(received.control(InputName.csrf))
         } catch {
             await discard(received, viewer: viewer)
             throw error
@@ -105,19 +106,5 @@ struct SubmissionReader: Sendable {
     /// Forgets what a refused request (bad token) staged: its rows and bytes.
     func discard(_ received: ReceivedSubmission, viewer: Viewer) async {
         try? await attachments.discardStaged(ids: received.uploadedIDs, owner: viewer.ownerKey)
-    }
-}
-
-extension AttachmentStore {
-    /// Deletes staged files of an owner by id, rows first, then bytes; claimed files are untouched.
-    func discardStaged(ids: [String], owner: String) async throws {
-        let wanted = Self.wellFormed(ids)
-        guard !wanted.isEmpty else { return }
-        let db = database.database()
-        let rows = try await AttachmentRecord.query(on: db)
-            .filter(\.$id ~~ wanted).filter(\.$owner == owner).filter(\.$staged == true).all(\.$id)
-        guard !rows.isEmpty else { return }
-        try await AttachmentRecord.query(on: db).filter(\.$id ~~ rows).delete()
-        for id in rows { try? FileManager.default.removeItem(at: folder.appendingPathComponent(id)) }
     }
 }

@@ -1,0 +1,117 @@
+import Foundation
+
+/// One form version made ready for its submissions, once: the schema with the rules a create or
+/// an edit needs worked out (which fields start with a value, which the user cannot change, the
+/// value lists' searches, the choices on offer), so that a request parses and folds nothing.
+///
+/// The pages pair it with the version's render plan; the create and update use case needs only
+/// this.
+public struct PreparedForm: Sendable {
+    public let schema: FormSchema
+    public let version: Int
+    public let mode: FormMode
+    /// The form's lists revision it was prepared with (its uploaded options).
+    public let listsRevision: Int
+    /// Where `today` and `now` are read (`FIELDWORK_TIME_ZONE`, else the server's zone).
+    public let timeZone: TimeZone
+    /// The fields that start with a value (a query prefill or a default), worked out once.
+    let initialRules: [InitialValueRule]
+    /// Fields the user cannot change in this mode; the server supplies their values.
+    public let readOnlyFields: [String]
+    /// The prepared search of each value list, by field name.
+    public let optionSearches: [String: OptionSearch]
+    /// An edit's choice fields' values, to find an object's choices no longer offered.
+    public let offeredChoices: OfferedChoices
+
+    /// - Parameter optionSearches: the searches another preparation of the same version and
+    ///   lists revision made (the create view's, for the edit view): a long list is folded once.
+    public init(
+        schema: FormSchema, version: Int, mode: FormMode, listsRevision: Int = 0, timeZone: TimeZone = .current,
+        optionSearches: [String: OptionSearch]? = nil
+    ) {
+        self.schema = schema
+        self.version = version
+        self.mode = mode
+        self.listsRevision = listsRevision
+        self.timeZone = timeZone
+        self.initialRules = schema.allFields.filter { $0.prefill == .query || $0.defaultValue != nil }
+            .map(InitialValueRule.init)
+        self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
+        self.offeredChoices = mode == .edit ? OfferedChoices(schema) : OfferedChoices()
+        if let optionSearches {
+            self.optionSearches = optionSearches
+        } else {
+            var searches: [String: OptionSearch] = [:]
+            for field in schema.fields(of: .valueList) {
+                searches[field.name] = OptionSearch(schema.optionGroups(for: field))
+            }
+            self.optionSearches = searches
+        }
+    }
+
+    public var formID: String { schema.id }
+
+    /// The values of the read-only fields among `values`, what the create view seals.
+    public func readOnlyValues(_ values: [String: [String]]) -> [String: [String]] {
+        var sealed: [String: [String]] = [:]
+        for name in readOnlyFields {
+            if let given = values[name] { sealed[name] = given }
+        }
+        return sealed
+    }
+
+    /// Every read-only field with a server value, empty when `known` has none, so whatever a
+    /// browser sent for it is never used.
+    public func serverValues(known: [String: [String]]) -> [String: [String]] {
+        var values: [String: [String]] = [:]
+        for name in readOnlyFields { values[name] = known[name] ?? [] }
+        return values
+    }
+
+    /// The clock in the form's time zone, for `default="today"` and `default="now"`.
+    public func clock(now: Date = Date()) -> ClockReading {
+        ClockReading(now: now, timeZone: timeZone)
+    }
+
+    /// Today in the form's time zone.
+    public func today(now: Date = Date()) -> LocalDate {
+        clock(now: now).today
+    }
+
+    /// The values a new, empty form starts with: the query for `prefill="query"` fields, else the
+    /// defaults, with `today` / `now` read from the clock in the given time zone.
+    public func initialValues(
+        query: [String: [String]], now: Date = Date(), timeZone: TimeZone? = nil
+    )
+        -> [String: [String]]
+    {
+        var clock: ClockReading?
+        var values: [String: [String]] = [:]
+        for rule in initialRules {
+            let field = rule.field
+            if field.prefill == .query, let given = query[field.name]?.filter({ !$0.isEmpty }), !given.isEmpty {
+                values[field.name] = field.takesSeveralValues ? given : [given[0]]
+                continue
+            }
+            if field.defaultsToClock {
+                // The clock is read once per request, and only when a field needs it.
+                if clock == nil { clock = ClockReading(now: now, timeZone: timeZone ?? self.timeZone) }
+                values[field.name] = field.initialValues(at: clock)
+            } else if !rule.defaults.isEmpty {
+                values[field.name] = rule.defaults
+            }
+        }
+        return values
+    }
+}
+
+/// A field that starts with a value, with its defaults split once.
+struct InitialValueRule: Sendable {
+    let field: Field
+    let defaults: [String]
+
+    init(_ field: Field) {
+        self.field = field
+        defaults = field.defaultValues
+    }
+}

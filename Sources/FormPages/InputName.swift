@@ -1,0 +1,32 @@
+/// Names of inputs a form page sends beside its fields' own values: written by the page's
+/// markup, read back by the web layer's submission reader.
+package enum InputName {
+    /// The hidden input carrying the page's CSRF token (double submit: its cookie's HMAC).
+    package static let csrf = "_csrf"
+
+    /// The hidden input with the signed values a create view gave its read-only fields.
+    package static let prefill = "_prefill"
+
+    /// The hidden input with a create view's one-time token: the create it sends is stored once.
+    package static let once = "_once"
+
+    /// The checkbox that sends a kept file's id back, `NAME._kept`. The server only accepts ids
+    /// it can resolve for this object or this browser's staged uploads.
+    package static func keptFiles(of field: String) -> String { "\(field)._kept" }
+
+    /// The submit button that searches a long value list instead of sending the form (without
+    /// JavaScript); its value names the field. The form comes back with everything typed kept.
+    package static let search = "_search"
+
+    /// The search box of a long value list, `NAME._q`.
+    package static func searchQuery(of field: String) -> String { "\(field)._q" }
+
+    /// The query whose matches the page shows for a long value list, `NAME._searched`: Enter
+    /// in a search box with a new query searches, Enter anywhere else sends the form.
+    package static func searchedQuery(of field: String) -> String { "\(field)._searched" }
+
+    /// The hidden first submit button of a form with a long value list: the form's default
+    /// button, which Enter in a text box clicks (implicit submission), so the server can tell
+    /// Enter from a click on Create or Save.
+    package static let enter = "_enter"
+}

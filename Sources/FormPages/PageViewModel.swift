@@ -1,0 +1,395 @@
+import FormModel
+
+/// The template contexts of the pages built from a form (create and edit view, parent, detail,
+/// delete) and of the sign-in, index, not-found and gone pages. Imported text is ``PageText``;
+/// per-request values are slot sentinels.
+package enum PageViewModel {
+    package static let siteName = "Fieldwork"
+
+    /// The create or edit view (`form.mustache`): the sheet over the parent page.
+    struct Form: PageContext, KeyPathContext {
+        let layout: PageLayout
+        let title: PageText
+        let submit: PageText
+        let action: PageText
+        let cancelHref: PageText
+        let deleteHref: [PageText]
+        let deleteLabel: PageText
+        let prefillSeal: String
+        let enctype: String
+        let presentation: String
+        let legend: [String]
+        let csrf: String
+        let csrfName: String
+        let errorSummary: String
+        let sections: [Section]
+        let parent: ParentList
+        /// What closing the view with changed input asks: "Discard this new issue?".
+        let unsaved: PageText
+        /// Whether the form is long enough for dividers between its sections.
+        let long: Bool
+        /// The hidden default button (``InputName/enter``) of a form with a long value list.
+        let enterName: [String]
+
+        static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
+            "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
+            "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel, "prefillSeal": \.prefillSeal,
+            "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
+            "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
+            "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName,
+        ]
+
+        /// A section of the form: its groups of field cells.
+        typealias Section = PageSection<Group>
+
+        /// A group of cells, labelled or not.
+        struct Group: KeyPathContext {
+            let hasGroupLabel: Bool
+            let groupLabelText: PageText
+            let groupID: String
+            let fields: [FieldViewModel]
+
+            static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
+                "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "groupID": \.groupID,
+                "fields": \.fields,
+            ]
+        }
+
+        init(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) {
+            let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode)
+            let title = mode == .create ? PageText(schema.title) : editTitle(schema)
+            // The edit view posts to and cancels back to the object, whose id differs per request.
+            let objectPath = registry.sentinel(.objectPath)
+            let home: PageText = mode == .create ? "/forms/\(schema.id)" : "\(slot: objectPath)"
+            let marking = schema.requiredMarking
+            layout = PageLayout(
+                title: "\(slot: registry.sentinel(.titlePrefix))\(title) – \(siteName)",
+                htmlClass:
+                    "fw-page \(slot: registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
+                regularMedia: "\(slot: registry.sentinel(.regularMedia))",
+                body: "create")
+            self.title = title
+            submit = mode == .create ? PageText(schema.submit) : "Save"
+            action = home
+            cancelHref = home
+            deleteHref = mode == .edit ? ["\(slot: objectPath)/delete"] : []
+            deleteLabel = "Delete \(objectName(schema))"
+            let object = FieldWording.lowercased(schema.object?.trimmingCharacters(in: .whitespaces) ?? "")
+            unsaved = PageText(
+                mode == .create
+                    ? "Discard this new \(object.isEmpty ? "entry" : object)?"
+                    : "Discard your changes to this \(object.isEmpty ? "entry" : object)?")
+            // More than eight fields make a long form, whose sections are divided, as the create
+            // pattern asks; a short form's run on.
+            long = schema.allFields.count > 8
+            enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
+            prefillSeal =
+                mode == .create ? registry.sentinel(.prefillSeal) + registry.sentinel(.submissionToken) : ""
+            enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
+            presentation = schema.regular.rawValue
+            legend = marking.showsLegend ? [RequiredMarking.legend] : []
+            csrf = registry.sentinel(.csrfToken)
+            csrfName = InputName.csrf
+            errorSummary = registry.sentinel(.errorSummary)
+            sections = schema.sections.map { section in
+                Section(
+                    sectionKind: section.kind.rawValue,
+                    groups: section.groups.enumerated().map { index, group in
+                        let label = PageText.nonEmpty(group.label)
+                        return Group(
+                            hasGroupLabel: label != nil, groupLabelText: label ?? "",
+                            groupID: "group-\(section.kind.rawValue)-\(index + 1)",
+                            fields: group.fields.map { cells.cell(for: $0) })
+                    })
+            }
+            // Behind the edit sheet the list is left out, empty-state text and all.
+            parent = ParentList(schema, staticEmpty: mode == .create)
+        }
+    }
+
+    /// "Edit Issue", or "Edit entry" when the form names no object.
+    static func editTitle(_ schema: FormSchema) -> PageText {
+        "Edit \(objectName(schema))"
+    }
+
+    /// The object's singular name ("Issue"), else "entry".
+    static func objectName(_ schema: FormSchema) -> PageText {
+        PageText.nonEmpty(schema.object) ?? "entry"
+    }
+
+    /// The header and list of a form's parent page (`partials/parent-page`), also shown behind
+    /// the create sheet.
+    struct ParentList: KeyPathContext {
+        let heading: PageText
+        let emptyText: PageText
+        let newLabel: PageText
+        let newHref: PageText
+        /// Whether the empty-state text is static: behind the create sheet the list stays empty,
+        /// since filling it would cost a query per view.
+        let staticEmpty: Bool
+        /// Whether "+" opens the create view in a modal (modal.js): on the parent page itself,
+        /// not on the inert copy behind a create sheet.
+        let opensModal: Bool
+        /// Whether "+" is there: not on a retired form's page, whose objects stay listed.
+        let canCreate: Bool
+        let listItems: String
+        let listEmpty: String
+        let pager: String
+
+        static let templateKeys: [String: PartialKeyPath<ParentList> & Sendable] = [
+            "heading": \.heading, "emptyText": \.emptyText, "newLabel": \.newLabel, "newHref": \.newHref,
+            "staticEmpty": \.staticEmpty, "opensModal": \.opensModal, "canCreate": \.canCreate,
+            "listItems": \.listItems, "listEmpty": \.listEmpty, "pager": \.pager,
+        ]
+
+        /// The list without slots: empty.
+        init(_ schema: FormSchema, staticEmpty: Bool = true) {
+            let plural = PageText.nonEmpty(schema.object).map { object -> PageText in "\(Plural.of(object.text))" }
+            heading = plural ?? PageText(schema.title)
+            emptyText = "No \((plural?.text ?? "entries").lowercased()) yet"
+            newLabel = PageText(schema.title)
+            newHref = "/forms/\(schema.id)/new"
+            self.staticEmpty = staticEmpty
+            opensModal = false
+            canCreate = true
+            listItems = ""
+            listEmpty = ""
+            pager = ""
+        }
+
+        /// The list with slots for the viewer's objects, their empty state and the pager.
+        init(_ schema: FormSchema, registry: SlotRegistry, canCreate: Bool) {
+            let empty = ParentList(schema)
+            heading = empty.heading
+            emptyText = empty.emptyText
+            newLabel = empty.newLabel
+            newHref = empty.newHref
+            staticEmpty = false
+            opensModal = true
+            self.canCreate = canCreate
+            listItems = registry.sentinel(.listItems)
+            listEmpty = registry.sentinel(.listEmpty(text: empty.emptyText.text))
+            pager = registry.sentinel(.pager)
+        }
+    }
+
+    /// A form's parent page (`parent.mustache`): its objects, newest first.
+    struct Parent: PageContext {
+        let layout: PageLayout
+        let parent: ParentList
+
+        init(_ schema: FormSchema, registry: SlotRegistry, canCreate: Bool) {
+            parent = ParentList(schema, registry: registry, canCreate: canCreate)
+            layout = PageLayout(title: "\(parent.heading) – \(siteName)", body: "parent")
+        }
+    }
+
+    /// The detail page (`detail.mustache`): the object's values in the form's groups, one row per field.
+    struct Detail: PageContext, KeyPathContext {
+        let layout: PageLayout
+        let parentHref: PageText
+        let parentLabel: PageText
+        let heading: String
+        let objectPath: String
+        let editLabel: String
+        let sections: [Section]
+
+        static let templateKeys: [String: PartialKeyPath<Detail> & Sendable] = [
+            "layout": \.layout, "parentHref": \.parentHref, "parentLabel": \.parentLabel, "heading": \.heading,
+            "objectPath": \.objectPath, "editLabel": \.editLabel, "sections": \.sections,
+        ]
+
+        /// A section of the page: its groups of rows.
+        typealias Section = PageSection<Group>
+
+        /// A group's rows, hidden when none of its fields has a value.
+        struct Group: KeyPathContext {
+            let hasGroupLabel: Bool
+            let groupLabelText: PageText
+            let rows: [Row]
+            let sGroupHidden: String
+
+            static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
+                "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "rows": \.rows,
+                "sGroupHidden": \.sGroupHidden,
+            ]
+        }
+
+        /// One field's label and value, hidden when it has none.
+        struct Row: KeyPathContext {
+            let rowLabel: PageText
+            let sValue: String
+            let sRowHidden: String
+
+            static let templateKeys: [String: PartialKeyPath<Row> & Sendable] = [
+                "rowLabel": \.rowLabel, "sValue": \.sValue, "sRowHidden": \.sRowHidden,
+            ]
+        }
+
+        init(_ schema: FormSchema, registry: SlotRegistry) {
+            let parent = ParentList(schema)
+            sections = schema.sections.map { section in
+                Section(
+                    sectionKind: section.kind.rawValue,
+                    groups: section.groups.map { group in
+                        let label = PageText.nonEmpty(group.label)
+                        let fields = group.fields.flatMap { [$0] + ($0.children ?? []) }
+                        let names = fields.map { PageText($0.name).text }
+                        return Group(
+                            hasGroupLabel: label != nil, groupLabelText: label ?? "",
+                            rows: zip(fields, names).map { field, name in
+                                Row(
+                                    rowLabel: PageText(field.displayName),
+                                    sValue: registry.sentinel(.displayValue(field: name)),
+                                    sRowHidden: registry.sentinel(.displayHidden(field: name)))
+                            },
+                            sGroupHidden: registry.sentinel(.displayGroupHidden(fields: names)))
+                    })
+            }
+            heading = registry.sentinel(.heading)
+            layout = PageLayout(title: "\(slot: heading) – \(parent.heading) – \(siteName)", body: "detail")
+            parentHref = "/forms/\(schema.id)"
+            parentLabel = parent.heading
+            objectPath = registry.sentinel(.objectPath)
+            editLabel = "Edit"
+        }
+    }
+
+    /// The page that asks before deleting an object (`delete.mustache`).
+    struct Delete: PageContext {
+        let layout: PageLayout
+        let title: PageText
+        let heading: String
+        let objectPath: String
+        let csrf: String
+        let csrfName: String
+        let deleteLabel: PageText
+
+        init(_ schema: FormSchema, registry: SlotRegistry) {
+            let name = objectName(schema).text.lowercased()
+            layout = PageLayout(title: "Delete \(name)? – \(siteName)", body: "confirm")
+            title = "Delete \(name)?"
+            heading = registry.sentinel(.heading)
+            objectPath = registry.sentinel(.objectPath)
+            csrf = registry.sentinel(.csrfToken)
+            csrfName = InputName.csrf
+            deleteLabel = "Delete \(name)"
+        }
+    }
+
+    /// The sign-in page (`login.mustache`).
+    struct Login: PageContext {
+        let layout: PageLayout
+        let csrf: String
+        let csrfName: String
+        let errorSummary: String
+        let sNext: String
+        let sNameValue: String
+        let nameField: LoginField
+        let passwordField: LoginField
+
+        /// The slots of one of the page's two fields.
+        struct LoginField {
+            let sCell: String
+            let sError: String
+            let sInvalid: String
+            let sDescribedBy: String
+
+            init(_ name: String, registry: SlotRegistry) {
+                sCell = registry.sentinel(.cellState(field: name))
+                sError = registry.sentinel(.fieldError(field: name))
+                sInvalid = registry.sentinel(.invalid(field: name))
+                sDescribedBy = registry.sentinel(.describedBy(field: name, ids: []))
+            }
+        }
+
+        init(registry: SlotRegistry) {
+            layout = PageLayout(title: "\(slot: registry.sentinel(.titlePrefix))Sign in – \(siteName)", body: "login")
+            csrf = registry.sentinel(.csrfToken)
+            csrfName = InputName.csrf
+            errorSummary = registry.sentinel(.errorSummary)
+            sNext = registry.sentinel(.value(field: "next"))
+            sNameValue = registry.sentinel(.value(field: "name"))
+            nameField = LoginField("name", registry: registry)
+            passwordField = LoginField("password", registry: registry)
+        }
+    }
+
+    /// The list of forms on `/` (`index.mustache`).
+    struct Index: PageContext {
+        let layout: PageLayout
+        let account: String
+        let forms: [Entry]
+        let noForms: Bool
+
+        /// A form in the list: its title, linking to its parent page.
+        struct Entry {
+            let formTitle: PageText
+            let formHref: PageText
+        }
+
+        init(_ forms: [FormLink], registry: SlotRegistry) {
+            account = registry.sentinel(.accountBar)
+            layout = PageLayout(title: "Forms – \(siteName)", body: "index")
+            self.forms = forms.map { Entry(formTitle: PageText($0.title), formHref: "/forms/\($0.id)") }
+            noForms = forms.isEmpty
+        }
+    }
+
+    /// A page with nothing but its title and fixed text (`not-found.mustache`, `gone.mustache`).
+    struct Plain: PageContext {
+        let layout: PageLayout
+
+        init(title: PageText) {
+            layout = PageLayout(title: "\(title) – \(siteName)", body: "error")
+        }
+    }
+
+    /// A refusal that says why (`error.mustache`): 403, 413 and the like.
+    package struct Refusal: PageContext {
+        package let layout: PageLayout
+        let heading: PageText
+        let message: PageText
+        /// Whether to point to the Back button: the refused form, values and all, is one step back.
+        let backToForm: Bool
+
+        /// - Parameters:
+        ///   - heading: what happened.
+        ///   - message: what to do; it may quote the request.
+        ///   - backToForm: point to the Back button, for a refused form.
+        package init(heading: String, message: String, backToForm: Bool = false) {
+            self.heading = PageText(heading)
+            layout = PageLayout(title: "\(self.heading) – \(siteName)", body: "error")
+            self.message = PageText(message)
+            self.backToForm = backToForm
+        }
+    }
+}
+
+/// English plurals for object names ("Issue" → "Issues", "Entry" → "Entries").
+enum Plural {
+    /// An English plural of an object's name. Services often name an entity type in the plural
+    /// already (CAP's `Bookings`, `Incidents`): a name ending in a lone `s` is kept as it is;
+    /// `-ss` and `-us` take `-es` (Address, Status), `-is` becomes `-es` (Analysis).
+    static func of(_ word: String) -> String {
+        let lower = word.lowercased()
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) {
+            return word.dropLast() + "ies"
+        }
+        if lower.hasSuffix("is") { return word.dropLast(2) + "es" }
+        if ["ss", "us", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }
+        if lower.hasSuffix("s") { return word }
+        return word + "s"
+    }
+}
+
+/// A section of a form's page (key information, properties, accessory) and its groups: the
+/// create and edit view's groups of cells, the detail page's groups of rows.
+struct PageSection<Group>: KeyPathContext {
+    let sectionKind: String
+    let groups: [Group]
+
+    static var templateKeys: [String: PartialKeyPath<PageSection> & Sendable] {
+        ["sectionKind": \.sectionKind, "groups": \.groups]
+    }
+}

@@ -1,0 +1,129 @@
+import FormModel
+import Foundation
+
+/// An error shown for one field: in the summary at the top and under the field's cell.
+package struct FieldError: Sendable, Hashable {
+    /// The field's name.
+    package var field: String
+    /// What to do, e.g. "Enter a title".
+    package var message: String
+
+    package init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// One object in the parent page's list.
+package struct ListItem: Sendable, Hashable {
+    package var href: String
+    package var text: String
+
+    package init(href: String, text: String) {
+        self.href = href
+        self.text = text
+    }
+}
+
+/// What a long value list's search found: the query as typed and a page of matches.
+package struct ListSearchResult: Sendable, Hashable {
+    package var query: String
+    package var matches: [OptionSearch.Match]
+    /// How many options match in all; more than `matches` when only the first page is shown.
+    package var total: Int
+
+    package init(query: String, matches: [OptionSearch.Match], total: Int? = nil) {
+        self.query = query
+        self.matches = matches
+        self.total = total ?? matches.count
+    }
+}
+
+/// Which layout a page uses: the viewport decides (`auto`), or `?layout=` forces one.
+package enum LayoutMode: String, Sendable, Hashable, CaseIterable {
+    case auto
+    case compact
+    case regular
+
+    /// The class on `<html>` that the stylesheet keys on.
+    package var htmlClass: String { "fw-layout-\(rawValue)" }
+
+    /// When `regular.css`, the form sheet over the parent page, applies: from 600 px wide, always,
+    /// or never. One stylesheet serves the viewport's choice and the forced one.
+    package var regularMedia: String {
+        switch self {
+        case .auto: "(min-width: 600px)"
+        case .regular: "all"
+        case .compact: "not all"
+        }
+    }
+
+    /// `?layout=compact|regular`; anything else lets the viewport decide.
+    package init(query value: String?) {
+        self = value.flatMap { LayoutMode(rawValue: $0) } ?? .auto
+    }
+}
+
+/// Everything that differs between two requests for the same create view.
+package struct RenderState: Sendable {
+    /// Current values by input name: a field's name, or `<name>.hours` / `<name>.minutes` for a
+    /// duration's parts. Several values for multiple choices.
+    package var values: [String: [String]]
+    /// Errors in the order they should be listed (the fields' order).
+    package var errors: [FieldError]
+    package var csrfToken: String
+    package var layout: LayoutMode
+    /// `/forms/{id}/{object}` on the edit, detail and delete pages.
+    package var objectPath: String = ""
+    /// The signed read-only values the create view carries (``SignedPrefill``).
+    package var prefillSeal: String?
+    /// The create view's one-time token (``SubmissionToken``).
+    package var submissionToken: String?
+    /// Files already received, per attachments field: staged on a failed create, stored on edit.
+    package var files: [String: [SubmittedFile]] = [:]
+    /// Which of ``files`` are staged uploads rather than an object's files (they are served apart).
+    package var stagedFileIDs: Set<String> = []
+    /// Values formatted for the detail page, per field.
+    package var display: [String: String] = [:]
+    /// Every item of a multi-value field on the detail page, when ``display`` summarises them
+    /// ("A, B and 3 more"): the page offers the whole list behind a disclosure.
+    package var displayItems: [String: [String]] = [:]
+    /// When the detail page's files were added ("21 Nov 2026").
+    package var filesDate: String = ""
+    /// The object's key information, for headings.
+    package var heading: String = ""
+    /// The signed-in account's name, for the sign-out button; nil shows "Sign in".
+    package var accountName: String?
+    /// Whether the signed-in account is an admin: the form list links to the admin page.
+    package var isAdmin = false
+    /// The searches of long value lists asked for without JavaScript, by field name.
+    package var listSearches: [String: ListSearchResult] = [:]
+    /// On an edit view, the object's stored choices that their fields no longer offer
+    /// (``OfferedChoices/missing(in:)``), shown as extra options so they are kept.
+    package var noLongerOffered: [String: [String]] = [:]
+    /// The parent page's list.
+    package var listItems: [ListItem] = []
+    /// Where the parent page's newer and older pages are, when the list has more than one.
+    package var newerPage: String?
+    package var olderPage: String?
+
+    package init(values: [String: [String]], errors: [FieldError] = [], csrfToken: String, layout: LayoutMode = .auto) {
+        self.values = values
+        self.errors = errors
+        self.csrfToken = csrfToken
+        self.layout = layout
+    }
+
+    func firstValue(_ name: String) -> String? {
+        values[name]?.first
+    }
+
+    /// Whether the detail page has something to show for a field.
+    func hasDisplayValue(_ field: String) -> Bool {
+        display[field] != nil || !(files[field] ?? []).isEmpty
+    }
+
+    func error(for field: String) -> FieldError? {
+        errors.first { $0.field == field }
+    }
+}

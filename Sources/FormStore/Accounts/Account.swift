@@ -1,0 +1,8 @@
+import Foundation
+
+/// A signed-in account as the pages need it.
+package struct Account: Sendable, Hashable {
+    package var id: UUID
+    package var name: String
+    package var isAdmin: Bool
+}

@@ -1,0 +1,5 @@
+/// The form id and version number an import stored.
+package struct StoredVersion: Sendable, Hashable {
+    package var formID: String
+    package var version: Int
+}

@@ -1,0 +1,4 @@
+/// Why options could not be applied to a form's list.
+package struct UnknownListError: Error, Sendable {
+    package var listID: String
+}

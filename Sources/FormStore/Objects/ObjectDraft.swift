@@ -1,0 +1,60 @@
+import FluentKit
+import Foundation
+
+/// A create about to be written: what its rows will hold. Each attempt to write it makes fresh
+/// records (``record()``, ``tokenRecord()``), so a create written again after its batch failed
+/// (``CreateBatcher``) starts clean.
+struct ObjectDraft: Sendable {
+    let id: UUID
+    let formID: String
+    let version: Int
+    let values: StoredValues
+    let keyText: String
+    let creator: Creator
+    /// The create's one-time key, stored in the same transaction.
+    let once: OnceKey?
+    /// Work in the same transaction with the new object's id (the attachments claim their
+    /// files there). Database work only: it may run again when a batch is written again.
+    let alongside: AlongsideWork?
+
+    /// The object's row.
+    func record() -> ObjectRecord {
+        let record = ObjectRecord()
+        record.id = id
+        record.formID = formID
+        record.formVersion = version
+        record.values = values
+        record.keyText = keyText
+        switch creator {
+        case .account(let id): record.creatorUserID = id
+        case .browser(let id): record.creatorBrowser = id
+        }
+        return record
+    }
+
+    /// The one-time key's row, when the create has a key.
+    func tokenRecord() -> SubmissionTokenRecord? {
+        once.map { SubmissionTokenRecord($0, formID: formID, objectID: id) }
+    }
+
+    /// The statements of a batch, in its transaction: every object in one `INSERT`, every key in
+    /// one, then each create's own work; returns the objects' records, in the drafts' order.
+    static func insert(_ drafts: [ObjectDraft], on db: any Database) async throws -> [ObjectRecord] {
+        let records = drafts.map { $0.record() }
+        let tokens = drafts.compactMap { $0.tokenRecord() }
+        if records.count == 1 {
+            try await records[0].create(on: db)
+        } else {
+            try await records.create(on: db)
+        }
+        if tokens.count == 1 {
+            try await tokens[0].create(on: db)
+        } else if !tokens.isEmpty {
+            try await tokens.create(on: db)
+        }
+        for draft in drafts {
+            try await draft.alongside?(StoreTransaction(database: db), draft.id)
+        }
+        return records
+    }
+}

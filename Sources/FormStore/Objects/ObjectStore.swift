@@ -1,0 +1,147 @@
+import FluentKit
+import FormModel
+import Foundation
+import SQLKit
+
+/// Reads and writes objects. Every write returns only after the database committed it.
+package struct ObjectStore: Sendable {
+    let database: FieldworkDatabase
+
+    /// Stores a new object created with a form version.
+    /// - Parameters:
+    ///   - once: the create's one-time key, stored in the same transaction: a second create
+    ///     with it fails there, and nothing of it is stored (see ``object(once:)``).
+    ///   - alongside: runs in the same transaction with the new object's id (the attachments
+    ///     claim their files there), so both commit or neither does. Database work only: on
+    ///     SQLite it may run again (see ``CreateBatcher``).
+    package func create(
+        formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator,
+        once: OnceKey? = nil, alongside: AlongsideWork? = nil
+    ) async throws -> StoredObject {
+        let draft = ObjectDraft(
+            id: UUID(), formID: formID, version: version, values: StoredValues(values), keyText: keyText,
+            creator: creator, once: once, alongside: alongside)
+        // SQLite writes one transaction at a time: creates waiting for it go in one together.
+        let record =
+            if database.usesSQLite {
+                try await database.creates.write(draft, on: database)
+            } else {
+                try await database.transaction { db in try await ObjectDraft.insert([draft], on: db)[0] }
+            }
+        return try StoredObject(record)
+    }
+
+    /// The object a create with this one-time key stored, with the key's fingerprint (an API
+    /// request's body hash); nil when no stored create had the key.
+    package func object(once: OnceKey) async throws -> (object: StoredObject, fingerprint: String?)? {
+        let db = database.database()
+        guard let token = try await SubmissionTokenRecord.find(once.storageKey, on: db),
+            let record = try await ObjectRecord.find(token.objectID, on: db)
+        else { return nil }
+        return (try StoredObject(record), token.fingerprint)
+    }
+
+    /// Forgets one-time keys older than `cutoff`: a resubmission a day later makes a new object.
+    func purgeTokens(olderThan cutoff: Date) async throws {
+        try await SubmissionTokenRecord.query(on: database.database()).filter(\.$createdAt < cutoff).delete()
+    }
+
+    /// The object with an id in a form, or nil.
+    package func find(formID: String, id: UUID) async throws -> StoredObject? {
+        guard let record = try await ObjectRecord.find(id, on: database.database()), record.formID == formID else {
+            return nil
+        }
+        return try StoredObject(record)
+    }
+
+    /// How many objects each form has, in one query (the admin's form list); forms without
+    /// objects are left out.
+    package func countsByForm() async throws -> [String: Int] {
+        try await groupedCounts(by: "form_id", as: String.self)
+    }
+
+    /// How many objects each version of a form has, in one query (the admin's form page);
+    /// versions without objects are left out.
+    package func countsByVersion(formID: String) async throws -> [Int: Int] {
+        try await groupedCounts(by: "form_version", as: Int.self, formID: formID)
+    }
+
+    /// `SELECT column, COUNT(*) FROM objects [WHERE form_id = …] GROUP BY column`. Both stores
+    /// Fieldwork opens (SQLite, PostgreSQL) are SQL databases.
+    private func groupedCounts<Key: Decodable & Hashable>(
+        by column: String, as _: Key.Type, formID: String? = nil
+    ) async throws
+        -> [Key: Int]
+    {
+        guard let sql = database.database() as? any SQLDatabase else { throw SQLStoreRequired() }
+        let query = sql.select()
+            .column(SQLIdentifier(column))
+            .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from(ObjectRecord.schema)
+        if let formID { query.where(SQLIdentifier("form_id"), .equal, SQLBind(formID)) }
+        var counts: [Key: Int] = [:]
+        for row in try await query.groupBy(SQLIdentifier(column)).all() {
+            counts[try row.decode(column: column, as: Key.self)] = try row.decode(column: "n", as: Int.self)
+        }
+        return counts
+    }
+
+    struct SQLStoreRequired: Error {}
+
+    /// The objects of a form the viewer may see, newest first; `range` picks a page of them.
+    package func list(
+        formID: String, visibleTo owners: OwnerFilter, range: Range<Int>? = nil
+    ) async throws
+        -> [ObjectSummary]
+    {
+        let query = ObjectRecord.query(on: database.database()).filter(\.$formID == formID)
+        if case .createdBy(let account, let browser) = owners {
+            query.group(.or) { or in
+                // Anonymous objects belong to the browser session that created them.
+                or.group(.and) { and in
+                    and.filter(\.$creatorUserID == nil).filter(\.$creatorBrowser == browser)
+                }
+                if let account { or.filter(\.$creatorUserID == account) }
+            }
+        }
+        // Only the columns the list shows: decoding every row's values JSON made a list of
+        // 300 objects ten times slower.
+        query.field(\.$id).field(\.$keyText).field(\.$createdAt).sort(\.$createdAt, .descending).sort(
+            \.$id, .descending)
+        if let range { query.range(range) }
+        return try await query.all()
+            .compactMap { record in
+                record.id.map { ObjectSummary(id: $0, keyText: record.keyText, createdAt: record.createdAt) }
+            }
+    }
+
+    /// Replaces an object's values; false when it is gone.
+    /// - Parameter alongside: runs in the same transaction, as for ``create(formID:version:values:keyText:creator:alongside:)``.
+    @discardableResult
+    package func update(
+        formID: String, id: UUID, values: [String: FieldValue], keyText: String,
+        alongside: AlongsideWork? = nil
+    ) async throws -> Bool {
+        try await database.transaction { db in
+            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            record.values = StoredValues(values)
+            record.keyText = keyText
+            try await record.update(on: db)
+            try await alongside?(StoreTransaction(database: db), id)
+            return true
+        }
+    }
+
+    /// Deletes an object with the one-time keys that made it, in one transaction; false when it
+    /// was already gone. A create sent again with one of those keys then makes a new object,
+    /// where it would otherwise find its key used and its object gone.
+    @discardableResult
+    package func delete(formID: String, id: UUID) async throws -> Bool {
+        try await database.transaction { db in
+            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            try await SubmissionTokenRecord.query(on: db).filter(\.$objectID == id).delete()
+            try await record.delete(on: db)
+            return true
+        }
+    }
+}
