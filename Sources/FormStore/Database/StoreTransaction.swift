@@ -1,4 +1,5 @@
 import FluentKit
+import Foundation
 
 /// A transaction of the store, handed to work that must commit or roll back with a write: an
 /// object's files are claimed in the object's own transaction. Callers above the store pass it
