@@ -111,6 +111,12 @@ let package = Package(
             dependencies: ["FormWeb", "FormStore", "FormPages", "FormImport", "FormModel"],
             path: "Benchmarks/FormBenchmarks"
         ),
+        // `BareRoute`: the ceiling of scripts/bench-http, a bare Hummingbird route serving one page.
+        .executableTarget(
+            name: "BareRoute",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/BareRoute"
+        ),
         // `ImportBenchmarks`: the OData importer against xmllint and pyodata, and its memory (needs ../shared).
         .executableTarget(
             name: "ImportBenchmarks",

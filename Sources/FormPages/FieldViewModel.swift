@@ -19,6 +19,8 @@ final class FieldViewModel: KeyPathContext {
     let optional: Bool
     let hint: [PageText]
     let hintID: PageText
+    /// The id of an attachments field's "Up to 5 files" line.
+    let countID: PageText
     let fieldset: Bool
     let readonly: Bool
     let disabled: Bool
@@ -30,13 +32,10 @@ final class FieldViewModel: KeyPathContext {
     /// The long list's search box name (`NAME._q`) and where its script searches.
     let searchName: PageText
     let optionsURL: PageText
-    let sQuery: String
     /// The hidden `NAME._searched`: the query whose matches are shown (``InputName/searchedQuery(of:)``).
     let searchedName: PageText
-    let sSearched: String
     /// The title of the long list's options (``FormSchema/listTitle(for:)``), when its list has one.
     let listTitle: [PageText]
-    let sChoices: String
     let inputType: String
     let attrs: [Attribute]
     let prefix: [PageText]
@@ -49,33 +48,19 @@ final class FieldViewModel: KeyPathContext {
     /// segment takes its label's width, and one that does not fit moves to a row of its own.
     let segmentsWrap: Bool
     let children: [FieldViewModel]
-    let sValue: String
-    let sText: String
-    let sSwitch: String
-    let sHours: String
-    let sMinutes: String
-    let sHidden: String
-    let sError: String
-    let sInvalid: String
-    let sDescribedBy: String
-    let sCell: String
-    let sFiles: String
-    /// On an edit view, the stored choices the field no longer offers (``Slot/noLongerOffered(field:control:)``).
-    let sKept: String
+    /// The field's per-request holes, by the names its templates use (``FieldSlots``).
+    let slot: FieldSlots
 
     static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
         "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label,
         "labelHidden": \.labelHidden, "srSuffix": \.srSuffix, "required": \.required, "optional": \.optional,
-        "hint": \.hint, "hintID": \.hintID, "fieldset": \.fieldset, "readonly": \.readonly, "disabled": \.disabled,
+        "hint": \.hint, "hintID": \.hintID, "countID": \.countID, "fieldset": \.fieldset, "readonly": \.readonly,
+        "disabled": \.disabled,
         "openList": \.openList, "multiple": \.multiple, "inputType": \.inputType, "attrs": \.attrs,
         "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
         "optionGroups": \.optionGroups, "options": \.options, "segmentsWrap": \.segmentsWrap, "children": \.children,
-        "sValue": \.sValue,
-        "sText": \.sText, "sSwitch": \.sSwitch, "sHours": \.sHours, "sMinutes": \.sMinutes, "sHidden": \.sHidden,
-        "sError": \.sError, "sInvalid": \.sInvalid, "sDescribedBy": \.sDescribedBy, "sCell": \.sCell,
-        "sFiles": \.sFiles, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
-        "sQuery": \.sQuery, "sChoices": \.sChoices, "searchedName": \.searchedName, "sSearched": \.sSearched,
-        "listTitle": \.listTitle, "sKept": \.sKept,
+        "slot": \.slot, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
+        "searchedName": \.searchedName, "listTitle": \.listTitle,
     ]
 
     /// Equal segments fit a 390 px phone while the longest label times the number of segments
@@ -110,12 +95,10 @@ final class FieldViewModel: KeyPathContext {
         let optionID: PageText
         let optionValue: PageText
         let optionLabel: PageText
-        let sChecked: String
-        let sSelected: String
+        let slot: OptionSlots
 
         static let templateKeys: [String: PartialKeyPath<OptionCell> & Sendable] = [
-            "optionID": \.optionID, "optionValue": \.optionValue, "optionLabel": \.optionLabel,
-            "sChecked": \.sChecked, "sSelected": \.sSelected,
+            "optionID": \.optionID, "optionValue": \.optionValue, "optionLabel": \.optionLabel, "slot": \.slot,
         ]
     }
 
@@ -149,8 +132,10 @@ final class FieldViewModel: KeyPathContext {
         let countLabel = Self.countLabelText(field)
 
         var describedIDs: [String] = []
-        if hint != nil { describedIDs.append("\(id.text)-hint") }
-        if countLabel != nil { describedIDs.append("\(id.text)-count") }
+        let hintID: PageText = "\(id)-hint"
+        let countID: PageText = "\(id)-count"
+        if hint != nil { describedIDs.append(hintID.text) }
+        if countLabel != nil { describedIDs.append(countID.text) }
 
         var srSuffix: [PageText] = []
         if let prefix = PageText.nonEmpty(field.presentation.prefix) { srSuffix.append("in \(prefix)") }
@@ -177,28 +162,18 @@ final class FieldViewModel: KeyPathContext {
         required = marker == .required
         optional = marker == .optional
         self.hint = hint.map { [$0] } ?? []
-        hintID = "\(id)-hint"
+        self.hintID = hintID
+        self.countID = countID
         fieldset = Self.usesFieldset(field) && !longList
         self.readonly = readonly && (!Self.isChoice(field.kind) || openList)
         self.disabled = disabled
         self.openList = openList
         multiple = field.takesSeveralValues
         self.longList = longList
-        let searchName = InputName.searchQuery(of: field.name)
-        self.searchName = PageText(searchName)
+        self.searchName = PageText(InputName.searchQuery(of: field.name))
         optionsURL = "/api/forms/\(builder.schema.id)/fields/\(name)/options"
-        sQuery = longList ? registry.sentinel(.value(field: searchName)) : ""
-        let searchedName = InputName.searchedQuery(of: field.name)
-        self.searchedName = PageText(searchedName)
-        sSearched = longList ? registry.sentinel(.value(field: searchedName)) : ""
+        searchedName = PageText(InputName.searchedQuery(of: field.name))
         listTitle = longList ? PageText.nonEmpty(builder.schema.listTitle(for: field)).map { [$0] } ?? [] : []
-        sChoices =
-            longList
-            ? registry.sentinel(
-                .longList(
-                    field: name.text, several: field.takesSeveralValues,
-                    labels: OptionLabels(builder.schema.optionGroups(for: field))))
-            : ""
         inputType = field.constraints.multiple ? "checkbox" : "radio"
         attrs = builder.attributes(for: field)
         prefix = field.presentation.prefix.map { [PageText($0)] } ?? []
@@ -209,25 +184,18 @@ final class FieldViewModel: KeyPathContext {
         options = optionGroups.flatMap(\.options)
         segmentsWrap = field.kind == .buttons && Self.segmentsWrap(labels: options.map(\.optionLabel.text))
         children = (field.children ?? []).map(builder.cell(for:))
-        sValue = registry.sentinel(.value(field: name.text))
-        sText = registry.sentinel(.text(field: name.text))
-        sSwitch = registry.sentinel(.switchOn(field: name.text))
-        sHours = registry.sentinel(.durationPart(field: name.text, part: .hours))
-        sMinutes = registry.sentinel(.durationPart(field: name.text, part: .minutes))
-        sHidden = disabled ? registry.sentinel(.hiddenValues(field: name.text)) : ""
-        sError = registry.sentinel(.fieldError(field: name.text))
-        sInvalid = registry.sentinel(.invalid(field: name.text))
-        sDescribedBy = registry.sentinel(.describedBy(field: name.text, ids: describedIDs))
-        sCell = registry.sentinel(.cellState(field: name.text))
-        sFiles = field.kind == .attachments ? registry.sentinel(.files(field: name.text)) : ""
+        var traits = FieldSlots.Traits()
+        traits.describedBy = describedIDs.joined(separator: " ")
+        traits.sendsHiddenValues = disabled
+        traits.hasFiles = field.kind == .attachments
+        if longList {
+            traits.longList = (field.takesSeveralValues, OptionLabels(builder.schema.optionGroups(for: field)))
+        }
         // A long list shows its chosen values whatever they are; a read-only choice sends them hidden.
         if builder.mode == .edit, field.kind.hasOptions, !longList, !openList, !disabled {
-            let control: KeptChoiceControl =
-                field.takesSeveralValues ? .checkbox : field.kind == .valueList ? .option : .radio
-            sKept = registry.sentinel(.noLongerOffered(field: name.text, control: control))
-        } else {
-            sKept = ""
+            traits.keptChoices = field.takesSeveralValues ? .checkbox : field.kind == .valueList ? .option : .radio
         }
+        slot = FieldSlots(name.text, traits: traits, registry: registry)
     }
 }
 
@@ -374,8 +342,7 @@ extension FieldViewModel.Builder {
                 index += 1
                 return FieldViewModel.OptionCell(
                     optionID: optionID, optionValue: value, optionLabel: PageText(option.label),
-                    sChecked: registry.sentinel(.checked(field: name.text, option: value.text)),
-                    sSelected: registry.sentinel(.selected(field: name.text, option: value.text)))
+                    slot: OptionSlots(field: name.text, option: value.text, registry: registry))
             }
             return FieldViewModel.OptionGroupCell(
                 hasGroupLabel: label != nil, groupLabelText: label ?? "", options: options)

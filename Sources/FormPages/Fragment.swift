@@ -50,6 +50,16 @@ struct Fragment: Sendable {
         /// The links to the newer and older pages of a list.
         case newer
         case older
+        /// The ids of what describes a field (`aria-describedby`).
+        case ids
+        /// The id of a field's error message.
+        case errorID
+        /// An item's place in its list, from 1.
+        case index
+        /// What was searched for.
+        case query
+        /// How many there are in all.
+        case total
     }
 
     /// Writes the fragment; `part` writes each part (escaped text, or another fragment).
@@ -60,6 +70,11 @@ struct Fragment: Sendable {
             case .hole(let hole): part(hole, &buffer)
             }
         }
+    }
+
+    /// Writes a fragment without parts.
+    func write(to buffer: inout ByteBuffer) {
+        write(to: &buffer) { _, _ in }
     }
 
     /// Writes the fragment with its parts as escaped text; `text` gives each part's text, or nil.

@@ -29,7 +29,6 @@ package struct PageRenderer: Sendable {
             "partials/parent-page",
             "detail", "delete", "login", "gone", "error",
         ] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
-        + SlotMarkup.templates
 
     /// Builds the create (or edit) view of a form version: prepares the form and renders the
     /// page once with sentinels and splits it.

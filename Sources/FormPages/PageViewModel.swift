@@ -59,14 +59,14 @@ package enum PageViewModel {
             let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode)
             let title = mode == .create ? PageText(schema.title) : editTitle(schema)
             // The edit view posts to and cancels back to the object, whose id differs per request.
-            let objectPath = registry.sentinel(.objectPath)
+            let objectPath = registry.sentinel(PageSlots.ObjectPath())
             let home: PageText = mode == .create ? "/forms/\(schema.id)" : "\(slot: objectPath)"
             let marking = schema.requiredMarking
             layout = PageLayout(
-                title: "\(slot: registry.sentinel(.titlePrefix))\(title) – \(siteName)",
+                title: "\(slot: registry.sentinel(PageSlots.TitlePrefix()))\(title) – \(siteName)",
                 htmlClass:
-                    "fw-page \(slot: registry.sentinel(.layoutClass)) fw-presentation-\(schema.regular.rawValue)",
-                regularMedia: "\(slot: registry.sentinel(.regularMedia))",
+                    "fw-page \(slot: registry.sentinel(PageSlots.LayoutClass())) fw-presentation-\(schema.regular.rawValue)",
+                regularMedia: "\(slot: registry.sentinel(PageSlots.RegularMedia()))",
                 body: "create")
             self.title = title
             submit = mode == .create ? PageText(schema.submit) : "Save"
@@ -84,13 +84,14 @@ package enum PageViewModel {
             long = schema.allFields.count > 8
             enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
             prefillSeal =
-                mode == .create ? registry.sentinel(.prefillSeal) + registry.sentinel(.submissionToken) : ""
+                mode == .create
+                ? registry.sentinel(PageSlots.PrefillSeal()) + registry.sentinel(PageSlots.OnceToken()) : ""
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
             legend = marking.showsLegend ? [RequiredMarking.legend] : []
-            csrf = registry.sentinel(.csrfToken)
+            csrf = registry.sentinel(PageSlots.CSRFToken())
             csrfName = InputName.csrf
-            errorSummary = registry.sentinel(.errorSummary)
+            errorSummary = registry.sentinel(PageSlots.ErrorSummary())
             sections = schema.sections.map { section in
                 Section(
                     sectionKind: section.kind.rawValue,
@@ -167,9 +168,9 @@ package enum PageViewModel {
             staticEmpty = false
             opensModal = true
             self.canCreate = canCreate
-            listItems = registry.sentinel(.listItems)
-            listEmpty = registry.sentinel(.listEmpty(text: empty.emptyText.text))
-            pager = registry.sentinel(.pager)
+            listItems = registry.sentinel(ListSlots.Items())
+            listEmpty = registry.sentinel(ListSlots.Empty(text: empty.emptyText.text))
+            pager = registry.sentinel(ListSlots.Pager())
         }
     }
 
@@ -207,22 +208,20 @@ package enum PageViewModel {
             let hasGroupLabel: Bool
             let groupLabelText: PageText
             let rows: [Row]
-            let sGroupHidden: String
+            let slot: DetailGroupSlots
 
             static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
-                "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "rows": \.rows,
-                "sGroupHidden": \.sGroupHidden,
+                "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "rows": \.rows, "slot": \.slot,
             ]
         }
 
         /// One field's label and value, hidden when it has none.
         struct Row: KeyPathContext {
             let rowLabel: PageText
-            let sValue: String
-            let sRowHidden: String
+            let slot: DetailRowSlots
 
             static let templateKeys: [String: PartialKeyPath<Row> & Sendable] = [
-                "rowLabel": \.rowLabel, "sValue": \.sValue, "sRowHidden": \.sRowHidden,
+                "rowLabel": \.rowLabel, "slot": \.slot,
             ]
         }
 
@@ -240,17 +239,16 @@ package enum PageViewModel {
                             rows: zip(fields, names).map { field, name in
                                 Row(
                                     rowLabel: PageText(field.displayName),
-                                    sValue: registry.sentinel(.displayValue(field: name)),
-                                    sRowHidden: registry.sentinel(.displayHidden(field: name)))
+                                    slot: DetailRowSlots(field: name, registry: registry))
                             },
-                            sGroupHidden: registry.sentinel(.displayGroupHidden(fields: names)))
+                            slot: DetailGroupSlots(fields: names, registry: registry))
                     })
             }
-            heading = registry.sentinel(.heading)
+            heading = registry.sentinel(PageSlots.Heading())
             layout = PageLayout(title: "\(slot: heading) – \(parent.heading) – \(siteName)", body: "detail")
             parentHref = "/forms/\(schema.id)"
             parentLabel = parent.heading
-            objectPath = registry.sentinel(.objectPath)
+            objectPath = registry.sentinel(PageSlots.ObjectPath())
             editLabel = "Edit"
         }
     }
@@ -269,9 +267,9 @@ package enum PageViewModel {
             let name = objectName(schema).text.lowercased()
             layout = PageLayout(title: "Delete \(name)? – \(siteName)", body: "confirm")
             title = "Delete \(name)?"
-            heading = registry.sentinel(.heading)
-            objectPath = registry.sentinel(.objectPath)
-            csrf = registry.sentinel(.csrfToken)
+            heading = registry.sentinel(PageSlots.Heading())
+            objectPath = registry.sentinel(PageSlots.ObjectPath())
+            csrf = registry.sentinel(PageSlots.CSRFToken())
             csrfName = InputName.csrf
             deleteLabel = "Delete \(name)"
         }
@@ -283,35 +281,20 @@ package enum PageViewModel {
         let csrf: String
         let csrfName: String
         let errorSummary: String
-        let sNext: String
-        let sNameValue: String
-        let nameField: LoginField
-        let passwordField: LoginField
-
-        /// The slots of one of the page's two fields.
-        struct LoginField {
-            let sCell: String
-            let sError: String
-            let sInvalid: String
-            let sDescribedBy: String
-
-            init(_ name: String, registry: SlotRegistry) {
-                sCell = registry.sentinel(.cellState(field: name))
-                sError = registry.sentinel(.fieldError(field: name))
-                sInvalid = registry.sentinel(.invalid(field: name))
-                sDescribedBy = registry.sentinel(.describedBy(field: name, ids: []))
-            }
-        }
+        /// The slots of the hidden `next` input and of the two fields.
+        let next: FieldSlots
+        let nameField: FieldSlots
+        let passwordField: FieldSlots
 
         init(registry: SlotRegistry) {
-            layout = PageLayout(title: "\(slot: registry.sentinel(.titlePrefix))Sign in – \(siteName)", body: "login")
-            csrf = registry.sentinel(.csrfToken)
+            layout = PageLayout(
+                title: "\(slot: registry.sentinel(PageSlots.TitlePrefix()))Sign in – \(siteName)", body: "login")
+            csrf = registry.sentinel(PageSlots.CSRFToken())
             csrfName = InputName.csrf
-            errorSummary = registry.sentinel(.errorSummary)
-            sNext = registry.sentinel(.value(field: "next"))
-            sNameValue = registry.sentinel(.value(field: "name"))
-            nameField = LoginField("name", registry: registry)
-            passwordField = LoginField("password", registry: registry)
+            errorSummary = registry.sentinel(PageSlots.ErrorSummary())
+            next = FieldSlots("next", registry: registry)
+            nameField = FieldSlots("name", registry: registry)
+            passwordField = FieldSlots("password", registry: registry)
         }
     }
 
@@ -329,7 +312,7 @@ package enum PageViewModel {
         }
 
         init(_ forms: [FormLink], registry: SlotRegistry) {
-            account = registry.sentinel(.accountBar)
+            account = registry.sentinel(PageSlots.AccountBar())
             layout = PageLayout(title: "Forms – \(siteName)", body: "index")
             self.forms = forms.map { Entry(formTitle: PageText($0.title), formHref: "/forms/\($0.id)") }
             noForms = forms.isEmpty

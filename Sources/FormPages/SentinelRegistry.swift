@@ -71,9 +71,6 @@ final class SentinelRegistry<Hole: Hashable & Sendable> {
     }
 }
 
-/// The registry of a plan's slots.
-typealias SlotRegistry = SentinelRegistry<Slot>
-
 extension SentinelRegistry {
     static func makeNonce() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -1,18 +1,38 @@
 import Mustache
+import NIOCore
 
 /// The markup the slots of every plan write, as fragments of the templates in `Templates/slots/`
-/// (and the error summary box, `partials/error-summary`); built once per ``PageRenderer``.
+/// (and the error summary box, `partials/error-summary`): every tag, attribute and id a slot
+/// writes comes from there, never from Swift. Built once per ``PageRenderer``.
 ///
 /// A slot template is inline markup with `{{part}}` holes (``Fragment/Part``), no sections: what
-/// varies per request is chosen in ``RenderPlan`` by writing one fragment or another. The file's
-/// last newline is not part of the fragment.
+/// varies per request is chosen by the slot (`Slots/`) writing one fragment or another. The
+/// file's last newline is not part of the fragment; a leading space is.
 final class SlotMarkup: Sendable {
     /// The error summary box; its `{{items}}` are error items.
     let errorSummary: Fragment
     /// One error in the summary: `{{field}}`, `{{message}}`.
     let errorItem: Fragment
-    /// The error under a field's cell: `{{field}}`, `{{message}}`.
+    /// The error under a field's cell: `{{errorID}}`, `{{message}}`.
     let fieldError: Fragment
+    /// The id of a field's error message: `{{field}}`.
+    let errorID: Fragment
+    /// "Error: " before a page's title while it shows errors.
+    let titleError: Fragment
+    /// ` value="{{value}}"` on an input.
+    let valueAttribute: Fragment
+    /// ` checked` on a checkbox or radio.
+    let checked: Fragment
+    /// ` selected` on an option.
+    let selected: Fragment
+    /// ` hidden` on an element with nothing to show.
+    let hidden: Fragment
+    /// ` aria-invalid="true"` on a field's control while it has an error.
+    let invalid: Fragment
+    /// ` aria-describedby="{{ids}}"` on a field's control.
+    let describedBy: Fragment
+    /// The class a field's cell takes while it has an error, with its leading space.
+    let cellError: Fragment
     /// A hidden input: `{{name}}`, `{{value}}`.
     let hiddenInput: Fragment
     /// A list of files: `{{items}}`.
@@ -48,48 +68,62 @@ final class SlotMarkup: Sendable {
     let pagerNewer: Fragment
     /// `{{href}}`.
     let pagerOlder: Fragment
-    /// An option of a long value list: `{{type}}`, `{{id}}`, `{{name}}`, `{{value}}`, `{{checked}}`, `{{text}}`.
+    /// A radio or checkbox of a choice whose options are not in the plan: `{{type}}`, `{{id}}`,
+    /// `{{name}}`, `{{value}}`, `{{checked}}`, `{{text}}`.
     let choiceOption: Fragment
-    /// A long list's search that found nothing: `{{text}}`.
+    /// The id of a long value list's option: `{{field}}`, `{{index}}`.
+    let optionID: Fragment
+    /// The id of a choice no longer offered: `{{field}}`, `{{index}}`.
+    let keptID: Fragment
+    /// A long value list's search that found nothing: `{{query}}`.
     let noMatches: Fragment
+    /// A long value list's search that found more than the page shows: `{{count}}`, `{{total}}`.
+    let moreMatches: Fragment
     /// A select's option no longer offered: `{{value}}`, `{{checked}}` (as ` selected`), `{{text}}`.
     let keptOption: Fragment
-
-    /// The templates the fragments come from, for the check that every template is there.
-    static let templates =
-        ["partials/error-summary"]
-        + [
-            "error-item", "field-error", "hidden-input", "file-list", "kept-file", "shown-file", "file-date",
-            "file-image",
-            "file-icon", "more-items", "more-item", "list-item", "list-empty", "account", "admin-link", "sign-in",
-            "pager",
-            "pager-newer", "pager-older", "choice-option", "no-matches", "kept-option",
-        ].map { "slots/\($0)" }
+    /// The label of a choice no longer offered: `{{value}}`.
+    let noLongerOffered: Fragment
 
     init(library: MustacheLibrary) throws(RenderPlanError) {
+        func slot(_ name: String) throws(RenderPlanError) -> Fragment {
+            try Self.fragment("slots/\(name)", library: library)
+        }
         errorSummary = try Self.fragment("partials/error-summary", library: library, inline: false)
-        errorItem = try Self.fragment("slots/error-item", library: library)
-        fieldError = try Self.fragment("slots/field-error", library: library)
-        hiddenInput = try Self.fragment("slots/hidden-input", library: library)
-        fileList = try Self.fragment("slots/file-list", library: library)
-        keptFile = try Self.fragment("slots/kept-file", library: library)
-        shownFile = try Self.fragment("slots/shown-file", library: library)
-        fileDate = try Self.fragment("slots/file-date", library: library)
-        fileImage = try Self.fragment("slots/file-image", library: library)
-        fileIcon = try Self.fragment("slots/file-icon", library: library)
-        moreItems = try Self.fragment("slots/more-items", library: library)
-        moreItem = try Self.fragment("slots/more-item", library: library)
-        listItem = try Self.fragment("slots/list-item", library: library)
-        listEmpty = try Self.fragment("slots/list-empty", library: library)
-        account = try Self.fragment("slots/account", library: library)
-        adminLink = try Self.fragment("slots/admin-link", library: library)
-        signIn = try Self.fragment("slots/sign-in", library: library)
-        pager = try Self.fragment("slots/pager", library: library)
-        pagerNewer = try Self.fragment("slots/pager-newer", library: library)
-        pagerOlder = try Self.fragment("slots/pager-older", library: library)
-        choiceOption = try Self.fragment("slots/choice-option", library: library)
-        noMatches = try Self.fragment("slots/no-matches", library: library)
-        keptOption = try Self.fragment("slots/kept-option", library: library)
+        errorItem = try slot("error-item")
+        fieldError = try slot("field-error")
+        errorID = try slot("error-id")
+        titleError = try slot("title-error")
+        valueAttribute = try slot("value-attribute")
+        checked = try slot("checked")
+        selected = try slot("selected")
+        hidden = try slot("hidden")
+        invalid = try slot("invalid")
+        describedBy = try slot("described-by")
+        cellError = try slot("cell-error")
+        hiddenInput = try slot("hidden-input")
+        fileList = try slot("file-list")
+        keptFile = try slot("kept-file")
+        shownFile = try slot("shown-file")
+        fileDate = try slot("file-date")
+        fileImage = try slot("file-image")
+        fileIcon = try slot("file-icon")
+        moreItems = try slot("more-items")
+        moreItem = try slot("more-item")
+        listItem = try slot("list-item")
+        listEmpty = try slot("list-empty")
+        account = try slot("account")
+        adminLink = try slot("admin-link")
+        signIn = try slot("sign-in")
+        pager = try slot("pager")
+        pagerNewer = try slot("pager-newer")
+        pagerOlder = try slot("pager-older")
+        choiceOption = try slot("choice-option")
+        optionID = try slot("option-id")
+        keptID = try slot("kept-id")
+        noMatches = try slot("no-matches")
+        moreMatches = try slot("more-matches")
+        keptOption = try slot("kept-option")
+        noLongerOffered = try slot("no-longer-offered")
     }
 
     /// Renders a template once with a sentinel for each part and splits it.
@@ -104,6 +138,51 @@ final class SlotMarkup: Sendable {
         if let unknown = parts.unknown.first { throw .unknownPart(template: template, name: unknown) }
         if inline, rendered.hasSuffix("\n") { rendered.removeLast() }
         return Fragment(chunks: try parts.registry.split(rendered))
+    }
+}
+
+extension SlotMarkup {
+    /// A hidden input sending a value back as it is.
+    func writeHiddenInput(name: String, value: String, to buffer: inout ByteBuffer) {
+        hiddenInput.write(to: &buffer) { part in
+            switch part {
+            case .name: name
+            case .value: value
+            default: nil
+            }
+        }
+    }
+
+    /// ` value="…"`, or nothing for no value or an empty one.
+    func writeValueAttribute(_ value: String?, to buffer: inout ByteBuffer) {
+        guard let value, !value.isEmpty else { return }
+        valueAttribute.write(to: &buffer) { $0 == .value ? value : nil }
+    }
+
+    /// A radio (or with `several` a checkbox) of a choice whose options are not in the plan,
+    /// its id from `id` (``optionID`` or ``keptID``) and its label written by `text`.
+    func writeChoice(
+        id: Fragment, field: String, index: Int, several: Bool, value: String, checked: Bool,
+        to buffer: inout ByteBuffer, text: (inout ByteBuffer) -> Void
+    ) {
+        choiceOption.write(to: &buffer) { part, buffer in
+            switch part {
+            case .type: buffer.writeStaticString(several ? "checkbox" : "radio")
+            case .id:
+                id.write(to: &buffer) { part in
+                    switch part {
+                    case .field: field
+                    case .index: String(index + 1)
+                    default: nil
+                    }
+                }
+            case .name: HTML.writeEscaped(field, to: &buffer)
+            case .value: HTML.writeEscaped(value, to: &buffer)
+            case .checked: if checked { self.checked.write(to: &buffer) }
+            case .text: text(&buffer)
+            default: break
+            }
+        }
     }
 }
 

@@ -1,0 +1,164 @@
+import FormModel
+import Foundation
+import NIOCore
+
+/// The slots of a form's inputs: the values a request shows in them, and the state of each
+/// field's cell (its error, `aria-invalid`, `aria-describedby`).
+enum InputSlots {
+    /// ` value="…"` for a single-value input.
+    struct Value: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            markup.writeValueAttribute(state.firstValue(field), to: &buffer)
+        }
+    }
+
+    /// A textarea's content.
+    struct Text: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            guard let text = state.firstValue(field) else { return }
+            // The HTML parser drops one newline right after <textarea>; keep a leading one.
+            if text.hasPrefix("\n") || text.hasPrefix("\r") { buffer.writeStaticString("\n") }
+            HTML.writeEscaped(text, to: &buffer)
+        }
+    }
+
+    /// ` checked` when the field's values include the option.
+    struct Checked: Slot {
+        let field: String
+        let option: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if state.values[field]?.contains(option) == true { markup.checked.write(to: &buffer) }
+        }
+    }
+
+    /// ` selected` when the field's values include the option.
+    struct Selected: Slot {
+        let field: String
+        let option: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if state.values[field]?.contains(option) == true { markup.selected.write(to: &buffer) }
+        }
+    }
+
+    /// ` checked` when the switch is on.
+    struct SwitchOn: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if let value = state.firstValue(field), SwitchValue.isOn(value) { markup.checked.write(to: &buffer) }
+        }
+    }
+
+    /// Hidden inputs carrying a read-only choice's values, since its disabled controls are not sent.
+    struct HiddenValues: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            for value in state.values[field] ?? [] where !value.isEmpty {
+                markup.writeHiddenInput(name: field, value: value, to: &buffer)
+            }
+        }
+    }
+
+    /// ` value="…"` for the hours or minutes part of a duration.
+    struct Duration: Slot {
+        let field: String
+        let part: DurationPart
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            markup.writeValueAttribute(DurationValue.part(part, of: field, in: state), to: &buffer)
+        }
+    }
+
+    /// The files already received for an attachments field, listed with the boxes that send them
+    /// back, so they are not uploaded twice.
+    struct Files: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, markup: markup, to: &buffer)
+        }
+    }
+
+    /// The error message under the cell, or nothing.
+    struct FieldError: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            guard let error = state.error(for: field) else { return }
+            markup.fieldError.write(to: &buffer) { part, buffer in
+                switch part {
+                case .errorID: markup.errorID.write(to: &buffer) { $0 == .field ? field : nil }
+                case .message: HTML.writeEscaped(error.message, to: &buffer)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// ` aria-invalid="true"` when the field has an error.
+    struct Invalid: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if state.error(for: field) != nil { markup.invalid.write(to: &buffer) }
+        }
+    }
+
+    /// ` aria-describedby="…"`: the static ids (hint, count) and, when there is one, the error's.
+    struct DescribedBy: Slot {
+        let field: String
+        /// The ids, space-separated, of what always describes the field; empty when nothing does.
+        let ids: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            let hasError = state.error(for: field) != nil
+            guard hasError || !ids.isEmpty else { return }
+            markup.describedBy.write(to: &buffer) { part, buffer in
+                guard part == .ids else { return }
+                HTML.writeEscaped(ids, to: &buffer)
+                guard hasError else { return }
+                if !ids.isEmpty { buffer.writeStaticString(" ") }
+                markup.errorID.write(to: &buffer) { $0 == .field ? field : nil }
+            }
+        }
+    }
+
+    /// ` fw-cell--error` on the cell when the field has an error.
+    struct CellState: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if state.error(for: field) != nil { markup.cellError.write(to: &buffer) }
+        }
+    }
+}
+
+/// How a switch's submitted or default value reads.
+enum SwitchValue {
+    static func isOn(_ value: String) -> Bool {
+        value == "on" || value == "true"
+    }
+}
+
+/// A duration's hours and minutes inputs, from their own values or split from the ISO value.
+enum DurationValue {
+    static func part(_ part: DurationPart, of field: String, in state: RenderState) -> String? {
+        if let own = state.values["\(field).\(part.rawValue)"]?.first { return own }
+        guard let iso = state.firstValue(field), let split = split(iso) else { return nil }
+        return part == .hours ? String(split.hours) : String(split.minutes)
+    }
+
+    /// `PT1H30M` → (1, 30); days and weeks count as 24 and 168 hours; seconds are dropped.
+    static func split(_ iso: String) -> (hours: Int, minutes: Int)? {
+        guard let duration = ISODuration(iso) else { return nil }
+        let minutes = NSDecimalNumber(decimal: duration.totalSeconds).intValue / 60
+        return (minutes / 60, minutes % 60)
+    }
+}

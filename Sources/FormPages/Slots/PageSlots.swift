@@ -1,0 +1,102 @@
+import NIOCore
+
+/// The slots of a whole page: its layout, title, token and messages.
+enum PageSlots {
+    /// The class on `<html>` that picks the layout: `fw-layout-auto|compact|regular`.
+    struct LayoutClass: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            buffer.writeString(state.layout.htmlClass)
+        }
+    }
+
+    /// The media query of the regular-width stylesheet's `<link>` (``LayoutMode/regularMedia``).
+    struct RegularMedia: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            buffer.writeString(state.layout.regularMedia)
+        }
+    }
+
+    /// "Error: " before the page title when the form has errors, as screen readers hear the
+    /// title first.
+    struct TitlePrefix: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if !state.errors.isEmpty { markup.titleError.write(to: &buffer) }
+        }
+    }
+
+    /// The hidden `_csrf` input's value.
+    struct CSRFToken: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            HTML.writeEscaped(state.csrfToken, to: &buffer)
+        }
+    }
+
+    /// The error summary box, with one link per error, or nothing.
+    struct ErrorSummary: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            guard !state.errors.isEmpty else { return }
+            markup.errorSummary.write(to: &buffer) { part, buffer in
+                guard part == .items else { return }
+                for error in state.errors {
+                    markup.errorItem.write(to: &buffer) { part in
+                        switch part {
+                        case .field: error.field
+                        case .message: error.message
+                        default: nil
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The object's path, `/forms/{id}/{object}`: the edit form's action, the detail page's links.
+    struct ObjectPath: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            HTML.writeEscaped(state.objectPath, to: &buffer)
+        }
+    }
+
+    /// The object's key information as a heading.
+    struct Heading: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            HTML.writeEscaped(state.heading, to: &buffer)
+        }
+    }
+
+    /// The hidden input with the signed values of read-only fields, or nothing.
+    struct PrefillSeal: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if let seal = state.prefillSeal {
+                markup.writeHiddenInput(name: InputName.prefill, value: seal, to: &buffer)
+            }
+        }
+    }
+
+    /// The hidden input with the create view's one-time token, or nothing.
+    struct OnceToken: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            if let token = state.submissionToken {
+                markup.writeHiddenInput(name: InputName.once, value: token, to: &buffer)
+            }
+        }
+    }
+
+    /// "Sign in", or the account's name with a Sign out button (and the admin page's link).
+    struct AccountBar: Slot {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+            guard let name = state.accountName else {
+                markup.signIn.write(to: &buffer)
+                return
+            }
+            markup.account.write(to: &buffer) { part, buffer in
+                switch part {
+                case .adminLink: if state.isAdmin { markup.adminLink.write(to: &buffer) }
+                case .name: HTML.writeEscaped(name, to: &buffer)
+                case .csrf: HTML.writeEscaped(state.csrfToken, to: &buffer)
+                default: break
+                }
+            }
+        }
+    }
+}
