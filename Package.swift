@@ -117,6 +117,16 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Benchmarks/BareRoute"
         ),
+        // `ChainCost`: the global middleware's instructions a request, in process (scripts/callgrind-chain).
+        .executableTarget(
+            name: "ChainCost",
+            dependencies: [
+                "FormWeb", "FormPages", "FormStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ChainCost"
+        ),
         // `ImportBenchmarks`: the OData importer against xmllint and pyodata, and its memory (needs ../shared).
         .executableTarget(
             name: "ImportBenchmarks",
@@ -135,6 +145,17 @@ let package = Package(
             name: "FormImportTests",
             dependencies: ["FormImport", "FormModel", "FormXML"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FormStoreTests",
+            dependencies: [
+                "FormStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "FormPagesTests",
+            dependencies: ["FormPages", "FormModel"]
         ),
         .testTarget(
             name: "FormWebTests",

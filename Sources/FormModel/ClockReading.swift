@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What `default="today"` and `default="now"` mean: the date, and the time to the minute, at one
 /// moment in one time zone. The create view fills such defaults from a reading, and the server's
@@ -12,6 +13,21 @@ public struct ClockReading: Sendable, Hashable {
         self.today = today
         self.time = time
     }
+
+    /// The reading at `now` in `timeZone`, from the last one made when it is in the same minute
+    /// (a form whose default is `today` reads the clock on every create view, and the calendar
+    /// arithmetic cost more than the rest of the view's values).
+    public static func reading(at now: Date = Date(), in timeZone: TimeZone) -> ClockReading {
+        let minute = Int64((now.timeIntervalSince1970 / 60).rounded(.down))
+        if let last = lastReading.withLock({ $0 }), last.minute == minute, last.timeZone == timeZone {
+            return last.reading
+        }
+        let reading = ClockReading(now: now, timeZone: timeZone)
+        lastReading.withLock { $0 = (minute, timeZone, reading) }
+        return reading
+    }
+
+    private static let lastReading = Mutex<(minute: Int64, timeZone: TimeZone, reading: ClockReading)?>(nil)
 
     /// Reads the clock at `now` in `timeZone`.
     public init(now: Date = Date(), timeZone: TimeZone) {
@@ -35,7 +51,7 @@ public struct ClockReading: Sendable, Hashable {
     }
 
     private static func minutes(_ time: LocalTime) -> String {
-        String(format: "%02d:%02d", time.hour, time.minute)
+        Digits.padded(time.hour, 2) + ":" + Digits.padded(time.minute, 2)
     }
 }
 

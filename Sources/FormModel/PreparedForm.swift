@@ -87,31 +87,42 @@ public struct PreparedForm: Sendable {
     {
         var clock: ClockReading?
         var values: [String: [String]] = [:]
+        values.reserveCapacity(initialRules.count)
         for rule in initialRules {
-            let field = rule.field
-            if field.prefill == .query, let given = query[field.name]?.filter({ !$0.isEmpty }), !given.isEmpty {
-                values[field.name] = field.takesSeveralValues ? given : [given[0]]
+            if rule.prefilledByQuery, let given = query[rule.name]?.filter({ !$0.isEmpty }), !given.isEmpty {
+                values[rule.name] = rule.takesSeveralValues ? given : [given[0]]
                 continue
             }
-            if field.defaultsToClock {
+            if rule.defaultsToClock {
                 // The clock is read once per request, and only when a field needs it.
-                if clock == nil { clock = ClockReading(now: now, timeZone: timeZone ?? self.timeZone) }
-                values[field.name] = field.initialValues(at: clock)
+                if clock == nil { clock = ClockReading.reading(at: now, in: timeZone ?? self.timeZone) }
+                values[rule.name] = clock?.value(for: rule.kind).map { [$0] } ?? []
             } else if !rule.defaults.isEmpty {
-                values[field.name] = rule.defaults
+                values[rule.name] = rule.defaults
             }
         }
         return values
     }
 }
 
-/// A field that starts with a value, with its defaults split once.
+/// A field that starts with a value: what decides the value, worked out once (a request copies
+/// no field).
 struct InitialValueRule: Sendable {
-    let field: Field
+    let name: String
+    let kind: FieldKind
+    let prefilledByQuery: Bool
+    let takesSeveralValues: Bool
+    /// The defaults, split.
     let defaults: [String]
+    /// Whether the default is `today` or `now`, read from the clock.
+    let defaultsToClock: Bool
 
     init(_ field: Field) {
-        self.field = field
+        name = field.name
+        kind = field.kind
+        prefilledByQuery = field.prefill == .query
+        takesSeveralValues = field.takesSeveralValues
         defaults = field.defaultValues
+        defaultsToClock = field.defaultsToClock
     }
 }

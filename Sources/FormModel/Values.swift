@@ -32,7 +32,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
-    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var description: String {
+        Digits.padded(year, 4) + "-" + Digits.padded(month, 2) + "-" + Digits.padded(day, 2)
+    }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
@@ -63,7 +65,8 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     public var description: String {
-        second == 0 ? String(format: "%02d:%02d", hour, minute) : String(format: "%02d:%02d:%02d", hour, minute, second)
+        let minutes = Digits.padded(hour, 2) + ":" + Digits.padded(minute, 2)
+        return second == 0 ? minutes : minutes + ":" + Digits.padded(second, 2)
     }
 
     public static func < (a: LocalTime, b: LocalTime) -> Bool {
@@ -260,6 +263,27 @@ enum Digits {
     static func int(_ s: Substring) -> Int? {
         guard !s.isEmpty, s.count <= 18, s.allSatisfy(\.isASCIIDigit) else { return nil }
         return Int(s)
+    }
+
+    /// A number of 0 or more written with at least `width` digits, zeros in front: what
+    /// `String(format: "%02d")` writes, without Foundation's formatter (a form's default of
+    /// `today` is written on every create view).
+    static func padded(_ value: Int, _ width: Int) -> String {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let count = max(digits, width)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var rest = value
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            return count
+        }
     }
 }
 

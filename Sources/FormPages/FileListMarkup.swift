@@ -28,7 +28,7 @@ enum FileListMarkup {
     /// The files already received for a form's attachments field, each with a ticked Keep box (and
     /// its URL in `data-url`, for the previewer).
     static func writeKept(
-        _ files: [SubmittedFile], field: String, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
+        _ files: [SubmittedFile], field: String, state: RenderState, markup: SlotMarkup, to buffer: inout PageBuffer
     ) {
         guard !files.isEmpty else { return }
         markup.fileList.write(to: &buffer) { part, buffer in
@@ -47,7 +47,7 @@ enum FileListMarkup {
 
     /// An object's files on the detail page, each linking to its bytes.
     static func writeShown(
-        _ files: [SubmittedFile], state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
+        _ files: [SubmittedFile], state: RenderState, markup: SlotMarkup, to buffer: inout PageBuffer
     ) {
         let date = state.filesDate
         markup.fileList.write(to: &buffer) { part, buffer in
@@ -66,7 +66,7 @@ enum FileListMarkup {
     /// The parts a kept file's tile and a shown file's share: its URL, thumbnail, name and size.
     private static func writeTile(
         _ part: Fragment.Part, of file: SubmittedFile, state: RenderState, markup: SlotMarkup,
-        to buffer: inout ByteBuffer
+        to buffer: inout PageBuffer
     ) {
         switch part {
         case .url: HTML.writeEscaped(url(for: file, state: state), to: &buffer)
@@ -78,7 +78,7 @@ enum FileListMarkup {
     }
 
     private static func writeThumbnail(
-        _ file: SubmittedFile, state: RenderState, markup: SlotMarkup, to buffer: inout ByteBuffer
+        _ file: SubmittedFile, state: RenderState, markup: SlotMarkup, to buffer: inout PageBuffer
     ) {
         if isImage(file) {
             markup.fileImage.write(to: &buffer) { $0 == .url ? url(for: file, state: state) : nil }

@@ -63,7 +63,7 @@ struct Fragment: Sendable {
     }
 
     /// Writes the fragment; `part` writes each part (escaped text, or another fragment).
-    func write(to buffer: inout ByteBuffer, _ part: (Part, inout ByteBuffer) -> Void) {
+    func write(to buffer: inout PageBuffer, _ part: (Part, inout PageBuffer) -> Void) {
         for chunk in chunks {
             switch chunk {
             case .bytes(let bytes): buffer.writeBytes(bytes)
@@ -73,12 +73,12 @@ struct Fragment: Sendable {
     }
 
     /// Writes a fragment without parts.
-    func write(to buffer: inout ByteBuffer) {
+    func write(to buffer: inout PageBuffer) {
         write(to: &buffer) { _, _ in }
     }
 
     /// Writes the fragment with its parts as escaped text; `text` gives each part's text, or nil.
-    func write(to buffer: inout ByteBuffer, text: (Part) -> String?) {
+    func write(to buffer: inout PageBuffer, text: (Part) -> String?) {
         write(to: &buffer) { part, buffer in
             if let value = text(part) { HTML.writeEscaped(value, to: &buffer) }
         }

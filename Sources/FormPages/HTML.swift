@@ -19,31 +19,28 @@ enum HTML {
         return out
     }
 
-    /// Writes the escaped text straight into the response buffer, without an intermediate string.
-    static func writeEscaped(_ text: String, to buffer: inout ByteBuffer) {
-        var start = text.utf8.startIndex
-        var index = start
-        let utf8 = text.utf8
-        while index < utf8.endIndex {
-            let replacement: StaticString?
-            switch utf8[index] {
-            case UInt8(ascii: "&"): replacement = "&amp;"
-            case UInt8(ascii: "<"): replacement = "&lt;"
-            case UInt8(ascii: ">"): replacement = "&gt;"
-            case UInt8(ascii: "\""): replacement = "&quot;"
-            case UInt8(ascii: "'"): replacement = "&#39;"
-            default: replacement = nil
-            }
-            if let replacement {
-                // Slice the UTF-8 view, not the String: String slicing rounds to grapheme
-                // boundaries and could take the special byte back in.
-                buffer.writeBytes(utf8[start..<index])
+    /// Writes the escaped text straight into the response buffer, without an intermediate string:
+    /// runs without a special character are copied as they are, from the string's own UTF-8.
+    static func writeEscaped(_ text: String, to buffer: inout PageBuffer) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let replacement: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                default: continue
+                }
+                buffer.writeBytes(UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 buffer.writeStaticString(replacement)
-                start = utf8.index(after: index)
+                start = index + 1
             }
-            index = utf8.index(after: index)
+            buffer.writeBytes(UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        buffer.writeBytes(utf8[start..<utf8.endIndex])
     }
 
     /// The private-use characters that open and close a slot sentinel.

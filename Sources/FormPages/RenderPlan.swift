@@ -48,17 +48,50 @@ package struct RenderPlan: Sendable {
         self.init(pieces: [.bytes(Array(staticPage.utf8))], markup: markup)
     }
 
-    /// The page for one request.
-    package func render(_ state: RenderState, allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: bytes.count + 1024)
-        bytes.withUnsafeBytes { bytes in
-            var start = 0
-            for segment in segments {
-                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[start..<segment.end]))
-                start = segment.end
-                if segment.slot >= 0 { slots[segment.slot].write(state, markup, to: &buffer) }
+    /// The plan with every slot that writes the same for the same values (and layout) filled in
+    /// from `state`: what is left is the slots that differ per request (the tokens). A create
+    /// view shown with its initial values, as nearly every one is, is then a copy of static
+    /// bytes and a few tokens.
+    func specialized(for state: RenderState) -> RenderPlan {
+        var page = PageBuffer(capacity: bytes.count + 1024)
+        var segments: [Segment] = []
+        var slots: [any Slot] = []
+        var start = 0
+        for segment in self.segments {
+            page.writeBytes(bytes[start..<segment.end])
+            start = segment.end
+            guard segment.slot >= 0 else { continue }
+            let slot = self.slots[segment.slot]
+            if type(of: slot).differsPerRequest {
+                segments.append(Segment(end: page.bytes.count, slot: slots.count))
+                slots.append(slot)
+            } else {
+                slot.write(state, markup, to: &page)
             }
         }
+        segments.append(Segment(end: page.bytes.count, slot: -1))
+        return RenderPlan(bytes: page.bytes, segments: segments, slots: slots, markup: markup)
+    }
+
+    private init(bytes: [UInt8], segments: [Segment], slots: [any Slot], markup: SlotMarkup) {
+        self.bytes = bytes
+        self.segments = segments
+        self.slots = slots
+        self.markup = markup
+    }
+
+    /// The page for one request.
+    package func render(_ state: RenderState, allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
+        var page = PageBuffer(capacity: bytes.count + 1024)
+        var start = 0
+        for segment in segments {
+            page.writeBytes(bytes[start..<segment.end])
+            start = segment.end
+            if segment.slot >= 0 { slots[segment.slot].write(state, markup, to: &page) }
+        }
+        var buffer = allocator.buffer(capacity: page.bytes.count)
+        // As raw bytes: one copy (`writeBytes` of an array went byte by byte).
+        page.bytes.withUnsafeBytes { buffer.writeBytes($0) }
         return buffer
     }
 }

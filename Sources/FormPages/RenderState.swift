@@ -114,6 +114,21 @@ package struct RenderState: Sendable {
         self.layout = layout
     }
 
+    /// What a plan specialised for this state depends on, when nothing but the values and the
+    /// layout sets it apart from a fresh view (no errors, files, searches…); the tokens may differ.
+    var freshKey: FreshKey? {
+        guard errors.isEmpty, objectPath.isEmpty, files.isEmpty, stagedFileIDs.isEmpty, display.isEmpty,
+            displayItems.isEmpty, filesDate.isEmpty, heading.isEmpty, accountName == nil, !isAdmin,
+            listSearches.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil, olderPage == nil
+        else { return nil }
+        return FreshKey(values: values, layout: layout)
+    }
+
+    struct FreshKey: Hashable, Sendable {
+        var values: [String: [String]]
+        var layout: LayoutMode
+    }
+
     func firstValue(_ name: String) -> String? {
         values[name]?.first
     }

@@ -9,7 +9,16 @@ import NIOCore
 /// The slot types are in `Slots/`; templates name them through ``FieldSlots`` and the page
 /// contexts.
 protocol Slot: Hashable, Sendable {
-    func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer)
+    func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer)
+
+    /// Whether two requests that show the same values write different things here: the
+    /// viewer's CSRF token, a one-time token. A plan specialised for some values
+    /// (``RenderPlan/specialized(for:)``) keeps only these as slots.
+    static var differsPerRequest: Bool { get }
+}
+
+extension Slot {
+    static var differsPerRequest: Bool { false }
 }
 
 /// A slot of any kind, as a plan holds it: the same slot (kind and values) is the same hole.

@@ -143,7 +143,7 @@ final class SlotMarkup: Sendable {
 
 extension SlotMarkup {
     /// A hidden input sending a value back as it is.
-    func writeHiddenInput(name: String, value: String, to buffer: inout ByteBuffer) {
+    func writeHiddenInput(name: String, value: String, to buffer: inout PageBuffer) {
         hiddenInput.write(to: &buffer) { part in
             switch part {
             case .name: name
@@ -154,7 +154,7 @@ extension SlotMarkup {
     }
 
     /// ` value="…"`, or nothing for no value or an empty one.
-    func writeValueAttribute(_ value: String?, to buffer: inout ByteBuffer) {
+    func writeValueAttribute(_ value: String?, to buffer: inout PageBuffer) {
         guard let value, !value.isEmpty else { return }
         valueAttribute.write(to: &buffer) { $0 == .value ? value : nil }
     }
@@ -163,7 +163,7 @@ extension SlotMarkup {
     /// its id from `id` (``optionID`` or ``keptID``) and its label written by `text`.
     func writeChoice(
         id: Fragment, field: String, index: Int, several: Bool, value: String, checked: Bool,
-        to buffer: inout ByteBuffer, text: (inout ByteBuffer) -> Void
+        to buffer: inout PageBuffer, text: (inout PageBuffer) -> Void
     ) {
         choiceOption.write(to: &buffer) { part, buffer in
             switch part {

@@ -10,7 +10,7 @@ enum ChoiceSlots {
         let several: Bool
         let labels: OptionLabels
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             let chosen = (state.values[field] ?? []).filter { !$0.isEmpty }
             var options = chosen.map { (value: $0, label: labels.label(of: $0), checked: true) }
             let search = state.listSearches[field]
@@ -46,10 +46,10 @@ enum ChoiceSlots {
         let field: String
         let control: KeptChoiceControl
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             for (index, value) in (state.noLongerOffered[field] ?? []).enumerated() {
                 let chosen = state.values[field]?.contains(value) == true
-                let label: (inout ByteBuffer) -> Void = { buffer in
+                let label: (inout PageBuffer) -> Void = { buffer in
                     markup.noLongerOffered.write(to: &buffer) { $0 == .value ? value : nil }
                 }
                 guard control != .option else {

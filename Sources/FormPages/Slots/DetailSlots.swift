@@ -7,7 +7,7 @@ enum DetailSlots {
     struct Value: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if let files = state.files[field], !files.isEmpty {
                 FileListMarkup.writeShown(files, state: state, markup: markup, to: &buffer)
             } else if let text = state.display[field] {
@@ -29,7 +29,7 @@ enum DetailSlots {
     struct RowHidden: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if !state.hasDisplayValue(field) { markup.hidden.write(to: &buffer) }
         }
     }
@@ -38,7 +38,7 @@ enum DetailSlots {
     struct GroupHidden: Slot {
         let fields: [String]
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if !fields.contains(where: state.hasDisplayValue) { markup.hidden.write(to: &buffer) }
         }
     }

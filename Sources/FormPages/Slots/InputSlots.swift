@@ -9,7 +9,7 @@ enum InputSlots {
     struct Value: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             markup.writeValueAttribute(state.firstValue(field), to: &buffer)
         }
     }
@@ -18,7 +18,7 @@ enum InputSlots {
     struct Text: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             guard let text = state.firstValue(field) else { return }
             // The HTML parser drops one newline right after <textarea>; keep a leading one.
             if text.hasPrefix("\n") || text.hasPrefix("\r") { buffer.writeStaticString("\n") }
@@ -31,7 +31,7 @@ enum InputSlots {
         let field: String
         let option: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if state.values[field]?.contains(option) == true { markup.checked.write(to: &buffer) }
         }
     }
@@ -41,7 +41,7 @@ enum InputSlots {
         let field: String
         let option: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if state.values[field]?.contains(option) == true { markup.selected.write(to: &buffer) }
         }
     }
@@ -50,7 +50,7 @@ enum InputSlots {
     struct SwitchOn: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if let value = state.firstValue(field), SwitchValue.isOn(value) { markup.checked.write(to: &buffer) }
         }
     }
@@ -59,7 +59,7 @@ enum InputSlots {
     struct HiddenValues: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             for value in state.values[field] ?? [] where !value.isEmpty {
                 markup.writeHiddenInput(name: field, value: value, to: &buffer)
             }
@@ -71,7 +71,7 @@ enum InputSlots {
         let field: String
         let part: DurationPart
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             markup.writeValueAttribute(DurationValue.part(part, of: field, in: state), to: &buffer)
         }
     }
@@ -81,7 +81,7 @@ enum InputSlots {
     struct Files: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             FileListMarkup.writeKept(state.files[field] ?? [], field: field, state: state, markup: markup, to: &buffer)
         }
     }
@@ -90,7 +90,7 @@ enum InputSlots {
     struct FieldError: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             guard let error = state.error(for: field) else { return }
             markup.fieldError.write(to: &buffer) { part, buffer in
                 switch part {
@@ -106,7 +106,7 @@ enum InputSlots {
     struct Invalid: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if state.error(for: field) != nil { markup.invalid.write(to: &buffer) }
         }
     }
@@ -117,7 +117,7 @@ enum InputSlots {
         /// The ids, space-separated, of what always describes the field; empty when nothing does.
         let ids: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             let hasError = state.error(for: field) != nil
             guard hasError || !ids.isEmpty else { return }
             markup.describedBy.write(to: &buffer) { part, buffer in
@@ -134,7 +134,7 @@ enum InputSlots {
     struct CellState: Slot {
         let field: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if state.error(for: field) != nil { markup.cellError.write(to: &buffer) }
         }
     }

@@ -4,7 +4,7 @@ import NIOCore
 enum ListSlots {
     /// The list items.
     struct Items: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             for item in state.listItems {
                 markup.listItem.write(to: &buffer) { part in
                     switch part {
@@ -21,14 +21,14 @@ enum ListSlots {
     struct Empty: Slot {
         let text: String
 
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if state.listItems.isEmpty { markup.listEmpty.write(to: &buffer) { $0 == .text ? text : nil } }
         }
     }
 
     /// Links to the newer and older pages of the list, when there are more.
     struct Pager: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             guard state.newerPage != nil || state.olderPage != nil else { return }
             markup.pager.write(to: &buffer) { part, buffer in
                 switch part {

@@ -4,14 +4,14 @@ import NIOCore
 enum PageSlots {
     /// The class on `<html>` that picks the layout: `fw-layout-auto|compact|regular`.
     struct LayoutClass: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             buffer.writeString(state.layout.htmlClass)
         }
     }
 
     /// The media query of the regular-width stylesheet's `<link>` (``LayoutMode/regularMedia``).
     struct RegularMedia: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             buffer.writeString(state.layout.regularMedia)
         }
     }
@@ -19,21 +19,23 @@ enum PageSlots {
     /// "Error: " before the page title when the form has errors, as screen readers hear the
     /// title first.
     struct TitlePrefix: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if !state.errors.isEmpty { markup.titleError.write(to: &buffer) }
         }
     }
 
     /// The hidden `_csrf` input's value.
     struct CSRFToken: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             HTML.writeEscaped(state.csrfToken, to: &buffer)
         }
     }
 
     /// The error summary box, with one link per error, or nothing.
     struct ErrorSummary: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             guard !state.errors.isEmpty else { return }
             markup.errorSummary.write(to: &buffer) { part, buffer in
                 guard part == .items else { return }
@@ -52,21 +54,23 @@ enum PageSlots {
 
     /// The object's path, `/forms/{id}/{object}`: the edit form's action, the detail page's links.
     struct ObjectPath: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             HTML.writeEscaped(state.objectPath, to: &buffer)
         }
     }
 
     /// The object's key information as a heading.
     struct Heading: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             HTML.writeEscaped(state.heading, to: &buffer)
         }
     }
 
     /// The hidden input with the signed values of read-only fields, or nothing.
     struct PrefillSeal: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if let seal = state.prefillSeal {
                 markup.writeHiddenInput(name: InputName.prefill, value: seal, to: &buffer)
             }
@@ -75,7 +79,9 @@ enum PageSlots {
 
     /// The hidden input with the create view's one-time token, or nothing.
     struct OnceToken: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             if let token = state.submissionToken {
                 markup.writeHiddenInput(name: InputName.once, value: token, to: &buffer)
             }
@@ -84,7 +90,9 @@ enum PageSlots {
 
     /// "Sign in", or the account's name with a Sign out button (and the admin page's link).
     struct AccountBar: Slot {
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout ByteBuffer) {
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             guard let name = state.accountName else {
                 markup.signIn.write(to: &buffer)
                 return

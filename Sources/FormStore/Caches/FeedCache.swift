@@ -33,6 +33,14 @@ final class FeedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return value
     }
 
+    /// The cached value, without waiting: nil when it is not in memory (counted as a hit only
+    /// when found; a miss is counted by the ``value(for:read:)`` that reads it).
+    func cached(for key: Key) -> Value? {
+        let cached = state.withLock { $0.entries.value(for: key) }
+        if cached != nil { metrics.map(FieldworkMetrics.cacheHit) }
+        return cached
+    }
+
     /// Where the changes stand: a writer notes it before writing, then ``store(_:for:since:)``.
     var generation: UInt64 { state.withLock { $0.generation } }
 

@@ -10,11 +10,17 @@ package protocol FormHeads: Sendable {
 
     /// Every form with its latest version's number, kind and title, ordered by id.
     func list() async throws -> [FormListing]
+
+    /// The latest version of a form when it is in memory, without waiting; nil otherwise.
+    func cachedLatest(formID: String) -> StoredForm?
 }
 
 extension FormStore: FormHeads {}
 
 extension FormHeads {
+    /// Nothing is in memory (the store itself).
+    package func cachedLatest(formID: String) -> StoredForm? { nil }
+
     /// The latest version of a form; throws ``FormLookupError/unknown(_:)`` when there is none.
     package func require(_ formID: String) async throws -> StoredForm {
         guard let form = try await latest(formID: formID) else { throw FormLookupError.unknown(formID) }
@@ -66,6 +72,10 @@ package final class CachedFormHeads: FormHeads {
 
     package func latest(formID: String) async throws -> StoredForm? {
         try await heads.value(for: formID) { try await base.latest(formID: formID) }
+    }
+
+    package func cachedLatest(formID: String) -> StoredForm? {
+        heads.cached(for: formID)
     }
 
     package func list() async throws -> [FormListing] {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A map that keeps at most `capacity` entries, dropping the least recently used ones when it
 /// grows past that. Not thread-safe: hold it in a `Mutex` or an actor.
 ///
@@ -22,10 +24,11 @@ package struct LRUCache<Key: Hashable, Value> {
 
     /// The value for `key`, marked as just used; nil when absent.
     package mutating func value(for key: Key) -> Value? {
-        guard entries[key] != nil else { return nil }
+        // One hash lookup: the entry is marked through its index.
+        guard let index = entries.index(forKey: key) else { return nil }
         clock += 1
-        entries[key]!.used = clock
-        return entries[key]!.value
+        entries.values[index].used = clock
+        return entries.values[index].value
     }
 
     package mutating func set(_ value: Value, for key: Key) {
@@ -47,5 +50,23 @@ package struct LRUCache<Key: Hashable, Value> {
         let drop = max(1, capacity / 4) + (entries.count - capacity - 1)
         let oldest = entries.sorted { $0.value.used < $1.value.used }.prefix(drop).map(\.key)
         for key in oldest { entries.removeValue(forKey: key) }
+    }
+}
+
+/// An ``LRUCache`` behind a lock, for values that stay right once computed (nothing needs to
+/// drop them, unlike ``FeedCache``'s): keeps work done on one request for the next.
+package final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let entries: Mutex<LRUCache<Key, Value>>
+
+    package init(capacity: Int) {
+        entries = Mutex(LRUCache(capacity: capacity))
+    }
+
+    /// The value kept for `key`, or what `make` makes, kept for next time.
+    package func value(for key: Key, make: () throws -> Value) rethrows -> Value {
+        if let value = entries.withLock({ $0.value(for: key) }) { return value }
+        let value = try make()
+        entries.withLock { $0.set(value, for: key) }
+        return value
     }
 }

@@ -7,9 +7,36 @@ import Foundation
 /// one is accepted by another.
 package struct ServerSecret: Sendable {
     package let key: SymmetricKey
+    /// SHA-256 after the key's inner and outer pads (RFC 2104): HMAC-SHA256 hashes these same
+    /// first blocks for every message, so they are hashed once, and a MAC copies the two states
+    /// and hashes only the message and the inner digest. Every page derives a CSRF token; working
+    /// out the keyed state each time took most of each MAC's instructions.
+    private let inner: SHA256
+    private let outer: SHA256
 
     package init(key: SymmetricKey) {
         self.key = key
+        // A key longer than SHA-256's 64-byte block is hashed first; any key is then zero-padded
+        // to a block (the server's is 32 bytes).
+        var block = key.withUnsafeBytes { bytes in
+            bytes.count > 64 ? Array(SHA256.hash(data: bytes)) : Array(bytes)
+        }
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        var inner = SHA256()
+        inner.update(data: block.map { $0 ^ 0x36 })
+        var outer = SHA256()
+        outer.update(data: block.map { $0 ^ 0x5C })
+        self.inner = inner
+        self.outer = outer
+    }
+
+    /// HMAC-SHA256 of `message` under the secret: the 32 bytes of the MAC.
+    package func authenticationCode(for message: some DataProtocol) -> SHA256Digest {
+        var inner = inner
+        inner.update(data: message)
+        var outer = outer
+        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
+        return outer.finalize()
     }
 
     /// The database's secret; on first start, the one of `<data>/secret.key` (where earlier

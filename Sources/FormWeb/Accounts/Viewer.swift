@@ -12,8 +12,8 @@ package struct Viewer: Sendable {
     /// signed-in session's own key, else from the browser id. A new key at sign-in means a token
     /// seen before sign-in is worthless after it.
     package var csrfToken: String
-    /// The browser-id cookie to set when this request brought none.
-    package var newBrowserCookie: Cookie?
+    /// The browser-id cookie to set when this request brought none: the `Set-Cookie` value.
+    package var newBrowserCookie: String?
     /// Whether the request presented the admin token (``AdminTokenMiddleware``, under `/api` and
     /// `/metrics`): it may do what an admin may, without an account.
     package var byAdminToken = false

@@ -18,13 +18,57 @@ package enum LogFormat: String, Sendable, CaseIterable {
     package func bootstrap() {
         switch self {
         case .text:
-            LoggingSystem.bootstrap(StreamLogHandler.standardError, metadataProvider: RequestIDs.metadataProvider)
+            LoggingSystem.bootstrap(
+                { label, provider in TextLogHandler(label: label, metadataProvider: provider) },
+                metadataProvider: RequestIDs.metadataProvider)
         case .json, .logfmt:
             let format = self
             LoggingSystem.bootstrap(
                 { label, provider in StructuredLogHandler(label: label, format: format, metadataProvider: provider) },
                 metadataProvider: RequestIDs.metadataProvider)
         }
+    }
+}
+
+/// The `text` lines, as swift-log's `StreamLogHandler` writes them on standard error
+/// (`2025-05-01T09:30:00+0200 info fieldwork: hb.request.id=… [FormWeb] Message`), but with the
+/// metadata written out when a line is, not whenever it changes: Hummingbird gives every
+/// request's logger its id, and `StreamLogHandler` formats its metadata again at each change,
+/// which cost as much as the rest of the 404 page's own work.
+struct TextLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
+        if let error = event.error {
+            merged["error.message"] = "\(error)"
+            merged["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        let pretty =
+            merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
+        let line =
+            "\(Self.timestamp()) \(event.level)\(label.isEmpty ? "" : " ")\(label):\(pretty) [\(event.source)] \(event.message)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// The local time as `StreamLogHandler` writes it: `2025-05-01T09:30:00+0200`.
+    static func timestamp() -> String {
+        var buffer = [Int8](repeating: 0, count: 64)
+        var now = time(nil)
+        var local = tm()
+        guard localtime_r(&now, &local) != nil else { return "<unknown>" }
+        strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }
 

@@ -7,13 +7,16 @@ import Logging
 /// (`hb.request.id`, the key Hummingbird's own lines use), so every line logged for the request
 /// carries it, and back to the client in `X-Request-ID`, error pages included.
 ///
-/// Added first, so that every other middleware logs with the id.
-struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var headerName: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
+/// Added first, so that every other middleware logs with the id. It also logs each request at
+/// debug level.
+package struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    static var headerName: HTTPField.Name { .fwRequestID }
     /// The logger metadata key; Hummingbird sets it to its own id before any middleware runs.
     static var metadataKey: String { "hb.request.id" }
 
-    func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     )
         async throws -> Response
@@ -26,16 +29,24 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         } else {
             id = context.id
         }
+        // The request, at debug level (what Hummingbird's LogRequestsMiddleware wrote, without a
+        // middleware of its own for every request to pass).
+        context.logger.debug(
+            "Request",
+            metadata: [
+                "hb.request.path": .stringConvertible(request.uri),
+                "hb.request.method": .string(request.method.rawValue),
+            ])
         do {
             // Also as a task-local, for loggers the request did not make (the database's):
             // the logging system's metadata provider adds it to their lines.
             var response = try await RequestIDs.$current.withValue(id) { try await next(request, context) }
-            response.headers[Self.headerName] = id
+            response.headers.append(HTTPField(name: Self.headerName, value: id))
             return response
         } catch let error as any HTTPResponseError {
             // A status thrown past the error pages (405, say) still answers with the id.
             var response = try error.response(from: request, context: context)
-            response.headers[Self.headerName] = id
+            response.headers.append(HTTPField(name: Self.headerName, value: id))
             return response
         }
     }
@@ -68,4 +79,9 @@ package enum RequestIDs {
         guard let current else { return [:] }
         return ["hb.request.id": .string(current)]
     }
+}
+
+extension HTTPField.Name {
+    // Made once: a name made from a string is checked at each making.
+    static let fwRequestID = Self("X-Request-ID")!
 }

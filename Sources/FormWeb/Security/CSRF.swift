@@ -13,6 +13,10 @@ package struct CSRF: Sendable {
     package static let cookieName = "fieldwork_csrf"
 
     let secret: ServerSecret
+    /// Tokens of the browsers and sessions seen lately: a returning browser's page needs its
+    /// token again, and a MAC is the dearest part of a page after the page itself. Bounded, and
+    /// right for as long as the server runs (the secret does not change).
+    private let recent = LockedCache<String, String>(capacity: 10_000)
 
     package init(secret: ServerSecret) {
         self.secret = secret
@@ -24,13 +28,15 @@ package struct CSRF: Sendable {
     /// 32 random bytes, base64url without padding: a browser id, a session's CSRF key, a
     /// create view's one-time token.
     static func randomID() -> String {
-        base64URL(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) })
+        RandomBytes.with(32) { base64URL($0) }
     }
 
     /// The token for a browser id: HMAC-SHA256(secret, id), base64url without padding.
-    package func token(for id: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(id.utf8), using: secret.key)
-        return Self.base64URL(Data(mac))
+    /// - Parameter keep: keep the token for the next request (a new browser's id may never
+    ///   come back: its token is not kept yet).
+    package func token(for id: String, keep: Bool = true) -> String {
+        let make = { secret.authenticationCode(for: Data(id.utf8)).withUnsafeBytes { Self.base64URL($0) } }
+        return keep ? recent.value(for: id, make: make) : make()
     }
 
     /// Whether a submitted token belongs to the browser id in the cookie; compares in constant time.
@@ -51,12 +57,35 @@ package struct CSRF: Sendable {
     }
 
     /// The browser id from a request's cookie, or a new one with the cookie to set.
-    package func identify(_ request: Request) -> (id: String, newCookie: Cookie?) {
-        if let existing = request.cookies[Self.cookieName]?.value, Self.isWellFormedID(existing) {
+    package func identify(_ request: Request) -> (id: String, newCookie: String?) {
+        if let existing = Self.cookie(Self.cookieName, in: request.headers[values: .cookie]),
+            Self.isWellFormedID(existing)
+        {
             return (existing, nil)
         }
         let id = makeID()
-        return (id, Cookie(name: Self.cookieName, value: id, path: "/", httpOnly: true, sameSite: .lax))
+        // HttpOnly: no script reads it; SameSite=Lax: a cross-site POST does not carry it.
+        return (id, "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Lax")
+    }
+
+    /// The value of the first cookie named `name` in `Cookie` header fields (`a=1; b=2`), found
+    /// without parsing the others: Hummingbird's `request.cookies` parses every cookie and its
+    /// attributes, a tenth of a page's instructions when only one is wanted.
+    static func cookie(_ name: String, in fields: [String]) -> String? {
+        for field in fields {
+            for pair in field.utf8.split(separator: UInt8(ascii: ";")) {
+                let trimmed = pair.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                guard let equals = trimmed.firstIndex(of: UInt8(ascii: "=")),
+                    trimmed[..<equals].elementsEqual(name.utf8)
+                else { continue }
+                var value = trimmed[trimmed.index(after: equals)...]
+                while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                    value = value.dropLast()
+                }
+                return String(decoding: value, as: UTF8.self)
+            }
+        }
+        return nil
     }
 
     /// Ids we issued are 43 base64url characters; anything else is replaced rather than trusted.
@@ -68,18 +97,33 @@ package struct CSRF: Sendable {
             }
     }
 
-    /// Base64url without padding. On the bytes: three Foundation `replacingOccurrences` made this
-    /// a tenth of the instructions of a request (every page derives its CSRF token).
+    /// Base64url without padding (RFC 4648, section 5), written from the bytes in one pass: every
+    /// page derives its CSRF token, and Foundation's base64 and its clean-up took a tenth of a
+    /// request's instructions.
     static func base64URL(_ data: Data) -> String {
-        var bytes = Array(data.base64EncodedString().utf8)
-        bytes.removeAll { $0 == UInt8(ascii: "=") }
-        for i in bytes.indices {
-            if bytes[i] == UInt8(ascii: "+") {
-                bytes[i] = UInt8(ascii: "-")
-            } else if bytes[i] == UInt8(ascii: "/") {
-                bytes[i] = UInt8(ascii: "_")
+        data.withUnsafeBytes { base64URL($0) }
+    }
+
+    static func base64URL(_ bytes: UnsafeRawBufferPointer) -> String {
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        let count = (bytes.count * 8 + 5) / 6
+        return String(unsafeUninitializedCapacity: count) { out in
+            alphabet.withUTF8Buffer { letters in
+                var written = 0
+                var index = 0
+                while index < bytes.count {
+                    let a = UInt32(bytes[index])
+                    let b = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
+                    let c = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
+                    let group = a << 16 | b << 8 | c
+                    for shift in stride(from: 18, through: 0, by: -6) where written < count {
+                        out[written] = letters[Int(group >> UInt32(shift) & 0x3F)]
+                        written += 1
+                    }
+                    index += 3
+                }
             }
+            return count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -27,16 +27,29 @@ package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlew
         }
         // A route may set a stricter policy of its own (served attachments: `sandbox`); keep it.
         if response.headers[.fwContentSecurityPolicy] == nil {
-            response.headers[.fwContentSecurityPolicy] = Self.contentSecurityPolicy
+            // The fields are made (and their values checked) once; appending them is a copy.
+            response.headers.append(contentsOf: SecurityHeaderFields.all)
+        } else {
+            response.headers[.fwContentTypeOptions] = "nosniff"
+            response.headers[.fwReferrerPolicy] = "same-origin"
         }
-        response.headers[.fwContentTypeOptions] = "nosniff"
-        response.headers[.fwReferrerPolicy] = "same-origin"
         return response
     }
 }
 
+/// The three headers of ``SecurityHeadersMiddleware``, made once.
+enum SecurityHeaderFields {
+    static let all: [HTTPField] = [
+        HTTPField(
+            name: .fwContentSecurityPolicy, value: SecurityHeadersMiddleware<BasicRequestContext>.contentSecurityPolicy),
+        HTTPField(name: .fwContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .fwReferrerPolicy, value: "same-origin"),
+    ]
+}
+
 extension HTTPField.Name {
-    static var fwContentSecurityPolicy: Self { .init("Content-Security-Policy")! }
-    static var fwContentTypeOptions: Self { .init("X-Content-Type-Options")! }
-    static var fwReferrerPolicy: Self { .init("Referrer-Policy")! }
+    // Made once: a name made from a string is checked at each making.
+    static let fwContentSecurityPolicy = Self("Content-Security-Policy")!
+    static let fwContentTypeOptions = Self("X-Content-Type-Options")!
+    static let fwReferrerPolicy = Self("Referrer-Policy")!
 }

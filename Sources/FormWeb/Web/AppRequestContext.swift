@@ -18,9 +18,27 @@ package struct AppRequestContext: SessionRequestContext, RequestContext {
     package var coreContext: CoreRequestContextStorage
     package let sessions: SessionContext<AppSession>
     /// Set by ``ViewerMiddleware`` before any route that needs it runs.
-    var resolvedViewer: Viewer?
+    var resolvedViewer: Viewer? {
+        get { viewerBox?.value }
+        set { viewerBox = newValue.map(Box.init) }
+    }
     /// Set by ``FormAccessMiddleware`` on the routes of one form.
-    var resolvedForm: StoredForm?
+    var resolvedForm: StoredForm? {
+        get { formBox?.value }
+        set { formBox = newValue.map(Box.init) }
+    }
+    /// Boxed: every middleware passes the context on as a copy, and a box is one reference to
+    /// retain where a viewer or a form is a dozen strings.
+    private var viewerBox: Box<Viewer>?
+    private var formBox: Box<StoredForm>?
+
+    private final class Box<Value: Sendable>: Sendable {
+        let value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+    }
 
     package init(source: Source) {
         coreContext = .init(source: source)

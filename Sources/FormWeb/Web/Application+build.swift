@@ -61,10 +61,9 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // The global middleware: only what every request needs, the 404 of an unknown address
     // included. What only some routes need (the session, the viewer, access) is middleware on
     // their groups below, so a request pays for no more than its route asks.
-    // First, so every line logged for the request carries its id.
+    // First, so every line logged for the request carries its id; it logs the request at debug.
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: LogRequestsMiddleware(.debug))
     // Pages for what goes wrong outside /api: 404, 410, refusals, a database outage (503).
     router.add(
         middleware: ErrorPageMiddleware(
@@ -73,7 +72,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // Requests by route and status, and their latency. Inside the error pages, so that it sees
     // what was thrown: an unknown address counts as route "NotFound" with its 404 (once a page,
     // it would be "Unknown"). The public files count as route "PublicFiles".
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     // /health and /ready: no session read, no cookie set.
     let operations = OperationsController(
         readiness: Readiness(probe: { try await database.ping() }, timeout: configuration.readinessTimeout))

@@ -13,14 +13,21 @@ import NIOCore
 /// acknowledged, so a client may send the same request again (a create view's one-time token
 /// makes that safe). The instance recovers by itself once the database answers again. Any other
 /// unexpected error is logged at error level, where it shows (Hummingbird logs it at debug).
-struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
     let gone: RenderPlan
     let unavailable: RenderPlan
     /// Renders other refusals (403, 400, 409, 413, ...) as a page; rare, so per request.
     let renderer: PageRenderer
 
-    func handle(
+    package init(notFound: RenderPlan, gone: RenderPlan, unavailable: RenderPlan, renderer: PageRenderer) {
+        self.notFound = notFound
+        self.gone = gone
+        self.unavailable = unavailable
+        self.renderer = renderer
+    }
+
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response

@@ -37,7 +37,7 @@ struct FormController {
         var state = RenderState(values: [:], csrfToken: viewer.csrfToken)
         state.accountName = viewer.account?.name
         state.isAdmin = viewer.isAdmin
-        return HTMLResponse.page(try await plans.indexPage(for: forms).render(state), cacheControl: "no-store")
+        return HTMLResponse.page(try plans.indexPage(for: forms).render(state), cacheControl: "no-store")
     }
 
     /// `GET /forms/{id}`: the parent page, listing the objects this viewer may see, newest first.
@@ -56,7 +56,7 @@ struct FormController {
         if page > 1 { state.newerPage = page == 2 ? "/forms/\(form.id)" : "/forms/\(form.id)?page=\(page - 1)" }
         if found.count > Self.pageSize { state.olderPage = "/forms/\(form.id)?page=\(page + 1)" }
         // The list is this viewer's: no shared cache may keep it.
-        return HTMLResponse.page(try await plans.parentPage(for: form).render(state), cacheControl: "no-store")
+        return HTMLResponse.page(try plans.parentPage(for: form).render(state), cacheControl: "no-store")
     }
 
     /// `GET /api/forms/{id}`: the canonical JSON schema; 401 for a form for users without a

@@ -44,7 +44,7 @@ struct ObjectController {
             if !text.isEmpty { state.display[field.name] = text }
             if items.count > 1, text != Words.list(items) { state.displayItems[field.name] = items }
         }
-        return HTMLResponse.page(try await plans.detailPage(for: view).render(state), cacheControl: "no-store")
+        return HTMLResponse.page(try plans.detailPage(for: view).render(state), cacheControl: "no-store")
     }
 
     /// `GET /forms/{id}/{object}/edit`: the form of the object's version, filled in.
@@ -101,7 +101,7 @@ struct ObjectController {
         var state = RenderState(values: [:], csrfToken: try context.viewer.csrfToken)
         state.objectPath = Self.path(object.formID, object.id)
         state.heading = object.keyText
-        return HTMLResponse.page(try await plans.deletePage(for: view).render(state), cacheControl: "no-store")
+        return HTMLResponse.page(try plans.deletePage(for: view).render(state), cacheControl: "no-store")
     }
 
     /// `POST /forms/{id}/{object}/delete`: 303 to the parent page.
@@ -140,7 +140,7 @@ struct ObjectController {
             let object = try await objects.find(formID: formID, id: objectID)
         else { throw HTTPError(.notFound) }
         guard try context.viewer.mayAccess(object) else { throw HTTPError(.notFound) }
-        if let cached = await plans.cachedEditView(
+        if let cached = plans.cachedEditView(
             formID: formID, version: object.formVersion, listsRevision: form.listsRevision)
         {
             return (object, cached)

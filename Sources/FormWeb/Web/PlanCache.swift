@@ -2,12 +2,17 @@ import FormModel
 import FormPages
 import FormStore
 import Foundation
+import Synchronization
 
 /// Prepared pages per form version, built on first use and kept until a newer version appears
 /// or an admin uploads options for one of the form's lists (the lists revision is in the key),
 /// at most ``capacity`` per kind of page (least recently used out), so memory stays bounded
 /// however many forms and versions there are.
-actor PlanCache {
+///
+/// A lookup is a few instructions under a lock, on the request's own thread: no actor to hop to
+/// and back on every page. A plan is built outside the lock; two requests that miss at once may
+/// both build it, and the second one's is kept: the same plan, built from the same version.
+final class PlanCache: Sendable {
     /// How many plans of each kind are kept.
     static let capacity = 256
 
@@ -29,18 +34,21 @@ actor PlanCache {
         }
     }
 
+    private struct Tables {
+        /// Create and edit views by mode. Edit views, detail and delete pages stay for every
+        /// version objects were created with; create views only for the newest.
+        var views: [FormMode: LRUCache<Key, FormView>] = [:]
+        var detailPages = LRUCache<Key, RenderPlan>(capacity: capacity)
+        var deletePages = LRUCache<Key, RenderPlan>(capacity: capacity)
+        var parentPages = LRUCache<Key, RenderPlan>(capacity: capacity)
+        /// Form lists by the forms they show (visitors and signed-in users see different lists).
+        var indexes: [[Key]: RenderPlan] = [:]
+    }
+
+    private let tables = Mutex(Tables())
     private let renderer: PageRenderer
     /// The schema of a stored version with its uploaded options; only called to build a plan.
     private let schemas: @Sendable (StoredForm) async throws -> FormSchema
-    /// Create and edit views by mode. Edit views, detail and delete pages stay for every version
-    /// objects were created with; create views only for the newest.
-    private var views: [FormMode: LRUCache<Key, FormView>] = [:]
-    private var detailPages = LRUCache<Key, RenderPlan>(capacity: capacity)
-    private var deletePages = LRUCache<Key, RenderPlan>(capacity: capacity)
-    private var parentPages = LRUCache<Key, RenderPlan>(capacity: capacity)
-    /// Form lists by the forms they show (visitors and signed-in users see different lists).
-    private var indexes: [[Key]: RenderPlan] = [:]
-
     /// Where the views read `today` and `now`.
     private let timeZone: TimeZone
 
@@ -53,30 +61,48 @@ actor PlanCache {
         self.schemas = schemas
     }
 
-    /// The plan in `table` under `key`, built by `build` the first time.
-    /// - Parameter latestOnly: drop the plans of the form's other versions (pages that only
-    ///   ever show the newest version); pages of objects keep every version they were made with.
-    private static func memo<Plan>(
-        _ table: inout LRUCache<Key, Plan>, _ key: Key, latestOnly: Bool = false, _ build: () throws -> Plan
-    ) rethrows -> Plan {
-        if let cached = table.value(for: key) { return cached }
-        let plan = try build()
-        // An older lists revision is stale for every version of the form.
+    /// Keeps a plan built for `key`, dropping those of an older lists revision of the form (stale
+    /// for every version) and, with `latestOnly` (pages only ever shown for the newest version),
+    /// those of the form's other versions.
+    private static func keep<Plan: Sendable>(
+        _ plan: Plan, in table: inout LRUCache<Key, Plan>, for key: Key, latestOnly: Bool = false
+    ) {
         table.removeAll { other, _ in
             other.formID == key.formID && (other.listsRevision != key.listsRevision || latestOnly)
         }
         table.set(plan, for: key)
+    }
+
+    /// The plan in the table at `path` under `key`, built by `build` the first time.
+    private func plan<Plan: Sendable>(
+        _ path: WritableKeyPath<Tables, LRUCache<Key, Plan>>, _ key: Key, latestOnly: Bool = false,
+        _ build: () throws -> Plan
+    ) rethrows -> Plan {
+        if let cached = tables.withLock({ $0[keyPath: path].value(for: key) }) { return cached }
+        let plan = try build()
+        tables.withLock { Self.keep(plan, in: &$0[keyPath: path], for: key, latestOnly: latestOnly) }
         return plan
     }
 
-    /// The create view of a stored form version, built once.
+    /// The create view of a stored form version, built once. Built, it comes back without an
+    /// `await` (a create view's every request asks for it).
     func createView(for form: StoredForm) async throws -> FormView {
-        try await view(for: form, mode: .create)
+        if let view = cachedView(for: form, mode: .create) { return view }
+        return try await view(for: form, mode: .create)
+    }
+
+    /// The view when it is built already, counted as a hit; nil otherwise.
+    private func cachedView(for form: StoredForm, mode: FormMode) -> FormView? {
+        guard let view = tables.withLock({ $0.views[mode]?.value(for: Key(form)) }) else { return nil }
+        FieldworkMetrics.cacheHit(.plans)
+        return view
     }
 
     /// The edit view of a form version, if built already: saves loading the version.
     func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
-        views[.edit]?.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
+        tables.withLock {
+            $0.views[.edit]?.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
+        }
     }
 
     /// The edit view of a stored form version, built once.
@@ -88,34 +114,39 @@ actor PlanCache {
     /// shown for the newest version; edit views keep every version their objects were made with.
     private func view(for form: StoredForm, mode: FormMode) async throws -> FormView {
         let key = Key(form)
-        if let cached = views[mode]?.value(for: key) {
+        // A long list's search is the same in both views of a version: folded once.
+        let (cached, searches) = tables.withLock { tables in
+            (
+                tables.views[mode]?.value(for: key),
+                tables.views[mode == .create ? .edit : .create]?.value(for: key)?.optionSearches
+            )
+        }
+        if let cached {
             FieldworkMetrics.cacheHit(.plans)
             return cached
         }
         FieldworkMetrics.cacheMiss(.plans)
-        let schema = try await schemas(form)
-        // A long list's search is the same in both views of a version: folded once.
-        let searches = views[mode == .create ? .edit : .create]?.value(for: key)?.optionSearches
-        return try Self.memo(&views[mode, default: LRUCache(capacity: Self.capacity)], key, latestOnly: mode == .create)
-        {
-            try renderer.formView(
-                for: schema, version: form.version, mode: mode, listsRevision: form.listsRevision, timeZone: timeZone,
-                optionSearches: searches)
+        let view = try renderer.formView(
+            for: try await schemas(form), version: form.version, mode: mode, listsRevision: form.listsRevision,
+            timeZone: timeZone, optionSearches: searches)
+        tables.withLock { tables in
+            Self.keep(
+                view, in: &tables.views[mode, default: LRUCache(capacity: Self.capacity)], for: key,
+                latestOnly: mode == .create)
         }
+        return view
     }
 
     /// The detail page for objects of a form version, built once.
     func detailPage(for view: FormView) throws -> RenderPlan {
-        try Self.memo(&detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision))
-        {
+        try plan(\.detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
             try renderer.detailPage(for: view.schema)
         }
     }
 
     /// The delete confirmation for objects of a form version, built once.
     func deletePage(for view: FormView) throws -> RenderPlan {
-        try Self.memo(&deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision))
-        {
+        try plan(\.deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
             try renderer.deletePage(for: view.schema)
         }
     }
@@ -124,7 +155,7 @@ actor PlanCache {
     func parentPage(for form: StoredForm) throws -> RenderPlan {
         var key = Key(form)
         key.retired = form.state == .retired
-        return try Self.memo(&parentPages, key, latestOnly: true) {
+        return try plan(\.parentPages, key, latestOnly: true) {
             try renderer.parentPage(for: try form.schema(), canCreate: !key.retired)
         }
     }
@@ -132,11 +163,13 @@ actor PlanCache {
     /// The form list, rebuilt only when a form or version was added.
     func indexPage(for forms: [FormListing]) throws -> RenderPlan {
         let signature = forms.map { Key(formID: $0.id, version: $0.version, listsRevision: $0.listsRevision) }
-        if let plan = indexes[signature] { return plan }
+        if let plan = tables.withLock({ $0.indexes[signature] }) { return plan }
         let plan = try renderer.indexPage(forms: forms.map { FormLink(id: $0.id, title: $0.title) })
-        // Only a few lists are current at a time; older ones are not kept.
-        if indexes.count >= 8 { indexes.removeAll() }
-        indexes[signature] = plan
+        tables.withLock { tables in
+            // Only a few lists are current at a time; older ones are not kept.
+            if tables.indexes.count >= 8 { tables.indexes.removeAll() }
+            tables.indexes[signature] = plan
+        }
         return plan
     }
 }

@@ -8,6 +8,11 @@ import NIOHTTPTypes
 /// sees whole heads, body parts and ends. The head's clock starts when the connection is ready for
 /// a request: when it opens, and again when the last response due on it has been written. The
 /// body's clock starts at the head; while the server handles a received request no clock runs.
+///
+/// The clock is a deadline the handler moves, not a timer it cancels and schedules again: a
+/// request moves it three times, and a scheduled task each time (a heap insert and removal on
+/// the event loop) cost as much as the rest of the 404 page. One timer per connection wakes at
+/// the earliest deadline that may apply; when it finds the deadline moved on, it sleeps until then.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -22,7 +27,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var bodyBytes = 0
     /// Requests received whose response has not ended yet (more than one when pipelined).
     private var responsesDue = 0
-    private var timer: Scheduled<Void>?
+    /// The head's deadline while it applies (no request arriving, none being answered).
+    private var headDeadline: NIODeadline?
+    /// The pending timer and when it wakes.
+    private var timer: (task: Scheduled<Void>, at: NIODeadline)?
 
     init(deadlines: RequestDeadlines, logger: Logger) {
         self.deadlines = deadlines
@@ -72,18 +80,23 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
-    /// Starts the clock that applies now: the body's while one is arriving, the head's when no
-    /// response is due, none while the server works on a request.
+    /// Moves the clock that applies now: the body's while one is arriving, the head's when no
+    /// response is due, none while the server works on a request. The timer is scheduled again
+    /// only when it would wake later than the new deadline.
     private func rearm(_ context: ChannelHandlerContext) {
-        cancelTimer()
+        headDeadline = nil
+        let deadline: NIODeadline
         if receivingBody {
-            schedule(context, at: bodyDeadline)
+            deadline = bodyDeadline
         } else if responsesDue == 0 {
-            let deadline = NIODeadline.now() + TimeAmount(deadlines.head)
-            schedule(context, at: deadline) { [logger, deadlines] in
-                logger.info("Closed a connection that sent no complete request head within \(deadlines.head)")
-            }
+            deadline = NIODeadline.now() + TimeAmount(deadlines.head)
+            headDeadline = deadline
+        } else {
+            return
         }
+        if let timer, timer.at <= deadline { return }
+        cancelTimer()
+        schedule(context, at: deadline)
     }
 
     /// The body's start, its allowance and one second per `minBodyRate` bytes received so far.
@@ -92,30 +105,37 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         return bodyStart + TimeAmount(deadlines.body) + earned
     }
 
-    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline, onClose: (() -> Void)? = nil) {
+    /// The deadline that applies now, if any.
+    private var currentDeadline: NIODeadline? {
+        receivingBody ? bodyDeadline : headDeadline
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+        let task = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = loopBound.value
             handler.timer = nil
+            // The server is answering a request: no clock runs; the answer's end moves it again.
+            guard let deadline = handler.currentDeadline else { return }
+            if deadline > .now() {
+                handler.schedule(context, at: deadline)
+                return
+            }
             if handler.receivingBody {
-                // The body may have earned more time since the clock was set.
-                let deadline = handler.bodyDeadline
-                if deadline > .now() {
-                    handler.schedule(context, at: deadline)
-                    return
-                }
                 handler.logger.info(
                     "Closed a connection whose request body took longer than allowed",
                     metadata: ["bytes": "\(handler.bodyBytes)"])
             } else {
-                onClose?()
+                handler.logger.info(
+                    "Closed a connection that sent no complete request head within \(handler.deadlines.head)")
             }
             context.close(promise: nil)
         }
+        timer = (task, deadline)
     }
 
     private func cancelTimer() {
-        timer?.cancel()
+        timer?.task.cancel()
         timer = nil
     }
 }

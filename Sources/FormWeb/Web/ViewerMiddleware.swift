@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Resolves the ``Viewer`` of every request into the context, and, for browser pages, remembers
@@ -16,11 +17,13 @@ struct ViewerMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
-        let viewer = try await viewers.viewer(request, context: context)
+        let viewer =
+            context.sessions.session == nil
+            ? viewers.visitor(request) : try await viewers.viewer(request, context: context)
         context.resolvedViewer = viewer
         guard setsBrowserCookie, let cookie = viewer.newBrowserCookie else { return try await next(request, context) }
         var response = try await next(request, context)
-        response.setCookie(cookie)
+        response.headers.append(HTTPField(name: .setCookie, value: cookie))
         return response
     }
 }

@@ -1,9 +1,7 @@
 import FluentKit
 import Testing
 
-@testable import FormPages
 @testable import FormStore
-@testable import FormWeb
 
 @Suite("Migrations")
 struct MigrationTests {

@@ -1,8 +1,6 @@
 import Testing
 
-@testable import FormPages
 @testable import FormStore
-@testable import FormWeb
 
 @Suite("A cache the change feed keeps")
 struct FeedCacheTests {

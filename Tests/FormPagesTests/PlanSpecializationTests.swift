@@ -1,0 +1,112 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import FormModel
+@testable import FormPages
+
+/// A plan specialised for a fresh view's values must write the very page the plan writes.
+@Suite("Plans specialised for a fresh view")
+struct PlanSpecializationTests {
+    static var templates: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Templates")
+    }
+
+    static let options = [
+        OptionGroup(options: [Option(value: "low", label: "Low"), Option(value: "high", label: "High & <urgent>")])
+    ]
+
+    static var schema: FormSchema {
+        FormSchema(
+            id: "mixed", title: "New Mixed", object: "Mixed", submit: "Create",
+            sections: [
+                FormSection(
+                    kind: .key, groups: [FieldGroup(fields: [Field(name: "title", kind: .text, required: true)])]),
+                FormSection(
+                    kind: .properties,
+                    groups: [
+                        FieldGroup(
+                            label: "Details",
+                            fields: [
+                                Field(name: "ref", kind: .text, label: "Reference", editable: .no, prefill: .query),
+                                Field(name: "count", kind: .number, label: "Count", defaultValue: "3"),
+                                Field(name: "priority", kind: .buttons, label: "Priority", options: options),
+                                Field(name: "tags", kind: .chips, label: "Tags", options: options),
+                                Field(name: "level", kind: .valueList, label: "Level", options: options),
+                                Field(name: "due", kind: .date, label: "Due", defaultValue: "today"),
+                                Field(name: "effort", kind: .duration, label: "Effort"),
+                                Field(name: "notes", kind: .note, label: "Notes"),
+                                Field(
+                                    name: "urgent", kind: .switch, label: "Urgent",
+                                    children: [Field(name: "why", kind: .text, label: "Why")]),
+                            ])
+                    ]),
+            ])
+    }
+
+    static func page(_ view: FormView, _ state: RenderState, specialized: Bool) -> [UInt8] {
+        let plan = specialized ? view.plan.specialized(for: state) : view.plan
+        return Array(buffer: plan.render(state))
+    }
+
+    @Test("the specialised plan writes the page the plan writes, token for token")
+    func samePage() async throws {
+        let renderer = try await PageRenderer(templates: Self.templates)
+        let view = try renderer.formView(for: Self.schema, version: 1)
+        let values = [
+            view.form.initialValues(query: [:]),
+            view.form.initialValues(query: ["ref": ["R-1 \"<x>\""]]),
+            ["title": ["A & B"], "tags": ["low", "high"], "priority": ["high"], "level": ["low"], "urgent": ["on"]],
+        ]
+        for values in values {
+            for layout in LayoutMode.allCases {
+                var state = RenderState(values: values, csrfToken: "token-\(layout)", layout: layout)
+                state.submissionToken = "once"
+                state.prefillSeal = "seal"
+                let key = try #require(state.freshKey)
+                #expect(key.layout == layout)
+                #expect(Self.page(view, state, specialized: true) == Self.page(view, state, specialized: false))
+                // Through the view, which keeps the specialised plan for the next request.
+                #expect(Array(buffer: view.render(state)) == Self.page(view, state, specialized: false))
+                // Other tokens on the same plan: only the tokens differ.
+                state.csrfToken = "another"
+                state.submissionToken = "other-once"
+                #expect(Array(buffer: view.render(state)) == Self.page(view, state, specialized: false))
+            }
+        }
+    }
+
+    @Test("a view shown again with errors, files or searches is not specialised")
+    func notFresh() {
+        var state = RenderState(values: [:], csrfToken: "t")
+        #expect(state.freshKey != nil)
+        state.errors = [FieldError(field: "title", message: "Enter a title")]
+        #expect(state.freshKey == nil)
+        state = RenderState(values: [:], csrfToken: "t")
+        state.objectPath = "/forms/x/1"
+        #expect(state.freshKey == nil)
+    }
+
+    @Test("the fresh key accounts for every part of a render state: a new one must be added to it or to the tokens")
+    func everyStateFieldConsidered() {
+        let names = Set(Mirror(reflecting: RenderState(values: [:], csrfToken: "")).children.compactMap(\.label))
+        let inKey: Set = ["values", "layout"]
+        let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken"]
+        let mustBeDefault: Set = [
+            "errors", "objectPath", "files", "stagedFileIDs", "display", "displayItems", "filesDate", "heading",
+            "accountName", "isAdmin", "listSearches", "noLongerOffered", "listItems", "newerPage", "olderPage",
+        ]
+        #expect(names == inKey.union(tokens).union(mustBeDefault))
+    }
+
+    @Test("only the tokens and the account bar differ per request")
+    func perRequestSlots() {
+        #expect(PageSlots.CSRFToken.differsPerRequest)
+        #expect(PageSlots.OnceToken.differsPerRequest)
+        #expect(PageSlots.PrefillSeal.differsPerRequest)
+        #expect(PageSlots.AccountBar.differsPerRequest)
+        #expect(!InputSlots.Value.differsPerRequest)
+        #expect(!InputSlots.Checked.differsPerRequest)
+    }
+}
