@@ -74,23 +74,20 @@ let package = Package(
             ]
         ),
         // The web layer: routes, middleware, controllers, use cases, operations, assets, the plan cache.
+        // Neither FluentKit nor the template engine nor the XML layer: it reaches them through
+        // FormStore, FormPages and FormImport.
         .target(
             name: "FormWeb",
             dependencies: [
                 "FormModel",
                 "FormImport",
-                "FormXML",
                 "FormStore",
                 "FormPages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),

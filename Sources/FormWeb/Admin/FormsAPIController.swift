@@ -1,7 +1,6 @@
 import FormImport
 import FormModel
 import FormStore
-import FormXML
 import Foundation
 import Hummingbird
 import NIOCore
@@ -19,7 +18,7 @@ struct FormsAPIController {
     let imports: FormImports
 
     /// Largest body: the import's own document limit.
-    static let limit = XMLLimits.maximumDocumentBytes
+    static let limit = ImportLimits.maximumDocumentBytes
 
     /// - Parameter adminAPI: the `/api` routes behind ``AdminOnlyMiddleware``.
     func addRoutes(to adminAPI: RouterGroup<AppRequestContext>) {
