@@ -68,7 +68,7 @@ for index in 0..<iterations {
         body: RequestBody(buffer: ByteBuffer()))
     let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
     let response = try await responder.respond(to: request, context: context)
-    var writer = DiscardingWriter()
+    let writer = DiscardingWriter()
     try await response.body.write(writer)
     written += response.headers.count
 }

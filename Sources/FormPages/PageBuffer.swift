@@ -12,6 +12,11 @@ struct PageBuffer {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Empties it, keeping its capacity for the next writes.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     mutating func writeBytes(_ more: [UInt8]) {
         bytes.append(contentsOf: more)
     }

@@ -80,18 +80,44 @@ package struct RenderPlan: Sendable {
         self.markup = markup
     }
 
+    /// Plans with at most this many slots write their static bytes straight into the body.
+    static let directSlots = 16
+
     /// The page for one request.
-    package func render(_ state: RenderState, allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
-        var page = PageBuffer(capacity: bytes.count + 1024)
-        var start = 0
-        for segment in segments {
-            page.writeBytes(bytes[start..<segment.end])
-            start = segment.end
-            if segment.slot >= 0 { slots[segment.slot].write(state, markup, to: &page) }
+    /// - Parameter direct: how to write it (tests compare both); by default, straight into the
+    ///   body when the plan has few slots.
+    package func render(
+        _ state: RenderState, allocator: ByteBufferAllocator = ByteBufferAllocator(), direct: Bool? = nil
+    ) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: bytes.count + 1024)
+        if direct ?? (slots.count <= Self.directSlots) {
+            // A fresh view's specialised plan or a static page: a few long runs of static bytes,
+            // copied once, into the body; each slot writes into a small scratch buffer first.
+            var scratch = PageBuffer(capacity: 512)
+            bytes.withUnsafeBytes { all in
+                var start = 0
+                for segment in segments {
+                    buffer.writeBytes(UnsafeRawBufferPointer(rebasing: all[start..<segment.end]))
+                    start = segment.end
+                    guard segment.slot >= 0 else { continue }
+                    scratch.removeAll()
+                    slots[segment.slot].write(state, markup, to: &scratch)
+                    scratch.bytes.withUnsafeBytes { buffer.writeBytes($0) }
+                }
+            }
+        } else {
+            // Many slots, each a few short writes: into an array first, where a write costs no
+            // run-time exclusivity check (a ByteBuffer's does), then into the body in one copy.
+            var page = PageBuffer(capacity: bytes.count + 1024)
+            var start = 0
+            for segment in segments {
+                page.writeBytes(bytes[start..<segment.end])
+                start = segment.end
+                if segment.slot >= 0 { slots[segment.slot].write(state, markup, to: &page) }
+            }
+            // As raw bytes: one copy (`writeBytes` of an array went byte by byte).
+            page.bytes.withUnsafeBytes { buffer.writeBytes($0) }
         }
-        var buffer = allocator.buffer(capacity: page.bytes.count)
-        // As raw bytes: one copy (`writeBytes` of an array went byte by byte).
-        page.bytes.withUnsafeBytes { buffer.writeBytes($0) }
         return buffer
     }
 }

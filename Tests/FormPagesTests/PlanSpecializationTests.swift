@@ -77,6 +77,26 @@ struct PlanSpecializationTests {
         }
     }
 
+    @Test("a plan writes the same page straight into the body as through an array, with few slots or many")
+    func directWrites() async throws {
+        let renderer = try await PageRenderer(templates: Self.templates)
+        let view = try renderer.formView(for: Self.schema, version: 1)
+        var state = RenderState(
+            values: ["title": ["A & B"], "tags": ["low", "high"]], csrfToken: "token", layout: .compact)
+        state.submissionToken = "once"
+        state.prefillSeal = "seal"
+        let specialized = view.plan.specialized(for: state)
+        #expect(view.plan.slots.count > RenderPlan.directSlots)
+        #expect(specialized.slots.count <= RenderPlan.directSlots)
+        for plan in [view.plan, specialized, try renderer.notFoundPage()] {
+            let direct = Array(buffer: plan.render(state, direct: true))
+            #expect(direct == Array(buffer: plan.render(state, direct: false)))
+            #expect(direct == Array(buffer: plan.render(state)))
+        }
+        state.errors = [FieldError(field: "title", message: "Enter a title")]
+        #expect(Array(buffer: view.plan.render(state, direct: true)) == Array(buffer: view.plan.render(state)))
+    }
+
     @Test("a view shown again with errors, files or searches is not specialised")
     func notFresh() {
         var state = RenderState(values: [:], csrfToken: "t")
