@@ -13,8 +13,20 @@ final class ParseState {
     @exclusivity(unchecked) var lean: LeanBuilder?
     /// `lean`, for the SAX callbacks to use without retaining it.
     @exclusivity(unchecked) var leanRef: Unmanaged<LeanBuilder>?
+    /// The root element's start tag, for a probe (`installProbe`).
+    var root: XMLRootElement?
     /// The parser's line at the last start tag, for `startTagLine`.
     @exclusivity(unchecked) var lastStartLine = 0
+
+    /// libxml2's options for every parse: no network, CDATA as text, line numbers past 65535.
+    /// Never XML_PARSE_NOENT (it turns entity substitution on) nor XML_PARSE_DTDLOAD.
+    static let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+
+    /// The bytes libxml2 is given: a UTF-8 byte order mark dropped (libxml2 copes with one, but
+    /// without it the bytes are plain UTF-8 whatever the declaration says); a slice, not a copy.
+    static func body(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    }
 
     static func from(_ ctx: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
         guard let ctx else { return nil }
@@ -128,6 +140,33 @@ final class ParseState {
         }
     }
 
+    /// Replaces the context's SAX callbacks with the guards and one that records the root
+    /// element's start tag in `root` and stops the parser there (`XMLRootElement.probe`): nothing
+    /// is built, no DOCTYPE is followed, and nothing after the root's start tag is read.
+    func installProbe(on ctxt: xmlParserCtxtPtr) {
+        guard let sax = ctxt.pointee.sax else { return }
+        installGuards(sax)
+        sax.pointee.startDocument = nil
+        sax.pointee.endDocument = nil
+        sax.pointee.reference = nil
+        sax.pointee.cdataBlock = nil
+        sax.pointee.externalSubset = nil
+        sax.pointee.startElement = nil
+        sax.pointee.endElement = nil
+        sax.pointee.endElementNs = nil
+        sax.pointee.characters = nil
+        sax.pointee.ignorableWhitespace = nil
+        sax.pointee.comment = nil
+        sax.pointee.processingInstruction = nil
+        sax.pointee.startElementNs = { ctx, localName, _, uri, _, _, _, _, _ in
+            guard let (ctxt, state) = ParseState.from(ctx), let localName else { return }
+            state.root = XMLRootElement(
+                localName: String(cString: localName), namespaceURI: uri.map { String(cString: $0) },
+                line: ParseState.startTagLine(ctxt, previous: &state.lastStartLine))
+            xmlStopParser(ctxt)
+        }
+    }
+
     /// Calls `body` with the state and lean builder of a parse, retaining neither (the parse
     /// keeps both alive): SAX callbacks run thousands of times.
     @inline(__always)
@@ -140,7 +179,7 @@ final class ParseState {
         }
     }
 
-    /// Error capture and the DOCTYPE refusal, for either kind of parse.
+    /// Error capture and the DOCTYPE refusal, for every kind of parse.
     private func installGuards(_ sax: UnsafeMutablePointer<xmlSAXHandler>) {
         // With the default SAX2 handler the callbacks' user data is the parser context itself.
         sax.pointee.serror = { userData, error in

@@ -67,10 +67,7 @@ public final class SafeXMLDocument {
         }
         LibXML2.ensureInitialised()
 
-        // libxml2 copes with a UTF-8 byte order mark, but dropping it keeps the bytes we hand
-        // over plain UTF-8 whatever the declaration says.
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        let body = ParseState.body(bytes)
 
         guard let ctxt = xmlNewParserCtxt() else { throw XMLParseError(.noParser) }
         defer { xmlFreeParserCtxt(ctxt) }
@@ -83,9 +80,7 @@ public final class SafeXMLDocument {
             state.install(on: ctxt)
         }
 
-        let options = Int32(
-            XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
-                | (elementsOnly ? XML_PARSE_NOBLANKS.rawValue : 0))
+        let options = Int32(ParseState.options | (elementsOnly ? XML_PARSE_NOBLANKS.rawValue : 0))
         let parsed: xmlDocPtr? = withExtendedLifetime(state) {
             body.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.flatMap { base in
