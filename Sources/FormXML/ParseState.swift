@@ -1,7 +1,8 @@
 internal import CLibXML2
 import Foundation
 
-/// Per-parse state, reached from the SAX callbacks through the parser context's `_private`.
+/// Per-parse state, reached from the SAX callbacks through the parser context's `_private`, and
+/// the one parse both documents share (`parse(_:lean:make:)`): every guard is here.
 final class ParseState {
     var diagnostics: [XMLDiagnostic] = []
     var depth = 0
@@ -9,7 +10,7 @@ final class ParseState {
     var doctypeLine: Int?
     var startElement: startElementNsSAX2Func?
     var endElement: endElementNsSAX2Func?
-    /// The lean tree being built, for a parse `elementsOnly`.
+    /// The lean tree being built, for a lean parse (`LeanXMLDocument`).
     @exclusivity(unchecked) var lean: LeanBuilder?
     /// `lean`, for the SAX callbacks to use without retaining it.
     @exclusivity(unchecked) var leanRef: Unmanaged<LeanBuilder>?
@@ -26,6 +27,71 @@ final class ParseState {
     /// without it the bytes are plain UTF-8 whatever the declaration says); a slice, not a copy.
     static func body(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    }
+
+    /// Parses bytes under `XMLLimits` in a fresh parser context, refusing any DOCTYPE, into
+    /// libxml2's tree or (`lean`) into a `LeanBuilder`, then hands a parse that passed every guard
+    /// to `make`, with the tree libxml2 made (nil for a lean parse; `make` owns it), the context
+    /// (freed when `make` returns) and the bytes parsed. Throws why it refused (`XMLParseError`).
+    static func parse<Document>(
+        _ bytes: [UInt8], lean: Bool,
+        make: (_ parsed: xmlDocPtr?, _ ctxt: xmlParserCtxtPtr, _ state: ParseState, _ body: ArraySlice<UInt8>)
+            throws(XMLParseError) -> Document
+    ) throws(XMLParseError) -> Document {
+        guard bytes.count <= XMLLimits.maximumDocumentBytes else {
+            throw XMLParseError(.tooLarge(size: bytes.count))
+        }
+        LibXML2.ensureInitialised()
+        let body = body(bytes)
+
+        guard let ctxt = xmlNewParserCtxt() else { throw XMLParseError(.noParser) }
+        defer { xmlFreeParserCtxt(ctxt) }
+
+        let state = ParseState()
+        ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
+        if lean {
+            state.installLean(on: ctxt, documentSize: body.count)
+        } else {
+            state.install(on: ctxt)
+        }
+
+        // NOBLANKS for the lean tree: element-only formats keep no blank text between elements.
+        let options = Int32(Self.options | (lean ? XML_PARSE_NOBLANKS.rawValue : 0))
+        let parsed: xmlDocPtr? = withExtendedLifetime(state) {
+            body.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlCtxtReadMemory(ctxt, $0, Int32(buffer.count), nil, nil, options)
+                    }
+                }
+            }
+        }
+        let wellFormed = ctxt.pointee.wellFormed != 0
+
+        func refused(_ error: XMLParseError) -> XMLParseError {
+            if let parsed { xmlFreeDoc(parsed) }
+            return error
+        }
+        if let line = state.doctypeLine { throw refused(XMLParseError(.doctype, line: line)) }
+        if let line = state.tooDeepLine { throw refused(XMLParseError(.tooDeep, line: line)) }
+        let errors = state.diagnostics.filter(\.isError)
+        guard wellFormed, errors.isEmpty else { throw refused(malformed(errors)) }
+        return try make(parsed, ctxt, state, body)
+    }
+
+    /// What libxml2 reported that is not an error (errors make `parse` throw instead).
+    var warnings: [XMLDiagnostic] { diagnostics.filter { !$0.isError } }
+
+    /// The refusal of a document that is not well-formed.
+    static func malformed(_ errors: [XMLDiagnostic]) -> XMLParseError {
+        // libxml2 keeps reporting after the first fatal error, but the rest are echoes of it
+        // ("tag mismatch" for every enclosing element): the first one is the one to fix.
+        guard let error = errors.first else { return XMLParseError(.malformed(message: nil)) }
+        // libxml2 stops at its own depth limit too; call it what it is.
+        if error.code == Int(XML_ERR_INTERNAL_ERROR.rawValue), error.message.hasPrefix("Excessive depth") {
+            return XMLParseError(.tooDeep, line: error.line, column: error.column)
+        }
+        return XMLParseError(.malformed(message: error.message), line: error.line, column: error.column)
     }
 
     static func from(_ ctx: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {

@@ -2,7 +2,7 @@ internal import CLibXML2
 
 /// A document's root element as its start tag gives it, read before the document is parsed
 /// (`probe`), so that the document is parsed once, into the representation its format needs:
-/// libxml2's tree or the lean one (`SafeXMLDocument.parse(_:elementsOnly:)`).
+/// libxml2's tree (`SafeXMLDocument`) or the lean one (`LeanXMLDocument`).
 public struct XMLRootElement: Sendable, Hashable {
     public var localName: String
     /// The namespace its prefix (or the default namespace) is bound to; nil in no namespace.

@@ -38,7 +38,7 @@ struct CSDLReader {
         // The reader owns the index while it reads, so adding to it never copies it.
         index = AnnotationIndex()
         reader.document.role = role
-        // A root in no namespace or in one of no OData version (`FormImporter.odataKind`).
+        // A root in no namespace or in one of no OData version (`FormImporter.odataVersion(of:)`).
         if reader.family(root.namespaceKey) != .edmx { reader.assumeEDM(root, expected: "EDMX") }
         reader.readDeclarations(root)
         reader.readModel(root)
