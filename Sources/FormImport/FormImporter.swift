@@ -4,11 +4,6 @@ import FormXML
 /// The entry point of every import: asks each importer whether it takes a document's root
 /// element, parses the document once into what that importer reads, and runs the importer.
 public enum FormImporter {
-    /// EDMX namespaces of OData V2 (and V1/V3) service metadata.
-    public static let edmxV2Namespace = "http://schemas.microsoft.com/ado/2007/06/edmx"
-    /// EDMX namespace of OData V4 service metadata.
-    public static let edmxV4Namespace = "http://docs.oasis-open.org/odata/ns/edmx"
-
     /// Imports documents of one format, all or nothing; throws `ImportFailure` listing every error.
     ///
     /// Native specs (`<form xmlns="urn:fieldwork:form:1">`) give one form each, so several may be
@@ -37,7 +32,7 @@ public enum FormImporter {
     enum Recognised {
         /// libxml2's tree, which the native importer validates against its XSD.
         case native(SafeXMLDocument)
-        /// The lean tree, with its OData version and role (`recogniseEDMX`).
+        /// The lean tree, with its OData version and role (`EDMXRecognizer`).
         case odata(ODataImporter.Document)
 
         var importer: Importer {
@@ -203,12 +198,12 @@ public enum FormImporter {
         /// The first importer that takes a document whose root element is `root`. The one that
         /// takes it reads it, and refuses it in its own words when it is not of its format: any
         /// `form` goes to the native importer, which explains a wrong namespace best; any `Edmx`
-        /// to the OData importer, which tells its version (`recogniseEDMX`).
+        /// to the OData importer, which tells its version (`EDMXRecognizer`).
         static func taking(_ root: XMLRootElement) -> Importer? {
             allCases.first { importer in
                 switch importer {
-                case .native: root.localName == "form"
-                case .odata: root.localName == "Edmx"
+                case .native: NativeSpecImporter.takes(root)
+                case .odata: EDMXRecognizer.takes(root)
                 }
             }
         }
@@ -216,8 +211,8 @@ public enum FormImporter {
         /// How a document this importer takes starts, for the refusal of one that none takes.
         var expectedRoot: String {
             switch self {
-            case .native: "<form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec)"
-            case .odata: "<edmx:Edmx> (OData metadata)"
+            case .native: NativeSpecImporter.expectedRoot
+            case .odata: EDMXRecognizer.expectedRoot
             }
         }
 
@@ -230,7 +225,7 @@ public enum FormImporter {
                 .native(try SafeXMLDocument.parse(document.data, file: document.name))
             case .odata:
                 .odata(
-                    try FormImporter.recogniseEDMX(
+                    try EDMXRecognizer.recognise(
                         LeanXMLDocument.parse(document.data, file: document.name), name: document.name))
             }
         }
@@ -264,64 +259,5 @@ public enum FormImporter {
             }
         }
         return (forms, warnings, errors)
-    }
-}
-
-extension FormImporter {
-    /// A parsed document with an `Edmx` root, ready for `ODataImporter`: its OData version
-    /// (`odataVersion(of:)`) and whether it is metadata or annotations (`EDMXRole`); throws an
-    /// `unknown-format` refusal when it is not OData metadata, saying how to make it so.
-    static func recogniseEDMX(_ xml: LeanXMLDocument, name: String) throws(ImportFailure) -> ODataImporter.Document {
-        if let found = xml.withRoot({ odataVersion(of: $0) }) {
-            return ODataImporter.Document(name: name, xml: xml, version: found, role: xml.withRoot(EDMXRole.of))
-        }
-        let (root, holds) = xml.withRoot {
-            (
-                XMLRootElement(localName: $0.localName, namespaceURI: $0.namespaceURI, line: $0.line),
-                holdsDataServices($0)
-            )
-        }
-        let namespaces = "V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)"
-        let why =
-            holds
-            ? ", which is no OData EDMX namespace (\(namespaces)), and neither its Version nor its schemas say which OData version it is. Bind the edmx prefix to one of those namespaces, or give the root Version=\"1.0\" (V2) or Version=\"4.0\" (V4)."
-            : ", which is no OData EDMX namespace (\(namespaces)), and it holds no <DataServices>: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
-        throw ImportFailure([ImportError.unknownFormat(root, why, file: name)])
-    }
-
-    /// The OData version of an `Edmx` root: its namespace says it. A sloppy root, in no
-    /// namespace or in one of no OData version, is still EDMX when it holds a `DataServices`;
-    /// its `Version` says which (`1.0` to `3.0`: V2, `4.0` and `4.01`: V4), or failing that,
-    /// the EDM namespace of its schemas. The OData reader warns of what was assumed
-    /// (`assumed-namespace`). Nil: not OData metadata.
-    static func odataVersion(of root: XMLNode) -> CSDLDocument.Version? {
-        guard root.hasLocalName("Edmx") else { return nil }
-        switch root.namespaceURI {
-        case edmxV2Namespace?: return .v2
-        case edmxV4Namespace?: return .v4
-        default: break
-        }
-        guard holdsDataServices(root) else { return nil }
-        var schemaNamespaces: [String] = []
-        root.forEachChild { dataServices in
-            guard dataServices.hasLocalName("DataServices") else { return }
-            dataServices.forEachChild { schema in
-                if schema.hasLocalName("Schema"), let uri = schema.namespaceURI { schemaNamespaces.append(uri) }
-            }
-        }
-        switch root.attribute("Version") {
-        case "1.0", "2.0", "3.0": return .v2
-        case "4.0", "4.01": return .v4
-        default:
-            if schemaNamespaces.contains(ODataNamespace.edmV4) { return .v4 }
-            return schemaNamespaces.contains(where: ODataNamespace.edm.contains) ? .v2 : nil
-        }
-    }
-
-    /// Whether a root holds a `DataServices`, in any namespace: what makes a sloppy `Edmx` EDMX.
-    private static func holdsDataServices(_ root: XMLNode) -> Bool {
-        var found = false
-        root.forEachChild { if $0.hasLocalName("DataServices") { found = true } }
-        return found
     }
 }

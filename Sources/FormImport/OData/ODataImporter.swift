@@ -7,7 +7,7 @@ import FormXML
 ///
 /// The first document is the service metadata; the ones after it are annotation documents,
 /// layered in order: each overrides the ones before it, and all override the metadata's own
-/// annotations. Only XML that is not well-formed, or a root that is not EDMX (`FormImporter.recogniseEDMX`), is refused,
+/// annotations. Only XML that is not well-formed, or a root that is not EDMX (`EDMXRecognizer`), is refused,
 /// before this importer runs; everything else imports, with warnings for what it passed over.
 enum ODataImporter {
     struct Output {
@@ -16,7 +16,7 @@ enum ODataImporter {
         var skipped: [ImportSkip]
     }
 
-    /// A parsed EDMX document, with what `FormImporter.recogniseEDMX` found of it.
+    /// A parsed EDMX document, with what `EDMXRecognizer.recognise` found of it.
     struct Document {
         var name: String
         var xml: LeanXMLDocument
