@@ -1,13 +1,9 @@
 import FormModel
 import FormXML
 
-/// The entry point of every import: recognises each document's format and runs its importer.
+/// The entry point of every import: asks each importer whether it takes a document's root
+/// element, parses the document once into what that importer reads, and runs the importer.
 public enum FormImporter {
-    /// EDMX namespaces of OData V2 (and V1/V3) service metadata.
-    public static let edmxV2Namespace = "http://schemas.microsoft.com/ado/2007/06/edmx"
-    /// EDMX namespace of OData V4 service metadata.
-    public static let edmxV4Namespace = "http://docs.oasis-open.org/odata/ns/edmx"
-
     /// Imports documents of one format, all or nothing; throws `ImportFailure` listing every error.
     ///
     /// Native specs (`<form xmlns="urn:fieldwork:form:1">`) give one form each, so several may be
@@ -25,36 +21,59 @@ public enum FormImporter {
         return try importParsed(documents.map(parse))
     }
 
-    /// A document parsed and recognised, or the errors that stopped it.
+    /// A document parsed and recognised by the importer that took it, or the errors that stopped it.
     struct ParsedDocument {
         var document: ImportDocument
-        var xml: SafeXMLDocument?
-        var kind: SourceKind?
+        var recognised: Recognised?
         var errors: [ImportError]
-        /// For EDMX: service metadata or annotations (`EDMXRole`), decided once, here.
-        var role: EDMXRole? = nil
     }
 
-    /// Parses a document once and recognises its format.
+    /// A parsed document, as the importer that took it reads it: one case per importer.
+    enum Recognised {
+        /// libxml2's tree, which the native importer validates against its XSD.
+        case native(SafeXMLDocument)
+        /// The lean tree, with its OData version and role (`EDMXRecognizer`).
+        case odata(ODataImporter.Document)
+
+        var importer: Importer {
+            switch self {
+            case .native: .native
+            case .odata: .odata
+            }
+        }
+
+        var kind: SourceKind {
+            switch self {
+            case .native: .native
+            case .odata(let document): document.kind
+            }
+        }
+    }
+
+    /// Parses a document once, into the representation of the importer that takes its root
+    /// element (read before parsing: `XMLRootElement.probe`), and lets that importer recognise it.
     static func parse(_ document: ImportDocument) -> ParsedDocument {
-        do {
-            // EDMX is read element by element: it needs no libxml2 tree, only a lean one.
-            var xml = try SafeXMLDocument.parse(
-                document.data, file: document.name, elementsOnly: looksLikeEDMX(document.data))
-            if !xml.isLean, xml.rootName?.localName == "Edmx" {
-                // EDMX the hint missed (another encoding, a long prolog): parsed again as the
-                // OData reader reads it, and as `sniff` reads a sloppy root.
-                xml = try SafeXMLDocument.parse(document.data, file: document.name, elementsOnly: true)
+        do throws(ImportFailure) {
+            guard let importer = XMLRootElement.probe(document.data).flatMap(Importer.taking) else {
+                // No importer takes the root, or there is none to read: parsed only to say what is
+                // wrong, a document that is not well-formed first.
+                let xml = try SafeXMLDocument.parse(document.data, file: document.name)
+                guard let root = xml.root else {
+                    throw ImportFailure([
+                        ImportError(
+                            code: .malformedXML, message: "The document has no root element.", file: document.name)
+                    ])
+                }
+                let expected = Words.list(Importer.allCases.map(\.expectedRoot), conjunction: "or")
+                throw ImportFailure([
+                    ImportError.unknownFormat(
+                        XMLRootElement(localName: root.localName, namespaceURI: root.namespaceURI, line: root.line),
+                        "; expected \(expected).", file: document.name)
+                ])
             }
-            switch sniff(xml, file: document.name) {
-            case .success(let kind):
-                var parsed = ParsedDocument(document: document, xml: xml, kind: kind, errors: [])
-                if kind.importer == .odata { parsed.role = xml.withRoot(EDMXRole.of) }
-                return parsed
-            case .failure(let error): return ParsedDocument(document: document, xml: nil, kind: nil, errors: [error])
-            }
+            return ParsedDocument(document: document, recognised: try importer.read(document), errors: [])
         } catch {
-            return ParsedDocument(document: document, xml: nil, kind: nil, errors: error.errors)
+            return ParsedDocument(document: document, recognised: nil, errors: error.errors)
         }
     }
 
@@ -62,13 +81,11 @@ public enum FormImporter {
         var errors = documents.flatMap(\.errors)
         // Documents that parsed are still imported, so one call reports the mistakes of all.
         let parsed = documents.compactMap { document in
-            document.xml.flatMap { xml in
-                document.kind.map { (document: document.document, xml: xml, kind: $0, role: document.role) }
-            }
+            document.recognised.map { (document: document.document, recognised: $0) }
         }
-        let importers = Set(parsed.map(\.kind.importer))
+        let importers = Set(parsed.map(\.recognised.importer))
         if importers.count > 1 {
-            let described = parsed.map { "\($0.document.name) is \($0.kind.displayName)" }
+            let described = parsed.map { "\($0.document.name) is \($0.recognised.kind.displayName)" }
             errors.append(
                 ImportError(
                     code: .mixedFormats,
@@ -78,22 +95,24 @@ public enum FormImporter {
         guard let importer = importers.first else { throw ImportFailure(errors) }
         switch importer {
         case .native:
-            let (forms, warnings, importErrors) = importNative(parsed.map { ($0.document, $0.xml) })
+            let specs = parsed.compactMap { document -> (ImportDocument, SafeXMLDocument)? in
+                guard case .native(let xml) = document.recognised else { return nil }
+                return (document.document, xml)
+            }
+            let (forms, warnings, importErrors) = importNative(specs)
             errors += importErrors
             guard errors.isEmpty else { throw ImportFailure(errors) }
             return ImportResult(kind: .native, forms: forms, warnings: warnings, sources: documents.map(\.document))
         case .odata:
             guard errors.isEmpty else { throw ImportFailure(errors) }
+            var ordered = parsed.compactMap { document -> ODataImporter.Document? in
+                guard case .odata(let edmx) = document.recognised else { return nil }
+                return edmx
+            }
             // V2 metadata takes V4 annotation documents: the metadata decides the kind.
-            let metadataIndex = parsed.firstIndex { $0.role == .metadata } ?? 0
-            var ordered = parsed
+            let metadataIndex = ordered.firstIndex { $0.role == .metadata } ?? 0
             ordered.insert(ordered.remove(at: metadataIndex), at: 0)
-            let output = ODataImporter.importDocuments(
-                ordered.map {
-                    ODataImporter.Document(
-                        name: $0.document.name, xml: $0.xml, version: $0.kind == .odataV2 ? .v2 : .v4,
-                        role: $0.role ?? .annotations)
-                })
+            let output = ODataImporter.importDocuments(ordered)
             return ImportResult(
                 kind: ordered[0].kind, forms: output.forms, warnings: output.warnings, skipped: output.skipped,
                 sources: documents.map(\.document))
@@ -122,20 +141,20 @@ public enum FormImporter {
         }
         for document in documents {
             let parsed = parse(document)
-            switch parsed.role {
-            case .annotations? where batchImporter == .odata:
+            switch parsed.recognised {
+            case .odata(let edmx)? where edmx.role == .annotations && batchImporter == .odata:
                 batch.append(parsed)
-            case .annotations?, .metadata?:
+            case .odata?:
                 // Metadata starts an import; so do annotations with no metadata before them, which
                 // still import (they make no form, and the report says why): only a document that
                 // is not well-formed, or not EDMX, is refused.
                 flush()
                 batch = [parsed]
                 batchImporter = .odata
-            case nil:
+            case .native?, nil:
                 flush()
                 batch = [parsed]
-                batchImporter = parsed.kind?.importer
+                batchImporter = parsed.recognised?.importer
             }
         }
         flush()
@@ -167,105 +186,49 @@ public enum FormImporter {
         }
     }
 
-    /// The importers, one case each: a document's `SourceKind` picks one (`SourceKind.importer`),
-    /// and every place that treats them differently switches over this, so a new importer (XForms)
-    /// is a new case that the compiler leads through them.
-    enum Importer: Hashable {
+    /// The importers, one case each, in the order they are asked whether they take a document
+    /// (`taking`); every place that treats them differently switches over this, so a new importer
+    /// (XForms) is a new case that the compiler leads through them.
+    enum Importer: Hashable, CaseIterable {
         /// `NativeSpecImporter`: `<form xmlns="urn:fieldwork:form:1">`, one form per document.
         case native
         /// `ODataImporter`: EDMX of V2 or V4, metadata and annotation documents layered into one import.
         case odata
 
-        /// Whether the importer reads the lean element tree (`SafeXMLDocument.withRoot`) rather
-        /// than libxml2's (`root`).
-        var readsLeanTree: Bool {
+        /// The first importer that takes a document whose root element is `root`. The one that
+        /// takes it reads it, and refuses it in its own words when it is not of its format: any
+        /// `form` goes to the native importer, which explains a wrong namespace best; any `Edmx`
+        /// to the OData importer, which tells its version (`EDMXRecognizer`).
+        static func taking(_ root: XMLRootElement) -> Importer? {
+            allCases.first { importer in
+                switch importer {
+                case .native: NativeSpecImporter.takes(root)
+                case .odata: EDMXRecognizer.takes(root)
+                }
+            }
+        }
+
+        /// How a document this importer takes starts, for the refusal of one that none takes.
+        var expectedRoot: String {
             switch self {
-            case .native: false
-            case .odata: true
+            case .native: NativeSpecImporter.expectedRoot
+            case .odata: EDMXRecognizer.expectedRoot
             }
         }
-    }
 
-    /// Whether the first element of the bytes is named `Edmx` (any prefix); only a hint for parsing.
-    static func looksLikeEDMX(_ bytes: [UInt8]) -> Bool {
-        var i = 0
-        while i < min(bytes.count, 4096) {
-            guard let open = bytes[i..<min(bytes.count, 4096)].firstIndex(of: UInt8(ascii: "<")) else { return false }
-            i = open + 1
-            guard i < bytes.count else { return false }
-            if bytes[i] == UInt8(ascii: "?") || bytes[i] == UInt8(ascii: "!") { continue }
-            var end = i
-            while end < bytes.count, bytes[end] != UInt8(ascii: " "), bytes[end] != UInt8(ascii: ">"),
-                bytes[end] != UInt8(ascii: "\n"),
-                bytes[end] != UInt8(ascii: "\t"), bytes[end] != UInt8(ascii: "\r"), bytes[end] != UInt8(ascii: "/")
-            {
-                end += 1
-            }
-            let name = bytes[i..<end]
-            let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
-            return local.elementsEqual("Edmx".utf8)
-        }
-        return false
-    }
-
-    /// The OData version of an `Edmx` root: its namespace says it. A sloppy root, in no
-    /// namespace or in one of no OData version, is still EDMX when it holds a `DataServices`;
-    /// its `Version` says which (`1.0` to `3.0`: V2, `4.0` and `4.01`: V4), or failing that,
-    /// the EDM namespace of its schemas. The OData reader warns of what was assumed. Nil: not
-    /// OData metadata.
-    static func odataKind(of root: XMLNode) -> SourceKind? {
-        guard root.hasLocalName("Edmx") else { return nil }
-        switch root.namespaceURI {
-        case edmxV2Namespace?: return .odataV2
-        case edmxV4Namespace?: return .odataV4
-        default: break
-        }
-        guard holdsDataServices(root) else { return nil }
-        var schemaNamespaces: [String] = []
-        root.forEachChild { dataServices in
-            guard dataServices.hasLocalName("DataServices") else { return }
-            dataServices.forEachChild { schema in
-                if schema.hasLocalName("Schema"), let uri = schema.namespaceURI { schemaNamespaces.append(uri) }
+        /// Parses a document once, into what this importer reads (libxml2's tree for the native
+        /// importer, which validates it against its XSD; the lean tree for EDMX, read element by
+        /// element), and recognises it.
+        func read(_ document: ImportDocument) throws(ImportFailure) -> Recognised {
+            switch self {
+            case .native:
+                .native(try SafeXMLDocument.parse(document.data, file: document.name))
+            case .odata:
+                .odata(
+                    try EDMXRecognizer.recognise(
+                        LeanXMLDocument.parse(document.data, file: document.name), name: document.name))
             }
         }
-        switch root.attribute("Version") {
-        case "1.0", "2.0", "3.0": return .odataV2
-        case "4.0", "4.01": return .odataV4
-        default:
-            if schemaNamespaces.contains(ODataNamespace.edmV4) { return .odataV4 }
-            return schemaNamespaces.contains(where: ODataNamespace.edm.contains) ? .odataV2 : nil
-        }
-    }
-
-    /// Whether a root holds a `DataServices`, in any namespace: what makes a sloppy `Edmx` EDMX.
-    private static func holdsDataServices(_ root: XMLNode) -> Bool {
-        var found = false
-        root.forEachChild { if $0.hasLocalName("DataServices") { found = true } }
-        return found
-    }
-
-    /// Which importer a document's root element calls for.
-    static func sniff(_ xml: SafeXMLDocument, file: String) -> Result<SourceKind, ImportError> {
-        guard let root = xml.rootName else {
-            return .failure(ImportError(code: .malformedXML, message: "The document has no root element.", file: file))
-        }
-        // Any <form> goes to the native importer, which explains a wrong namespace best.
-        if root.localName == "form" { return .success(.native) }
-        if let kind = xml.withRoot(odataKind) ?? nil { return .success(kind) }
-        let found = "<\(root.localName)>" + (root.namespaceURI.map { " in namespace \($0)" } ?? " in no namespace")
-        let namespaces = "V2: \(edmxV2Namespace); V4: \(edmxV4Namespace)"
-        let message: String
-        if root.localName != "Edmx" {
-            message =
-                "The root element is \(found); expected <form xmlns=\"\(NativeSpecImporter.namespace)\"> (a native form spec) or <edmx:Edmx> (OData metadata)."
-        } else if xml.withRoot(holdsDataServices) == true {
-            message =
-                "The root element is \(found), which is no OData EDMX namespace (\(namespaces)), and neither its Version nor its schemas say which OData version it is. Bind the edmx prefix to one of those namespaces, or give the root Version=\"1.0\" (V2) or Version=\"4.0\" (V4)."
-        } else {
-            message =
-                "The root element is \(found), which is no OData EDMX namespace (\(namespaces)), and it holds no <DataServices>: it is not OData service metadata. (An Entity Framework designer file is not either: import the service's $metadata document.)"
-        }
-        return .failure(ImportError(code: .unknownFormat, message: message, file: file, line: root.line))
     }
 
     /// Imports each native document; form ids must differ across documents.
@@ -296,15 +259,5 @@ public enum FormImporter {
             }
         }
         return (forms, warnings, errors)
-    }
-}
-
-extension SourceKind {
-    /// The importer that reads documents of this kind.
-    var importer: FormImporter.Importer {
-        switch self {
-        case .native: .native
-        case .odataV2, .odataV4: .odata
-        }
     }
 }

@@ -38,13 +38,33 @@ extension ImportError {
     }
 }
 
+extension ImportError {
+    /// `unknown-format`: a document whose root element no importer takes, or that the importer
+    /// that took it found not to be of its format. `why` follows "The root element is <name> in
+    /// namespace …" (or "in no namespace") and says what was expected.
+    static func unknownFormat(_ root: XMLRootElement, _ why: String, file: String) -> ImportError {
+        let found = "<\(root.localName)>" + (root.namespaceURI.map { " in namespace \($0)" } ?? " in no namespace")
+        return ImportError(
+            code: .unknownFormat, message: "The root element is \(found)\(why)", file: file, line: root.line)
+    }
+}
+
 extension SafeXMLDocument {
-    /// `parse(_:elementsOnly:)`, its refusal worded as an import error naming `file`.
-    static func parse(
-        _ bytes: [UInt8], file: String?, elementsOnly: Bool = false
-    ) throws(ImportFailure) -> SafeXMLDocument {
+    /// `parse(_:)`, its refusal worded as an import error naming `file`.
+    static func parse(_ bytes: [UInt8], file: String?) throws(ImportFailure) -> SafeXMLDocument {
         do {
-            return try parse(bytes, elementsOnly: elementsOnly)
+            return try parse(bytes)
+        } catch {
+            throw ImportFailure([ImportError(error, file: file)])
+        }
+    }
+}
+
+extension LeanXMLDocument {
+    /// `parse(_:)`, its refusal worded as an import error naming `file`.
+    static func parse(_ bytes: [UInt8], file: String?) throws(ImportFailure) -> LeanXMLDocument {
+        do {
+            return try parse(bytes)
         } catch {
             throw ImportFailure([ImportError(error, file: file)])
         }

@@ -12,6 +12,15 @@ public enum NativeSpecImporter {
     /// The namespace of the native format.
     public static let namespace = FormSchema.format
 
+    /// Whether this importer takes a document whose root element is this (`FormImporter`): any
+    /// `form`, in any namespace or none, since this importer explains a wrong namespace best.
+    static func takes(_ root: XMLRootElement) -> Bool {
+        root.localName == "form"
+    }
+
+    /// How a native spec starts, for the refusal of a root no importer takes.
+    static let expectedRoot = "<form xmlns=\"\(namespace)\"> (a native form spec)"
+
     /// Imports one native spec; throws `ImportFailure` listing every error, each with `file` set.
     /// - Parameters:
     ///   - bytes: The document as read from disk or upload.

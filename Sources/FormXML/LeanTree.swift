@@ -1,7 +1,7 @@
 internal import CLibXML2
 import Foundation
 
-/// The element tree of a document parsed with `elementsOnly`: elements, attributes and text
+/// The element tree of a `LeanXMLDocument`: elements, attributes and text
 /// in flat arrays, names as the parser's interned strings (kept alive with its dictionary).
 ///
 /// `@usableFromInline` with `XMLNode`, which the importers call thousands of times per document:

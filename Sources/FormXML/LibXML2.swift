@@ -1,12 +1,15 @@
 internal import CLibXML2
 import Foundation
 
-// FormXML is the XML layer, the only target that imports CLibXML2: the DOM document
-// (`SafeXMLDocument`, `SafeXMLElement`), the lean SAX-built tree EDMX is read into (`LeanTree`,
-// built by `LeanBuilder`, walked as `XMLNode`), the XSD validator (`XMLSchemaValidator`),
-// diagnostics (`XMLDiagnostic`), and the parse guards (`ParseState`, `XMLLimits`). The XPath
-// evaluator the XForms importer will need goes here too, in a file of its own beside
-// `SafeXMLDocument`, evaluating over the libxml2 tree.
+// FormXML is the XML layer, the only target that imports CLibXML2. A document is parsed once,
+// into one of two representations, each a type of its own: libxml2's DOM (`SafeXMLDocument`,
+// `SafeXMLElement`), which the XSD validator (`XMLSchemaValidator`) and XPath need, or the lean
+// SAX-built tree element-only formats such as EDMX are read into (`LeanXMLDocument`: a
+// `LeanTree` built by `LeanBuilder`, walked as `XMLNode`). Which one a document needs is decided
+// before it is parsed, from its root element (`XMLRootElement.probe`, which reads up to the
+// root's start tag only). Around them: diagnostics (`XMLDiagnostic`) and the parse guards every
+// parse shares (`ParseState.parse`, `XMLLimits`). The XPath evaluator the XForms importer will
+// need goes here too, in a file of its own beside `SafeXMLDocument`, over the libxml2 tree.
 //
 // Everything here follows one safe-parsing recipe: a fresh parser context per document, no
 // network, no entity substitution, no DTD loading, per-context error capture, a deny-all

@@ -1,7 +1,8 @@
 internal import CLibXML2
 import Foundation
 
-/// Per-parse state, reached from the SAX callbacks through the parser context's `_private`.
+/// Per-parse state, reached from the SAX callbacks through the parser context's `_private`, and
+/// the one parse both documents share (`parse(_:lean:make:)`): every guard is here.
 final class ParseState {
     var diagnostics: [XMLDiagnostic] = []
     var depth = 0
@@ -9,12 +10,89 @@ final class ParseState {
     var doctypeLine: Int?
     var startElement: startElementNsSAX2Func?
     var endElement: endElementNsSAX2Func?
-    /// The lean tree being built, for a parse `elementsOnly`.
+    /// The lean tree being built, for a lean parse (`LeanXMLDocument`).
     @exclusivity(unchecked) var lean: LeanBuilder?
     /// `lean`, for the SAX callbacks to use without retaining it.
     @exclusivity(unchecked) var leanRef: Unmanaged<LeanBuilder>?
+    /// The root element's start tag, for a probe (`installProbe`).
+    var root: XMLRootElement?
     /// The parser's line at the last start tag, for `startTagLine`.
     @exclusivity(unchecked) var lastStartLine = 0
+
+    /// libxml2's options for every parse: no network, CDATA as text, line numbers past 65535.
+    /// Never XML_PARSE_NOENT (it turns entity substitution on) nor XML_PARSE_DTDLOAD.
+    static let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+
+    /// The bytes libxml2 is given: a UTF-8 byte order mark dropped (libxml2 copes with one, but
+    /// without it the bytes are plain UTF-8 whatever the declaration says); a slice, not a copy.
+    static func body(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    }
+
+    /// Parses bytes under `XMLLimits` in a fresh parser context, refusing any DOCTYPE, into
+    /// libxml2's tree or (`lean`) into a `LeanBuilder`, then hands a parse that passed every guard
+    /// to `make`, with the tree libxml2 made (nil for a lean parse; `make` owns it), the context
+    /// (freed when `make` returns) and the bytes parsed. Throws why it refused (`XMLParseError`).
+    static func parse<Document>(
+        _ bytes: [UInt8], lean: Bool,
+        make: (_ parsed: xmlDocPtr?, _ ctxt: xmlParserCtxtPtr, _ state: ParseState, _ body: ArraySlice<UInt8>)
+            throws(XMLParseError) -> Document
+    ) throws(XMLParseError) -> Document {
+        guard bytes.count <= XMLLimits.maximumDocumentBytes else {
+            throw XMLParseError(.tooLarge(size: bytes.count))
+        }
+        LibXML2.ensureInitialised()
+        let body = body(bytes)
+
+        guard let ctxt = xmlNewParserCtxt() else { throw XMLParseError(.noParser) }
+        defer { xmlFreeParserCtxt(ctxt) }
+
+        let state = ParseState()
+        ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
+        if lean {
+            state.installLean(on: ctxt, documentSize: body.count)
+        } else {
+            state.install(on: ctxt)
+        }
+
+        // NOBLANKS for the lean tree: element-only formats keep no blank text between elements.
+        let options = Int32(Self.options | (lean ? XML_PARSE_NOBLANKS.rawValue : 0))
+        let parsed: xmlDocPtr? = withExtendedLifetime(state) {
+            body.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlCtxtReadMemory(ctxt, $0, Int32(buffer.count), nil, nil, options)
+                    }
+                }
+            }
+        }
+        let wellFormed = ctxt.pointee.wellFormed != 0
+
+        func refused(_ error: XMLParseError) -> XMLParseError {
+            if let parsed { xmlFreeDoc(parsed) }
+            return error
+        }
+        if let line = state.doctypeLine { throw refused(XMLParseError(.doctype, line: line)) }
+        if let line = state.tooDeepLine { throw refused(XMLParseError(.tooDeep, line: line)) }
+        let errors = state.diagnostics.filter(\.isError)
+        guard wellFormed, errors.isEmpty else { throw refused(malformed(errors)) }
+        return try make(parsed, ctxt, state, body)
+    }
+
+    /// What libxml2 reported that is not an error (errors make `parse` throw instead).
+    var warnings: [XMLDiagnostic] { diagnostics.filter { !$0.isError } }
+
+    /// The refusal of a document that is not well-formed.
+    static func malformed(_ errors: [XMLDiagnostic]) -> XMLParseError {
+        // libxml2 keeps reporting after the first fatal error, but the rest are echoes of it
+        // ("tag mismatch" for every enclosing element): the first one is the one to fix.
+        guard let error = errors.first else { return XMLParseError(.malformed(message: nil)) }
+        // libxml2 stops at its own depth limit too; call it what it is.
+        if error.code == Int(XML_ERR_INTERNAL_ERROR.rawValue), error.message.hasPrefix("Excessive depth") {
+            return XMLParseError(.tooDeep, line: error.line, column: error.column)
+        }
+        return XMLParseError(.malformed(message: error.message), line: error.line, column: error.column)
+    }
 
     static func from(_ ctx: UnsafeMutableRawPointer?) -> (xmlParserCtxtPtr, ParseState)? {
         guard let ctx else { return nil }
@@ -128,6 +206,33 @@ final class ParseState {
         }
     }
 
+    /// Replaces the context's SAX callbacks with the guards and one that records the root
+    /// element's start tag in `root` and stops the parser there (`XMLRootElement.probe`): nothing
+    /// is built, no DOCTYPE is followed, and nothing after the root's start tag is read.
+    func installProbe(on ctxt: xmlParserCtxtPtr) {
+        guard let sax = ctxt.pointee.sax else { return }
+        installGuards(sax)
+        sax.pointee.startDocument = nil
+        sax.pointee.endDocument = nil
+        sax.pointee.reference = nil
+        sax.pointee.cdataBlock = nil
+        sax.pointee.externalSubset = nil
+        sax.pointee.startElement = nil
+        sax.pointee.endElement = nil
+        sax.pointee.endElementNs = nil
+        sax.pointee.characters = nil
+        sax.pointee.ignorableWhitespace = nil
+        sax.pointee.comment = nil
+        sax.pointee.processingInstruction = nil
+        sax.pointee.startElementNs = { ctx, localName, _, uri, _, _, _, _, _ in
+            guard let (ctxt, state) = ParseState.from(ctx), let localName else { return }
+            state.root = XMLRootElement(
+                localName: String(cString: localName), namespaceURI: uri.map { String(cString: $0) },
+                line: ParseState.startTagLine(ctxt, previous: &state.lastStartLine))
+            xmlStopParser(ctxt)
+        }
+    }
+
     /// Calls `body` with the state and lean builder of a parse, retaining neither (the parse
     /// keeps both alive): SAX callbacks run thousands of times.
     @inline(__always)
@@ -140,7 +245,7 @@ final class ParseState {
         }
     }
 
-    /// Error capture and the DOCTYPE refusal, for either kind of parse.
+    /// Error capture and the DOCTYPE refusal, for every kind of parse.
     private func installGuards(_ sax: UnsafeMutablePointer<xmlSAXHandler>) {
         // With the default SAX2 handler the callbacks' user data is the parser context itself.
         sax.pointee.serror = { userData, error in

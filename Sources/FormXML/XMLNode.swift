@@ -1,8 +1,8 @@
 import Foundation
 
-/// An element of a lean document (`SafeXMLDocument.parse(_:elementsOnly:)`): what the
-/// OData reader walks, thousands of elements at a time, without a retain and release per
-/// element. Valid only inside `SafeXMLDocument.withRoot(_:)`, which keeps the document alive.
+/// An element of a lean document (`LeanXMLDocument`): what the OData reader walks, thousands
+/// of elements at a time, without a retain and release per element. Valid only inside
+/// `LeanXMLDocument.withRoot(_:)`, which keeps the document alive.
 public struct XMLNode {
     @usableFromInline let tree: UnsafePointer<LeanTree.Storage>
     @usableFromInline let index: Int

@@ -1,4 +1,4 @@
-/// Why `SafeXMLDocument.parse` refused a document, and where. The XML layer only says what
+/// Why `SafeXMLDocument.parse` or `LeanXMLDocument.parse` refused a document, and where. The XML layer only says what
 /// happened; the importers word it for their users (`ImportError(_:file:)` in `FormImport`).
 public struct XMLParseError: Error, Sendable, Hashable {
     public enum Reason: Sendable, Hashable {

@@ -44,14 +44,6 @@ public final class XMLSchemaValidator: @unchecked Sendable {
     /// Validates a document; returns every error found (empty when valid).
     public func validate(_ document: SafeXMLDocument) -> [XMLDiagnostic] {
         document.withDocPointer { doc in
-            guard let doc else {
-                return [
-                    XMLDiagnostic(
-                        isError: true, code: -1,
-                        message: "The document was read as a lean tree, which keeps nothing to validate", line: 0,
-                        column: 0)
-                ]
-            }
             guard let validCtxt = xmlSchemaNewValidCtxt(schema) else {
                 return [
                     XMLDiagnostic(

@@ -1,3 +1,4 @@
+import FormXML
 import Foundation
 import Testing
 
@@ -68,12 +69,80 @@ struct FormImporterTests {
         #expect(again.first?.message.hasPrefix("minimal.xml gave the form id") == true)
     }
 
-    @Test("EDMX is recognised from its first element whatever the prefix, past the declaration and comments")
-    func looksLikeEDMX() {
-        #expect(FormImporter.looksLikeEDMX(Array(#"<?xml version="1.0"?><!-- c --><edmx:Edmx Version="4.0">"#.utf8)))
-        #expect(FormImporter.looksLikeEDMX(Array("\u{FEFF}<x:Edmx>".utf8)))
-        #expect(!FormImporter.looksLikeEDMX(Array(#"<form xmlns="urn:fieldwork:form:1">"#.utf8)))
-        #expect(!FormImporter.looksLikeEDMX(Array("<EdmxNot/>".utf8)))
+    /// The importer that takes a document, from its root element read before parsing.
+    private func importer(_ text: String) -> FormImporter.Importer? {
+        XMLRootElement.probe(Array(text.utf8)).flatMap(FormImporter.Importer.taking)
+    }
+
+    @Test("EDMX is recognised from its root element whatever the prefix, past the declaration and comments")
+    func importerTaking() {
+        #expect(importer(#"<?xml version="1.0"?><!-- c --><edmx:Edmx Version="4.0">"#) == .odata)
+        #expect(importer("\u{FEFF}<x:Edmx>") == .odata)
+        #expect(importer(#"<form xmlns="urn:fieldwork:form:1">"#) == .native)
+        #expect(importer(#"<form xmlns="urn:other">"#) == .native)
+        #expect(importer("<EdmxNot/>") == nil)
+        #expect(importer("<html/>") == nil)
+    }
+
+    /// A small V4 metadata document with one creatable entity set.
+    private static let metadataV4 =
+        #"<edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0"><edmx:DataServices>"#
+        + #"<Schema xmlns="http://docs.oasis-open.org/odata/ns/edm" Namespace="S">"#
+        + #"<EntityType Name="T"><Key><PropertyRef Name="ID"/></Key><Property Name="ID" Type="Edm.String" Nullable="false"/></EntityType>"#
+        + #"<EntityContainer Name="C"><EntitySet Name="Ts" EntityType="S.T"/></EntityContainer></Schema></edmx:DataServices></edmx:Edmx>"#
+
+    @Test("EDMX is parsed once and imported whatever comes before its root", arguments: ["utf-16", "comment", "bom"])
+    func edmxPastItsProlog(_ prolog: String) throws {
+        let data: [UInt8]
+        switch prolog {
+        case "utf-16":
+            data =
+                [0xFF, 0xFE]
+                + "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n\(Self.metadataV4)".utf16.flatMap {
+                    [UInt8($0 & 0xFF), UInt8($0 >> 8)]
+                }
+        case "comment":
+            data = Array(("<!-- " + String(repeating: "a <b> c ", count: 1300) + " -->\n" + Self.metadataV4).utf8)
+            #expect(data.count > 10_000)
+        default:
+            data = [0xEF, 0xBB, 0xBF] + Array(Self.metadataV4.utf8)
+        }
+        let parsed = FormImporter.parse(ImportDocument(name: "m.xml", data: data))
+        guard case .odata(let edmx)? = parsed.recognised else {
+            Issue.record("not read as EDMX: \(parsed.errors)")
+            return
+        }
+        #expect(edmx.version == .v4 && edmx.role == .metadata)
+        let result = try FormImporter.importDocuments([ImportDocument(name: "m.xml", data: data)])
+        #expect(result.kind == .odataV4)
+        #expect(result.forms.map(\.id) == ["s-ts"])
+    }
+
+    @Test("a document malformed before its root is refused as malformed, with where")
+    func malformedBeforeTheRoot() throws {
+        let text = "<?xml version=\"1.0\"?>\n<!-- a -- b -->\n" + Self.metadataV4
+        let errors = Fixtures.errors(of: [ImportDocument(name: "m.xml", data: Array(text.utf8))])
+        #expect(errors.map(\.code) == ["malformed-xml"])
+        #expect(errors.first?.line == 2)
+        #expect(errors.first?.message.hasPrefix("Malformed XML: ") == true)
+    }
+
+    @Test("the root read before parsing is the root the parse finds, for every fixture that parses")
+    func probeAgreesWithTheParse() throws {
+        let folder = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "xml" }
+        #expect(files.count > 40)
+        for file in files {
+            let bytes = Array(try Data(contentsOf: file))
+            let probed = XMLRootElement.probe(bytes)
+            guard let root = (try? SafeXMLDocument.parse(bytes))?.root else {
+                continue
+            }
+            #expect(
+                probed == XMLRootElement(localName: root.localName, namespaceURI: root.namespaceURI, line: root.line),
+                "\(file.lastPathComponent)")
+        }
     }
 
     @Test("an EDMX document that is not well-formed is refused")

@@ -38,7 +38,7 @@ struct CSDLReader {
         // The reader owns the index while it reads, so adding to it never copies it.
         index = AnnotationIndex()
         reader.document.role = role
-        // A root in no namespace or in one of no OData version (`FormImporter.odataKind`).
+        // A root in no namespace or in one of no OData version (`EDMXRecognizer.version(of:)`).
         if reader.family(root.namespaceKey) != .edmx { reader.assumeEDM(root, expected: "EDMX") }
         reader.readDeclarations(root)
         reader.readModel(root)
@@ -191,7 +191,7 @@ struct CSDLReader {
         }
         let meant =
             expected == "EDMX"
-            ? document.version == .v4 ? FormImporter.edmxV4Namespace : FormImporter.edmxV2Namespace
+            ? document.version == .v4 ? ODataNamespace.edmxV4 : ODataNamespace.edmxV2
             : expectedEDMNamespace
         let written = uri.map { "in the namespace \($0), which is no OData \(expected) namespace" } ?? "in no namespace"
         let fix = uri == nil ? "declare xmlns=\"\(meant)\" on it" : "bind its prefix to \(meant)"
@@ -209,7 +209,7 @@ struct CSDLReader {
         guard isV4 != (document.version == .v4) else { return }
         let root =
             document.version == .v4
-            ? "V4 (edmx:Edmx in \(FormImporter.edmxV4Namespace))" : "V2 (edmx:Edmx in \(FormImporter.edmxV2Namespace))"
+            ? "V4 (edmx:Edmx in \(ODataNamespace.edmxV4))" : "V2 (edmx:Edmx in \(ODataNamespace.edmxV2))"
         let expected = expectedEDMNamespace
         report.tally(.assumedNamespace, key: uri + "\u{0}Schema", file: document.file, line: schema.line) { count in
             "<Schema>\(ODataReport.times(count)) is in the OData \(isV4 ? "V4" : "V2") EDM namespace \(uri), but the document is OData \(root); it is read as OData \(isV4 ? "V2" : "V4") metadata, as its root says. To silence this, use xmlns=\"\(expected)\" on the Schema."

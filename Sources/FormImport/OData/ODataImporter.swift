@@ -7,7 +7,7 @@ import FormXML
 ///
 /// The first document is the service metadata; the ones after it are annotation documents,
 /// layered in order: each overrides the ones before it, and all override the metadata's own
-/// annotations. Only XML that is not well-formed, or a root that is not EDMX (`FormImporter.odataKind`), is refused,
+/// annotations. Only XML that is not well-formed, or a root that is not EDMX (`EDMXRecognizer`), is refused,
 /// before this importer runs; everything else imports, with warnings for what it passed over.
 enum ODataImporter {
     struct Output {
@@ -16,12 +16,20 @@ enum ODataImporter {
         var skipped: [ImportSkip]
     }
 
-    /// A parsed EDMX document, with what `FormImporter.parse` recognised of it.
+    /// A parsed EDMX document, with what `EDMXRecognizer.recognise` found of it.
     struct Document {
         var name: String
-        var xml: SafeXMLDocument
+        var xml: LeanXMLDocument
         var version: CSDLDocument.Version
         var role: EDMXRole
+
+        /// The kind of an import whose metadata this is.
+        var kind: SourceKind {
+            switch version {
+            case .v2: .odataV2
+            case .v4: .odataV4
+            }
+        }
     }
 
     /// Imports parsed EDMX documents, the metadata first.
@@ -39,7 +47,7 @@ enum ODataImporter {
                     root, file: source.name, version: source.version, role: source.role, report: &report,
                     index: &index)
             }
-            if let document { read.append(document) }
+            read.append(document)
         }
         guard let metadata = read.first else { return Output(forms: [], warnings: report.warnings, skipped: []) }
         for extra in read.dropFirst() where extra.declaresModel {

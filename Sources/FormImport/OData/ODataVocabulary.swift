@@ -1,7 +1,11 @@
 /// The namespaces, vocabularies and terms the OData importer knows by name.
 enum ODataNamespace {
+    /// The EDMX namespace of OData V2 (and V1/V3) service metadata.
+    static let edmxV2 = "http://schemas.microsoft.com/ado/2007/06/edmx"
+    /// The EDMX namespace of OData V4 service metadata.
+    static let edmxV4 = "http://docs.oasis-open.org/odata/ns/edmx"
     /// EDMX namespaces: OData V1–V3 (`edmx` 2007/06) and V4 (OASIS).
-    static let edmx: Set<String> = [FormImporter.edmxV2Namespace, FormImporter.edmxV4Namespace]
+    static let edmx: Set<String> = [edmxV2, edmxV4]
 
     /// EDM (CSDL) namespaces of every version; a V2 file mixes one of the old ones with the
     /// OASIS one for its inline `<Annotations>`.
