@@ -161,6 +161,30 @@ struct AccountTests {
         }
     }
 
+    @Test("the session cookie is found among other cookies, wherever it stands, and only by its own name")
+    func sessionCookieAmongOthers() async throws {
+        try await TestApp.run(forms: [(Self.members, .users)], users: [("ada", "lovelace-1815", false)]) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("ada", password: "lovelace-1815")
+            let session = try #require(await browser.cookies["fieldwork_session"])
+            let csrf = try #require(await browser.cookies["fieldwork_csrf"])
+            func status(_ cookie: String) async throws -> HTTPResponse.Status {
+                try await client.execute(uri: "/forms/members/new", method: .get, headers: [.cookie: cookie]).status
+            }
+            #expect(try await status("fieldwork_session=\(session)") == .ok)
+            #expect(try await status("a=1; fieldwork_session=\(session); fieldwork_csrf=\(csrf)") == .ok)
+            #expect(try await status("fieldwork_csrf=\(csrf);fieldwork_session=\(session) ") == .ok)
+            #expect(try await status("other_fieldwork_session=\(session); fieldwork_csrf=\(csrf)") == .seeOther)
+            #expect(try await status("fieldwork_sessionx=\(session)") == .seeOther)
+            #expect(try await status("fieldwork_csrf=\(csrf)") == .seeOther)
+            // Signing out still finds the session it ends, among the other cookies.
+            let page = try await browser.get("/")
+            let out = try await browser.post("/logout", [("_csrf", page.csrf ?? "")])
+            #expect(out.status == .seeOther)
+            #expect(try await status("a=1; fieldwork_session=\(session)") == .seeOther)
+        }
+    }
+
     @Test("a session is kept in the database and survives a new app instance on the same data")
     func sessionSurvivesRestart() async throws {
         let data = Fixtures.temporaryDataFolder()

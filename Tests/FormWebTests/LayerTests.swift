@@ -72,14 +72,18 @@ struct LayerTests {
     @Test("the browser's id is read from its cookie among others, and only a well-formed one is kept")
     func cookieLookup() {
         let id = String(repeating: "a", count: 43)
-        #expect(CSRF.cookie("fieldwork_csrf", in: ["a=1; fieldwork_csrf=\(id); b=2"]) == id)
+        #expect(CookieHeader.value(of: "fieldwork_csrf", in: ["a=1; fieldwork_csrf=\(id); b=2"]) == id)
         #expect(
-            CSRF.cookie("fieldwork_csrf", in: ["a=1", " fieldwork_csrf = x ;"]) == nil,
+            CookieHeader.value(of: "fieldwork_csrf", in: ["a=1", " fieldwork_csrf = x ;"]) == nil,
             "a space before = is another name")
-        #expect(CSRF.cookie("fieldwork_csrf", in: ["x=1", "fieldwork_csrf=\(id)\t"]) == id)
-        #expect(CSRF.cookie("fieldwork_csrf", in: ["fieldwork_csrf_other=1; fieldwork_csr=2"]) == nil)
-        #expect(CSRF.cookie("a", in: ["a=1; a=2"]) == "1", "the first of two")
-        #expect(CSRF.cookie("a", in: ["a="]) == "")
+        #expect(CookieHeader.value(of: "fieldwork_csrf", in: ["x=1", "fieldwork_csrf=\(id)\t"]) == id)
+        #expect(CookieHeader.value(of: "fieldwork_csrf", in: ["fieldwork_csrf_other=1; fieldwork_csr=2"]) == nil)
+        #expect(CookieHeader.value(of: "a", in: ["a=1; a=2"]) == "1", "the first of two")
+        #expect(CookieHeader.value(of: "a", in: ["a="]) == "")
+        #expect(CookieHeader.value(of: "a", in: ["", ";;", "a", "b=\u{e9}t\u{e9}; ;a=2;"]) == "2")
+        #expect(CookieHeader.value(of: "a", in: ["\u{e9}=1; a=x y "]) == "x y")
+        #expect(CookieHeader.value(of: "a", in: []) == nil)
+        #expect(CookieHeader.value(of: "ab", in: ["a=1; b=2"]) == nil)
     }
 
     @Test("ids and tokens are 32 random bytes each, all different, also past the pool's refill")

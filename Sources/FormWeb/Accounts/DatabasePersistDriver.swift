@@ -6,6 +6,15 @@ import Hummingbird
 /// values as JSON text, the durations as expiry dates.
 package struct DatabasePersistDriver: PersistDriver {
     let sessions: SessionStore
+    /// Sessions as decoded, by their JSON: a signed-in viewer's every page decoded the same few
+    /// bytes of JSON again (a tenth of a signed-in create view's instructions). Keyed by the text
+    /// itself, so a changed session is a new entry and nothing needs to be dropped.
+    private let decoded = LockedCache<DecodedKey, any Sendable>(capacity: 10_000)
+
+    private struct DecodedKey: Hashable, Sendable {
+        let type: ObjectIdentifier
+        let json: String
+    }
 
     package init(database: FieldworkDatabase) {
         sessions = SessionStore(database: database)
@@ -34,13 +43,17 @@ package struct DatabasePersistDriver: PersistDriver {
         -> (object: Object, ttl: Duration?)?
     {
         guard let entry = try await sessions.get(key: key) else { return nil }
+        let object: any Sendable
         do {
-            let object = try JSONDecoder().decode(Object.self, from: Data(entry.value.utf8))
-            let ttl = entry.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
-            return (object, ttl)
+            object = try decoded.value(for: DecodedKey(type: ObjectIdentifier(Object.self), json: entry.value)) {
+                try JSONDecoder().decode(Object.self, from: Data(entry.value.utf8))
+            }
         } catch {
             throw PersistError.invalidConversion
         }
+        guard let object = object as? Object else { throw PersistError.invalidConversion }
+        let ttl = entry.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
+        return (object, ttl)
     }
 
     /// Deletes the session here and on every instance's cache.

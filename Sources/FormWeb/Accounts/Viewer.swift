@@ -4,6 +4,10 @@ import Hummingbird
 
 /// Who is asking: a signed-in account or nobody, and the browser in either case.
 package struct Viewer: Sendable {
+    /// The cookie naming a signed-in browser's session (HummingbirdAuth's sessions, kept by
+    /// ``DatabasePersistDriver``).
+    static let sessionCookieName = "fieldwork_session"
+
     /// The signed-in account, if any.
     package var account: Account?
     /// The browser's id from the `fieldwork_csrf` cookie: owns what this browser created anonymously.

@@ -58,7 +58,7 @@ package struct CSRF: Sendable {
 
     /// The browser id from a request's cookie, or a new one with the cookie to set.
     package func identify(_ request: Request) -> (id: String, newCookie: String?) {
-        if let existing = Self.cookie(Self.cookieName, in: request.headers[values: .cookie]),
+        if let existing = CookieHeader.value(of: Self.cookieName, in: request.headers[values: .cookie]),
             Self.isWellFormedID(existing)
         {
             return (existing, nil)
@@ -66,26 +66,6 @@ package struct CSRF: Sendable {
         let id = makeID()
         // HttpOnly: no script reads it; SameSite=Lax: a cross-site POST does not carry it.
         return (id, "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Lax")
-    }
-
-    /// The value of the first cookie named `name` in `Cookie` header fields (`a=1; b=2`), found
-    /// without parsing the others: Hummingbird's `request.cookies` parses every cookie and its
-    /// attributes, a tenth of a page's instructions when only one is wanted.
-    static func cookie(_ name: String, in fields: [String]) -> String? {
-        for field in fields {
-            for pair in field.utf8.split(separator: UInt8(ascii: ";")) {
-                let trimmed = pair.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                guard let equals = trimmed.firstIndex(of: UInt8(ascii: "=")),
-                    trimmed[..<equals].elementsEqual(name.utf8)
-                else { continue }
-                var value = trimmed[trimmed.index(after: equals)...]
-                while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-                    value = value.dropLast()
-                }
-                return String(decoding: value, as: UTF8.self)
-            }
-        }
-        return nil
     }
 
     /// Ids we issued are 43 base64url characters; anything else is replaced rather than trusted.

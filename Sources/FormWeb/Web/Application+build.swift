@@ -88,12 +88,14 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let csrf = CSRF(secret: secret)
     let viewers = ViewerResolver(users: users, csrf: csrf)
     // The session named by the session cookie; a request without one costs no lookup at all.
-    let sessions = SessionMiddleware<AppRequestContext>(
-        storage: DatabasePersistDriver(database: database),
-        configuration: .init(
-            sessionCookieParameters: .init(name: "fieldwork_session", path: "/", sameSite: .lax),
-            keyPrefix: "s.",
-            defaultSessionExpiration: configuration.sessionLifetime))
+    let sessions = SessionCookieMiddleware(
+        sessions: SessionMiddleware<AppRequestContext>(
+            storage: DatabasePersistDriver(database: database),
+            configuration: .init(
+                sessionCookieParameters: .init(name: Viewer.sessionCookieName, path: "/", sameSite: .lax),
+                keyPrefix: "s.",
+                defaultSessionExpiration: configuration.sessionLifetime)),
+        cookieName: Viewer.sessionCookieName)
 
     // Browser pages: every route knows its viewer (`context.viewer`); a response to a browser
     // that brought no id cookie sets one.
