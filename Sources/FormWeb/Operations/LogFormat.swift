@@ -47,13 +47,7 @@ struct TextLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
-        if let error = event.error {
-            merged["error.message"] = "\(error)"
-            merged["error.type"] = "\(String(reflecting: type(of: error)))"
-        }
+        let merged = event.metadata(over: metadata, provider: metadataProvider)
         let pretty =
             merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
         let line =
@@ -87,13 +81,7 @@ struct StructuredLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
-        if let error = event.error {
-            merged["error.message"] = "\(error)"
-            merged["error.type"] = "\(String(reflecting: type(of: error)))"
-        }
+        let merged = event.metadata(over: metadata, provider: metadataProvider)
         let line = Self.line(
             format: format, time: Date(), level: event.level, label: label, message: event.message.description,
             source: event.source, metadata: merged)
@@ -183,5 +171,20 @@ struct StructuredLogHandler: LogHandler {
             return allowed ? Character(scalar) : "_"
         }
         return mapped.isEmpty ? "_" : String(mapped)
+    }
+}
+
+extension LogEvent {
+    /// What a line says beside its message: the handler's metadata, then the provider's, then the
+    /// event's own (a later key wins), and the event's error as `error.message` and `error.type`.
+    func metadata(over handler: Logger.Metadata, provider: Logger.MetadataProvider?) -> Logger.Metadata {
+        var merged = handler
+        if let provided = provider?.get() { merged.merge(provided) { _, new in new } }
+        if let explicit = metadata { merged.merge(explicit) { _, new in new } }
+        if let error {
+            merged["error.message"] = "\(error)"
+            merged["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        return merged
     }
 }
