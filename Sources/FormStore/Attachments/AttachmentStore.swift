@@ -195,12 +195,9 @@ package struct AttachmentStore: Sendable {
     package func discardStaged(ids: [String], owner: String) async throws {
         let wanted = Self.wellFormed(ids)
         guard !wanted.isEmpty else { return }
-        let db = database.database()
-        let rows = try await AttachmentRecord.query(on: db)
-            .filter(\.$id ~~ wanted).filter(\.$owner == owner).filter(\.$staged == true).all(\.$id)
-        guard !rows.isEmpty else { return }
-        try await AttachmentRecord.query(on: db).filter(\.$id ~~ rows).delete()
-        for id in rows { try? FileManager.default.removeItem(at: folder.appendingPathComponent(id)) }
+        _ = try await delete(
+            AttachmentRecord.query(on: database.database())
+                .filter(\.$id ~~ wanted).filter(\.$owner == owner).filter(\.$staged == true))
     }
 
     /// Deletes the staged files created before `date` (uploads nobody claimed), with their

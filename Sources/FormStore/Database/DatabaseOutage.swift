@@ -5,7 +5,7 @@ import PostgresNIO
 import Synchronization
 
 /// Tells a database that cannot be reached (stopped, restarting, unreachable, no connection free
-/// in time) from a query that failed: the first answers 503 (``DatabaseOutageMiddleware``) and
+/// in time) from a query that failed: the first answers 503 (the web layer's error middleware) and
 /// is never taken for anything else, such as a used one-time key.
 package enum DatabaseOutage {
     /// A database call that did not answer within its deadline (``withDeadline(_:_:)``).

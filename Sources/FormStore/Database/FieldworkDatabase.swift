@@ -95,7 +95,7 @@ package struct FieldworkDatabase: Sendable {
         }
     }
 
-    /// Every migration, in the order they run (`Storage/Migrations/`, numbered alike). A database
+    /// Every migration, in the order they run (`Migrations/`, numbered alike). A database
     /// records each one it ran by name (the type's name), so never rename, reorder or remove one:
     /// new migrations go at the end.
     static let migrations: [any Migration] = [

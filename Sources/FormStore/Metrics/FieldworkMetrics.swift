@@ -6,8 +6,8 @@ import Prometheus
 /// Call sites use the typed functions (``objectCreated()``, ``cacheHit(_:)``…), never metric
 /// names: the names, labels and help texts live here only. The counters are made on this
 /// registry directly, so they count from the first call whether or not a server has started;
-/// Hummingbird's `MetricsMiddleware` (requests by route and status, the latency histogram)
-/// reaches the same registry through swift-metrics once ``bootstrap()`` ran.
+/// the web layer's request metrics (requests by route and status, the latency histogram) reach
+/// the same registry through swift-metrics once ``bootstrap()`` ran.
 package enum FieldworkMetrics {
     /// Every metric the process records; `/metrics` prints it.
     package static let registry = PrometheusCollectorRegistry()
@@ -62,7 +62,7 @@ package enum FieldworkMetrics {
     /// A lookup the named cache had to pass to the database.
     package static func cacheMiss(_ cache: Cache) { cacheMisses[cache]?.increment() }
 
-    /// Points swift-metrics (Hummingbird's `MetricsMiddleware`, and any library using it) at
+    /// Points swift-metrics (the request metrics, and any library using it) at
     /// ``registry``, once per process: later calls do nothing, so every app a test builds
     /// shares the one registry.
     package static func bootstrap() { _ = bootstrapped }
@@ -94,8 +94,8 @@ package enum FieldworkMetrics {
         "http.server.active_requests": "http_active_requests",
     ]
 
-    /// The `route` of whatever the public files' middleware answers (stylesheets, scripts,
-    /// images, a folder's redirect), where a route's answers have its pattern.
+    /// The `route` of every answer from the public files (stylesheets, scripts, images), where a
+    /// route's answers have its pattern: never the path, so the label's values stay few.
     package static let publicFilesRoute = "PublicFiles"
 
     static let renamedLabels = [
