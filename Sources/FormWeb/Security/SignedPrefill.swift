@@ -33,37 +33,12 @@ package struct SignedPrefill: Sendable {
         }
     }
 
-    /// The values as JSON, `{"name":["value"]}`, the names sorted: written here rather than by
-    /// JSONEncoder, whose setup cost a tenth of a create view (every view of a form with
-    /// read-only fields seals them). ``open(_:formID:version:)`` reads it with JSONDecoder.
+    /// The values as JSON, `{"name":["value"]}`, the names sorted so that equal values seal
+    /// equally. Made once per distinct values: ``seal(formID:version:values:)`` keeps its seals.
     static func json(_ values: [String: [String]]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        for (index, name) in values.keys.sorted().enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            writeString(name, to: &out)
-            out += [UInt8(ascii: ":"), UInt8(ascii: "[")]
-            for (position, value) in (values[name] ?? []).enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(value, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, the rest as UTF-8.
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array((try? encoder.encode(values)) ?? Data("{}".utf8))
     }
 
     /// The sealed values, or nil when the seal is missing, altered, or made for another form or version.
