@@ -1,6 +1,5 @@
 import FormModel
 import Foundation
-import NIOCore
 
 /// Files already received, from the fragments of ``SlotMarkup``: on a form (kept with a ticked
 /// checkbox) and on the detail page (thumbnails or a type icon, with name, size and date).

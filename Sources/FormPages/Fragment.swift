@@ -1,5 +1,3 @@
-import NIOCore
-
 /// Markup a slot writes per request, from a small template in `Templates/slots/`: rendered once
 /// with a sentinel for each `{{part}}`, then split like a plan, so writing it copies static bytes
 /// and fills its parts. A slot writes a fragment once per item (a file, an error), or only when

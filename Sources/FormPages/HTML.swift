@@ -1,5 +1,3 @@
-import NIOCore
-
 /// HTML escaping for text and attribute values, and the clean-up of imported text.
 enum HTML {
     /// Escapes `& < > " '` so the text is safe both between tags and inside quoted attributes.

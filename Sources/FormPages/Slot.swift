@@ -1,5 +1,3 @@
-import NIOCore
-
 /// A per-request hole in a render plan: one small type per kind of hole, which writes what a
 /// request's ``RenderState`` puts there, with markup only from ``SlotMarkup`` (the templates in
 /// `Templates/slots/`) and every value escaped.

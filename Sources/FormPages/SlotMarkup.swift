@@ -1,5 +1,4 @@
 import Mustache
-import NIOCore
 
 /// The markup the slots of every plan write, as fragments of the templates in `Templates/slots/`
 /// (and the error summary box, `partials/error-summary`): every tag, attribute and id a slot

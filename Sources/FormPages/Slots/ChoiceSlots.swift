@@ -1,5 +1,3 @@
-import NIOCore
-
 /// The slots of choices whose options are not in the plan: a long value list's, which are
 /// searched on the server, and on an edit view the stored choices a field no longer offers.
 enum ChoiceSlots {

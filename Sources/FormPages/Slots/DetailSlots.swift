@@ -1,5 +1,3 @@
-import NIOCore
-
 /// The slots of an object's detail page: each field's value for people, and the rows and groups
 /// hidden when they have nothing to show.
 enum DetailSlots {

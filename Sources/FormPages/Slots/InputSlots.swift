@@ -1,6 +1,5 @@
 import FormModel
 import Foundation
-import NIOCore
 
 /// The slots of a form's inputs: the values a request shows in them, and the state of each
 /// field's cell (its error, `aria-invalid`, `aria-describedby`).

@@ -1,5 +1,3 @@
-import NIOCore
-
 /// The slots of a form's parent page: its list of objects, a page at a time.
 enum ListSlots {
     /// The list items.

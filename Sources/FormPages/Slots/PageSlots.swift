@@ -1,5 +1,3 @@
-import NIOCore
-
 /// The slots of a whole page: its layout, title, token and messages.
 enum PageSlots {
     /// The class on `<html>` that picks the layout: `fw-layout-auto|compact|regular`.

@@ -2,7 +2,6 @@ import FormStore
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 
 /// Serves ``StaticAssets`` from memory as routes of their own, before any session or viewer is
 /// read: GET and HEAD, gzipped for a client that accepts it, 304 when `If-None-Match` names the
