@@ -2,6 +2,7 @@ import FormImport
 import FormModel
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
@@ -36,8 +37,30 @@ struct LayerTests {
             #expect(answer.headers[.allow] == "POST")
             #expect(answer.headers[.contentType] == "application/json; charset=utf-8")
             #expect(answer.body == #"{"error":"Use POST at this address."}"#)
+            // Several methods are named as people write them; the header lists them.
+            let objects = try await Self.send(client, "/api/forms/notes/objects/\(UUID())", method: .put)
+            #expect(objects.status == .methodNotAllowed)
+            #expect(objects.headers[.allow] == "GET")
+            let schema = try await Self.send(client, "/api/forms/notes", method: .head)
+            #expect(schema.status == .methodNotAllowed && schema.headers[.allow] == "GET")
             let unknown = try await Self.send(client, "/api/no/such/thing", method: .patch)
             #expect(unknown.status == .notFound && unknown.body == #"{"error":"not found"}"#)
+        }
+    }
+
+    @Test("an address of several methods asked with another names them all, in its header and in words")
+    func severalMethodsNamed() async throws {
+        let router = Router(context: AppRequestContext.self)
+        let api = APIRoutes(router.group("api").add(middleware: APIErrorMiddleware()))
+        api.get("things/:id") { _, _ in "thing" }
+        api.delete("things/:id") { _, _ in HTTPResponse.Status.noContent }
+        api.refuseTheRest()
+        try await Application(router: router).test(.router) { client in
+            let answer = try await client.execute(uri: "/api/things/1", method: .put)
+            #expect(answer.status == .methodNotAllowed)
+            #expect(answer.headers[.allow] == "GET, DELETE")
+            #expect(String(buffer: answer.body) == #"{"error":"Use GET or DELETE at this address."}"#)
+            #expect(try await client.execute(uri: "/api/things/1", method: .delete).status == .noContent)
         }
     }
 

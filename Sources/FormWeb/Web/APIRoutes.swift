@@ -1,3 +1,4 @@
+import FormModel
 import Hummingbird
 import Synchronization
 
@@ -43,11 +44,12 @@ struct APIRoutes: RouterMethods {
     func refuseTheRest() {
         let known = routes.methods.withLock { $0 }
         for (path, methods) in known {
-            let allow = Self.methods.filter(methods.contains).map(\.rawValue).joined(separator: ", ")
+            let taken = Self.methods.filter(methods.contains).map(\.rawValue)
+            let allow = taken.joined(separator: ", ")
+            let message = "Use \(Words.list(taken, conjunction: "or")) at this address."
             for method in Self.methods where !methods.contains(method) {
                 group.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw HTTPError(
-                        .methodNotAllowed, headers: [.allow: allow], message: "Use \(allow) at this address.")
+                    throw HTTPError(.methodNotAllowed, headers: [.allow: allow], message: message)
                 }
             }
         }
