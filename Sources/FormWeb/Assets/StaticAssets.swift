@@ -52,7 +52,7 @@ package struct StaticAssets: Sendable {
             let kind = Kind(fileExtension: (relative as NSString).pathExtension.lowercased())
             let source = [UInt8](try Data(contentsOf: file))
             let bytes = kind.minify(source)
-            let digest = SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
+            let digest = Self.hex16(SHA256.hash(data: bytes))
             assets["/" + relative] = Asset(
                 body: ByteBuffer(bytes: bytes), gzipped: kind.isText ? try Self.gzip(bytes) : nil,
                 eTag: "\"\(digest)\"", contentType: kind.contentType, sourceSize: source.count)
@@ -62,7 +62,12 @@ package struct StaticAssets: Sendable {
         for (path, asset) in assets.sorted(by: { $0.key < $1.key }) {
             hasher.update(data: Data("\(path)\n\(asset.eTag)\n".utf8))
         }
-        version = hasher.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        version = Self.hex16(hasher.finalize())
+    }
+
+    /// The first 16 hex digits of a digest: the ETags' and the version's.
+    private static func hex16(_ digest: SHA256Digest) -> String {
+        digest.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The asset served at a path under the prefix, if any.

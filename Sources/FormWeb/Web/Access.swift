@@ -32,7 +32,7 @@ struct FormAccessMiddleware: RouterMiddleware {
         if activeOnly { form = try form.requireActive() }
         if form.access == .users, try !context.viewer.isSignedIn {
             switch audience {
-            case .browser: return Response.seeOther("/login?next=\(LocalPath.percentEncoded(Self.back(request, form)))")
+            case .browser: return Response.signIn(returningTo: Self.back(request, form))
             case .api: return try JSONResponse.make(APIMessage("Sign in to use this form."), status: .unauthorized)
             }
         }
@@ -69,7 +69,7 @@ struct AdminOnlyMiddleware: RouterMiddleware {
         switch audience {
         case .browser:
             if viewer.account == nil && request.method == .get {
-                return Response.seeOther("/login?next=\(LocalPath.percentEncoded(request.uri.path))")
+                return Response.signIn(returningTo: request.uri.path)
             }
             throw HTTPError(.forbidden, message: "Only administrators may use the admin page.")
         case .api:
@@ -119,6 +119,11 @@ struct AdminTokenMiddleware: RouterMiddleware {
 }
 
 extension Response {
+    /// A 303 to the sign-in page, which comes back to `path` once signed in.
+    static func signIn(returningTo path: String) -> Response {
+        seeOther("/login?next=\(LocalPath.percentEncoded(path))")
+    }
+
     /// A 303 See Other: after a POST the browser GETs the new address.
     static func seeOther(_ location: String) -> Response {
         var headers = HTTPFields()
