@@ -68,10 +68,15 @@ struct AdminOnlyMiddleware: RouterMiddleware {
         if viewer.isAdmin { return try await next(request, context) }
         switch audience {
         case .browser:
-            if viewer.account == nil && request.method == .get {
-                return Response.signIn(returningTo: request.uri.path)
+            guard viewer.account == nil else {
+                throw HTTPError(.forbidden, message: "Only administrators may use the admin page.")
             }
-            throw HTTPError(.forbidden, message: "Only administrators may use the admin page.")
+            if request.method == .get { return Response.signIn(returningTo: request.uri.path) }
+            // A form sent after its sign-in ended: say how to get it through.
+            throw HTTPError(
+                .forbidden,
+                message: "You are not signed in (a sign-in ends after a while). "
+                    + "Sign in as an administrator, then send the form again.")
         case .api:
             var response = try JSONResponse.make(
                 APIMessage("Send Authorization: Bearer with the admin token, or sign in as an admin."),
