@@ -154,14 +154,7 @@ final class ParseState {
         guard let sax = ctxt.pointee.sax else { return }
         installGuards(sax)
         lean = LeanBuilder(capacity: max(documentSize, 4096))
-        // Nothing of libxml2's own tree is made: no document, no nodes.
-        sax.pointee.startDocument = nil
-        sax.pointee.endDocument = nil
-        sax.pointee.reference = nil
-        sax.pointee.cdataBlock = nil
-        sax.pointee.externalSubset = nil
-        sax.pointee.startElement = nil
-        sax.pointee.endElement = nil
+        Self.buildNoTree(sax)
         leanRef = Unmanaged.passUnretained(lean!)
         sax.pointee.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
             ParseState.withLean(ctx) { ctxt, state, lean in
@@ -212,13 +205,7 @@ final class ParseState {
     func installProbe(on ctxt: xmlParserCtxtPtr) {
         guard let sax = ctxt.pointee.sax else { return }
         installGuards(sax)
-        sax.pointee.startDocument = nil
-        sax.pointee.endDocument = nil
-        sax.pointee.reference = nil
-        sax.pointee.cdataBlock = nil
-        sax.pointee.externalSubset = nil
-        sax.pointee.startElement = nil
-        sax.pointee.endElement = nil
+        Self.buildNoTree(sax)
         sax.pointee.endElementNs = nil
         sax.pointee.characters = nil
         sax.pointee.ignorableWhitespace = nil
@@ -243,6 +230,17 @@ final class ParseState {
         Unmanaged<ParseState>.fromOpaque(state)._withUnsafeGuaranteedRef { state in
             state.leanRef?._withUnsafeGuaranteedRef { body(ctxt, state, $0) }
         }
+    }
+
+    /// Takes away the callbacks that build libxml2's own tree: no document, no nodes.
+    private static func buildNoTree(_ sax: UnsafeMutablePointer<xmlSAXHandler>) {
+        sax.pointee.startDocument = nil
+        sax.pointee.endDocument = nil
+        sax.pointee.reference = nil
+        sax.pointee.cdataBlock = nil
+        sax.pointee.externalSubset = nil
+        sax.pointee.startElement = nil
+        sax.pointee.endElement = nil
     }
 
     /// Error capture and the DOCTYPE refusal, for every kind of parse.
