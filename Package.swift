@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
@@ -71,6 +73,19 @@ let package = Package(
                 "FormModel",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The connectors to other systems: OData V2 and V4 services over AsyncHTTPClient (requests,
+        // literals, JSON values, the SAP CSRF token, error bodies, ETags), on the connection's
+        // origin only, with time and size limits. Knows neither Hummingbird nor Fluent.
+        .target(
+            name: "FormService",
+            dependencies: [
+                "FormModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The web layer: routes, middleware, controllers, use cases, operations, assets, the plan cache.
@@ -138,6 +153,7 @@ let package = Package(
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(name: "FormXMLTests", dependencies: ["FormXML"]),
+        .testTarget(name: "FormServiceTests", dependencies: ["FormService", "FormModel"]),
         .testTarget(
             name: "FormImportTests",
             dependencies: ["FormImport", "FormModel", "FormXML"],

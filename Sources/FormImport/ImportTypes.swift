@@ -138,16 +138,19 @@ public struct ImportResult: Sendable {
     public var skipped: [ImportSkip]
     /// The source documents, kept so admins can download them.
     public var sources: [ImportDocument]
+    /// How each form of an OData import maps onto its service, by form id; empty for a native spec.
+    public var bindings: [String: ServiceBinding]
 
     public init(
         kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], skipped: [ImportSkip] = [],
-        sources: [ImportDocument]
+        sources: [ImportDocument], bindings: [String: ServiceBinding] = [:]
     ) {
         self.kind = kind
         self.forms = forms
         self.warnings = warnings
         self.skipped = skipped
         self.sources = sources
+        self.bindings = bindings
     }
 }
 
