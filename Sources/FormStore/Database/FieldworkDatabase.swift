@@ -112,6 +112,7 @@ package struct FieldworkDatabase: Sendable {
         AddSubmissionTokens(),
         AddServerSecrets(),
         IndexSubmissionTokens(),
+        AddServiceConnections(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

@@ -34,6 +34,14 @@ final class FormRecord: Model, @unchecked Sendable {
     @Field(key: "lists_revision")
     var listsRevision: Int
 
+    /// The service connection of the import that made the form, when connected.
+    @OptionalField(key: "service_connection_id")
+    var serviceConnectionID: UUID?
+
+    /// `service` (the service holds the objects) or `local`; nil when not connected.
+    @OptionalField(key: "service_mode")
+    var serviceMode: String?
+
     init() {}
 
     init(id: String, access: FormAccess, state: FormState = .active) {

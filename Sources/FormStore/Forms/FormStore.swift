@@ -32,7 +32,10 @@ package struct FormStore: Sendable {
         // Encode before the transaction so a bad schema never opens one. Each result's
         // documents are stored once, however many forms it gave.
         var sources: [ImportSourcesRecord] = []
-        var prepared: [(id: String, json: String, title: String, kind: SourceKind, sourcesID: UUID)] = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var prepared: [(id: String, json: String, title: String, kind: SourceKind, sourcesID: UUID, binding: String?)] =
+            []
         for result in results {
             let record = ImportSourcesRecord(
                 id: UUID(),
@@ -43,7 +46,8 @@ package struct FormStore: Sendable {
                 prepared.append(
                     (
                         form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), form.title, result.kind,
-                        record.id!
+                        record.id!,
+                        try result.bindings[form.id].map { String(decoding: try encoder.encode($0), as: UTF8.self) }
                     ))
             }
         }
@@ -67,7 +71,7 @@ package struct FormStore: Sendable {
                     formID: form.id, version: version, sourceKind: form.kind,
                     sourceDocuments: StoredDocuments(documents: []),
                     schemaJSON: form.json, title: form.title, importedBy: importedBy, importID: importID,
-                    sourcesID: form.sourcesID
+                    sourcesID: form.sourcesID, bindingJSON: form.binding
                 ).create(on: db)
                 stored.append(StoredVersion(formID: form.id, version: version))
             }
@@ -270,7 +274,35 @@ package struct FormStore: Sendable {
             importedAt: version.importedAt,
             importedBy: version.importedBy,
             importID: version.importID,
-            listsRevision: form.listsRevision
+            listsRevision: form.listsRevision,
+            bindingJSON: version.bindingJSON,
+            service: form.serviceConnectionID.map {
+                FormConnection(connectionID: $0, mode: ServiceMode(rawValue: form.serviceMode ?? "") ?? .service)
+            }
         )
+    }
+}
+
+extension FormStore {
+    /// The forms made by the same import (the same source documents) as a form's latest version,
+    /// whose latest version still comes from it: what a connection connects. The form itself
+    /// first.
+    package func formsOfSameImport(formID: String) async throws -> [String] {
+        let db = database.database()
+        guard
+            let latest = try await FormVersionRecord.query(on: db).filter(\.$form.$id == formID)
+                .sort(\.$version, .descending).first(),
+            let sourcesID = latest.sourcesID
+        else { return [formID] }
+        let siblings = Set(
+            try await FormVersionRecord.query(on: db).filter(\.$sourcesID == sourcesID).field(\.$form.$id).all()
+                .map(\.$form.id))
+        var result = [formID]
+        for sibling in siblings.sorted() where sibling != formID {
+            let newest = try await FormVersionRecord.query(on: db).filter(\.$form.$id == sibling)
+                .sort(\.$version, .descending).field(\.$sourcesID).first()
+            if newest?.sourcesID == sourcesID { result.append(sibling) }
+        }
+        return result
     }
 }

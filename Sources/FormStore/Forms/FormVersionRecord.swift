@@ -45,12 +45,18 @@ final class FormVersionRecord: Model, @unchecked Sendable {
     @OptionalField(key: "title")
     var title: String?
 
+    /// How an OData version maps onto its service (``ServiceBinding`` as JSON); nil for native
+    /// specs and for versions imported before connections.
+    @OptionalField(key: "binding_json")
+    var bindingJSON: String?
+
     init() {}
 
     init(
         formID: String, version: Int, sourceKind: SourceKind, sourceDocuments: StoredDocuments, schemaJSON: String,
-        title: String, importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil
+        title: String, importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil, bindingJSON: String? = nil
     ) {
+        self.bindingJSON = bindingJSON
         self.$form.id = formID
         self.version = version
         self.sourceKind = sourceKind.rawValue

@@ -17,10 +17,42 @@ package struct StoredForm: Sendable, Hashable {
     package var importID: UUID?
     /// Changes whenever an admin uploads options for one of the form's lists.
     package var listsRevision: Int = 0
+    /// How this version maps onto its OData service, as JSON; nil for a native spec.
+    package var bindingJSON: String? = nil
+    /// The service the form is connected to and its mode; nil when not connected.
+    package var service: FormConnection? = nil
 
     /// The schema decoded from its canonical JSON, as imported (without uploaded options; see
     /// `FormStore.schema(of:)`).
     package func schema() throws -> FormSchema {
         try FormSchema.fromCanonicalJSON(Data(schemaJSON.utf8))
     }
+
+    /// The version's binding to its service, when it has one.
+    package func binding() throws -> ServiceBinding? {
+        guard let bindingJSON else { return nil }
+        return try JSONDecoder().decode(ServiceBinding.self, from: Data(bindingJSON.utf8))
+    }
+
+    /// Whether the service holds this form's objects: connected, in mode `service`, with a binding.
+    package var usesService: Bool { service?.mode == .service && bindingJSON != nil }
+}
+
+/// A form's connection to its service.
+package struct FormConnection: Sendable, Hashable {
+    package var connectionID: UUID
+    package var mode: ServiceMode
+
+    package init(connectionID: UUID, mode: ServiceMode) {
+        self.connectionID = connectionID
+        self.mode = mode
+    }
+}
+
+/// Where a connected form's objects live.
+package enum ServiceMode: String, Codable, Sendable, Hashable, CaseIterable {
+    /// The service holds them: creates, edits and deletes are sent to it.
+    case service
+    /// Fieldwork holds them, as for a form that is not connected.
+    case local
 }

@@ -16,6 +16,8 @@ struct ObjectDraft: Sendable {
     /// Work in the same transaction with the new object's id (the attachments claim their
     /// files there). Database work only: it may run again when a batch is written again.
     let alongside: AlongsideWork?
+    /// The link to the service entity, for a create sent to the service.
+    var service: ServiceLink? = nil
 
     /// The object's row.
     func record() -> ObjectRecord {
@@ -28,6 +30,12 @@ struct ObjectDraft: Sendable {
         switch creator {
         case .account(let id): record.creatorUserID = id
         case .browser(let id): record.creatorBrowser = id
+        }
+        if let service {
+            record.serviceState = service.state.rawValue
+            record.serviceKey = service.key
+            record.serviceRequest = service.requestID
+            record.serviceETag = service.etag
         }
         return record
     }

@@ -35,12 +35,32 @@ final class ObjectRecord: Model, @unchecked Sendable {
     @Timestamp(key: "updated_at", on: .update)
     var updatedAt: Date?
 
+    /// For an object of a form in mode `service`: `sending`, `created` or `unknown`
+    /// (``ServiceLink/State``); nil for an object kept here.
+    @OptionalField(key: "service_state")
+    var serviceState: String?
+
+    /// The entity's key in the service, as JSON (``ServiceLink/key``).
+    @OptionalField(key: "service_key")
+    var serviceKey: String?
+
+    /// The `Repeatability-Request-ID` the create was sent with.
+    @OptionalField(key: "service_request")
+    var serviceRequest: UUID?
+
+    /// The entity's ETag as the service last gave it.
+    @OptionalField(key: "service_etag")
+    var serviceETag: String?
+
     init() {}
 
     /// The stored properties in declaration order, named rather than found by reflection:
     /// FluentKit's default walks the object with `Mirror` several times a query, which made a
     /// third of a create's instructions. A test checks this list against reflection.
     var properties: [any AnyProperty] {
-        [_id, _formID, _formVersion, _values, _keyText, _creatorUserID, _creatorBrowser, _createdAt, _updatedAt]
+        [
+            _id, _formID, _formVersion, _values, _keyText, _creatorUserID, _creatorBrowser, _createdAt, _updatedAt,
+            _serviceState, _serviceKey, _serviceRequest, _serviceETag,
+        ]
     }
 }

@@ -16,11 +16,11 @@ package struct ObjectStore: Sendable {
     ///     SQLite it may run again (see ``CreateBatcher``).
     package func create(
         formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator,
-        once: OnceKey? = nil, alongside: AlongsideWork? = nil
+        once: OnceKey? = nil, service: ServiceLink? = nil, alongside: AlongsideWork? = nil
     ) async throws -> StoredObject {
         let draft = ObjectDraft(
             id: UUID(), formID: formID, version: version, values: StoredValues(values), keyText: keyText,
-            creator: creator, once: once, alongside: alongside)
+            creator: creator, once: once, alongside: alongside, service: service)
         // SQLite writes one transaction at a time: creates waiting for it go in one together.
         let record =
             if database.usesSQLite {
@@ -143,5 +143,49 @@ package struct ObjectStore: Sendable {
             try await record.delete(on: db)
             return true
         }
+    }
+
+    /// Records what the service answered a create or an edit: the link's new state, key and ETag
+    /// and the values as the service holds them; false when the object is gone.
+    @discardableResult
+    package func settle(
+        formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]? = nil, keyText: String? = nil
+    ) async throws -> Bool {
+        try await database.transaction { db in
+            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            record.serviceState = link.state.rawValue
+            record.serviceKey = link.key
+            record.serviceRequest = link.requestID
+            record.serviceETag = link.etag
+            if let values { record.values = StoredValues(values) }
+            if let keyText { record.keyText = keyText }
+            try await record.update(on: db)
+            return true
+        }
+    }
+
+    /// Marks creates still `sending` since before `cutoff` as `unknown`: their answer was lost
+    /// with a stopped instance. Returns how many.
+    @discardableResult
+    package func markLostSends(before cutoff: Date) async throws -> Int {
+        try await database.transaction { db in
+            let lost = try await ObjectRecord.query(on: db)
+                .filter(\.$serviceState == ServiceLink.State.sending.rawValue)
+                .filter(\.$createdAt < cutoff)
+                .all()
+            for record in lost {
+                record.serviceState = ServiceLink.State.unknown.rawValue
+                try await record.update(on: db)
+            }
+            return lost.count
+        }
+    }
+
+    /// The creates whose outcome is unknown, of the given forms (every form when nil), newest first.
+    package func unknownOutcomes(formIDs: [String]? = nil) async throws -> [StoredObject] {
+        let query = ObjectRecord.query(on: database.database())
+            .filter(\.$serviceState == ServiceLink.State.unknown.rawValue)
+        if let formIDs { query.filter(\.$formID ~~ formIDs) }
+        return try await query.sort(\.$createdAt, .descending).all().map { try StoredObject($0) }
     }
 }

@@ -12,6 +12,8 @@ package struct StoredObject: Sendable, Hashable {
     package var creatorBrowser: String?
     package var createdAt: Date?
     package var updatedAt: Date?
+    /// The entity in the service this object stands for, for a form in mode `service`.
+    package var service: ServiceLink?
 
     init(_ record: ObjectRecord) throws {
         guard let id = record.id else { throw ObjectStoreError.unsaved }
@@ -24,6 +26,7 @@ package struct StoredObject: Sendable, Hashable {
         creatorBrowser = record.creatorBrowser
         createdAt = record.createdAt
         updatedAt = record.updatedAt
+        service = ServiceLink(record)
     }
 }
 
