@@ -27,6 +27,9 @@ public struct ServiceBinding: Codable, Sendable, Hashable {
     public var mediaEntity: Bool
     /// The namespace of the entity container, for V2 function imports and V4 bound actions.
     public var namespace: String
+    /// Every structural property the entity type declares (fields or not): a test of the
+    /// connection compares them with the served metadata's.
+    public var declared: [ServiceProperty]?
 
     public init(
         version: Version, entitySet: String, entityType: String, keys: [ServiceProperty],
