@@ -24,10 +24,13 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
-def serve(app, port, name):
-    httpd = make_server("127.0.0.1", port, app, server_class=ThreadingWSGIServer,
+def serve(make_app, port, name):
+    """Binds 127.0.0.1:port (0: a free one), builds the app for the bound port, serves it."""
+    httpd = make_server("127.0.0.1", port, None, server_class=ThreadingWSGIServer,
                         handler_class=QuietHandler)
-    sys.stderr.write("%s listening on http://127.0.0.1:%d/\n" % (name, httpd.server_port))
+    app = make_app(httpd.server_port)
+    httpd.set_app(app)
+    sys.stderr.write("%s listening on http://127.0.0.1:%d%s\n" % (name, httpd.server_port, getattr(app, "root", "/")))
     sys.stderr.flush()
     try:
         httpd.serve_forever()
