@@ -211,7 +211,7 @@ class Processor(InMemoryProcessor, ActionProcessor):
                     result.set_property("HasActiveEntity", False, ValueType.PRIMITIVE, "Edm.Boolean")
                     self.store.insert_entity(set_name, result)
                     self._bump_etag(entity_set, result, create=True)
-                    else:
+                else:
                     for p in entity.properties:
                         if p.name not in ("IsActiveEntity", "HasActiveEntity", "HasDraftEntity"):
                             active.set_property(p.name, p.value, p.value_type, getattr(p, "type", None))
