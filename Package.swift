@@ -82,6 +82,7 @@ let package = Package(
             name: "FormService",
             dependencies: [
                 "FormModel",
+                "FormXML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
