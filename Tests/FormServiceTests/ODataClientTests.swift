@@ -456,3 +456,60 @@ extension TestServer.Response {
         return copy
     }
 }
+
+@Test("a V4 create answered 204 is read back from its Location")
+func createReadBack() async throws {
+    try await TestServer.with({ request in
+        switch request.method {
+        case "GET" where request.uri == "/s/": .init(200)
+        case "GET": .json(200, v4Answer)
+        default: .init(204, headers: [("Location", "/s/Travel(7)")])
+        }
+    }) { server in
+        let entity = try await withClient(server) { client in
+            try await client.create(["price": .number(1)], binding: v4Travel, requestID: requestID, firstSent: sent)
+        }
+        #expect(entity.key == ["TravelID": .number(7)])
+        #expect(server.requests.map(\.uri) == ["/s/", "/s/Travel", "/s/Travel(7)"])
+    }
+}
+
+@Test("a delete sends If-Match; a missing object is not found")
+func deleteWithETag() async throws {
+    try await TestServer.with({ request in
+        request.method == "GET" ? .init(200) : request.uri.contains("404") ? .init(404) : .init(204)
+    }) { server in
+        let failed = try await withClient(server) { client in
+            try await client.delete(key: ["TravelID": .number(7)], etag: #"W/"3""#, binding: v4Travel)
+            return await failure { () async throws(ServiceFailure) in
+                try await client.delete(key: ["TravelID": .number(404)], etag: nil, binding: v4Travel)
+            }
+        }
+        #expect(failed == .notFound)
+        #expect(server.requests[1].method == "DELETE")
+        #expect(server.requests[1].header("If-Match") == #"W/"3""#)
+        #expect(server.requests[2].header("If-Match") == nil)
+    }
+}
+
+@Test("a fixed-value list is read whole and bounded")
+func fixedList() async throws {
+    var binding = v2Travel
+    binding.fields["status"] = ServiceProperty(name: "Status", type: "Edm.String")
+    binding.valueHelps["status"] = ValueHelp(
+        collectionPath: "StatusVH", fixedValues: true,
+        parameters: [.init(kind: .out, listProperty: "Code", field: "status")], textProperty: "Text")
+    let helped = binding
+    try await TestServer.with({ _ in
+        .json(
+            200,
+            #"{"d":{"results":[{"Code":"O","Text":"Open"},{"Code":"A","Text":"Accepted"},{"Code":"X","Text":"Rejected"}]}}"#
+        )
+    }) { server in
+        let options = try await withClient(server) { client in
+            try await client.fixedOptions(for: "status", binding: helped, formValues: [:], limit: 2)
+        }
+        #expect(options == [Option(value: "O", label: "Open"), Option(value: "A", label: "Accepted")])
+        #expect(server.requests[0].uri == "/s/StatusVH?$select=Code,Text&$orderby=Code&$top=2")
+    }
+}
