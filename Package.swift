@@ -82,8 +82,10 @@ let package = Package(
             name: "FormService",
             dependencies: [
                 "FormModel",
+                "FormXML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
@@ -153,7 +155,17 @@ let package = Package(
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
         .testTarget(name: "FormXMLTests", dependencies: ["FormXML"]),
-        .testTarget(name: "FormServiceTests", dependencies: ["FormService", "FormModel"]),
+        .testTarget(
+            name: "FormServiceTests",
+            dependencies: [
+                "FormService",
+                "FormModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "FormImportTests",
             dependencies: ["FormImport", "FormModel", "FormXML"],

@@ -1,4 +1,4 @@
 import FormModel
 
 /// The protocol version of a service, as its binding says.
-typealias ODataVersion = ServiceBinding.Version
+package typealias ODataVersion = ServiceBinding.Version

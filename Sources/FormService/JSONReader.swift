@@ -1,0 +1,209 @@
+/// A strict JSON parser (RFC 8259) that keeps numbers as text: Foundation's parser reads every
+/// number as `Double`, which rounds an `Edm.Decimal` of 20 digits. Nesting is bounded so that a
+/// hostile answer cannot exhaust the stack.
+package struct JSONReader {
+    /// Why a text is not JSON, with the byte offset where reading stopped.
+    package struct Malformed: Error, Sendable, Hashable, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "not JSON at byte \(offset): \(reason)" }
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private let maxDepth: Int
+
+    private init(_ bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    /// Parses a whole document; anything after the value but white space is refused.
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(Malformed) -> JSONValue {
+        var reader = JSONReader(bytes, maxDepth: maxDepth)
+        // A UTF-8 byte order mark is tolerated: some gateways write one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.index == bytes.count else { throw reader.fail("text after the value") }
+        return value
+    }
+
+    private func fail(_ reason: String) -> Malformed { Malformed(offset: index, reason: reason) }
+
+    private mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func value(depth: Int) throws(Malformed) -> JSONValue {
+        guard depth < maxDepth else { throw fail("nested too deeply") }
+        skipSpace()
+        guard index < bytes.count else { throw fail("unexpected end") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try word("true", .bool(true))
+        case UInt8(ascii: "f"): return try word("false", .bool(false))
+        case UInt8(ascii: "n"): return try word("null", .null)
+        default: return .number(try number())
+        }
+    }
+
+    private mutating func word(_ text: StaticString, _ result: JSONValue) throws(Malformed) -> JSONValue {
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected)
+        else { throw fail("unknown word") }
+        index += expected.count
+        return result
+    }
+
+    private mutating func object(depth: Int) throws(Malformed) -> JSONValue {
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try string()
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            members[key] = try value(depth: depth + 1)
+            skipSpace()
+            guard index < bytes.count else { throw fail("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            } else {
+                throw fail("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(Malformed) -> JSONValue {
+        index += 1
+        var elements: [JSONValue] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try value(depth: depth + 1))
+            skipSpace()
+            guard index < bytes.count else { throw fail("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            } else {
+                throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func number() throws(Malformed) -> String {
+        let start = index
+        func digits(_ reader: inout JSONReader) -> Int {
+            let from = reader.index
+            while reader.index < reader.bytes.count, (0x30...0x39).contains(reader.bytes[reader.index]) {
+                reader.index += 1
+            }
+            return reader.index - from
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let whole = digits(&self)
+        guard whole > 0 else { throw fail("expected a value") }
+        guard !(whole > 1 && bytes[index - whole] == UInt8(ascii: "0")) else { throw fail("leading zero") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits(&self) > 0 else { throw fail("expected digits after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard digits(&self) > 0 else { throw fail("expected an exponent") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func string() throws(Malformed) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ reader: JSONReader, upTo end: Int) {
+            scalars.append(contentsOf: String(decoding: reader.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+        }
+        while true {
+            guard index < bytes.count else { throw fail("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flush(self, upTo: index)
+                index += 1
+                return String(scalars)
+            }
+            guard byte >= 0x20 else { throw fail("control character in a string") }
+            guard byte == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            flush(self, upTo: index)
+            index += 1
+            guard index < bytes.count else { throw fail("unterminated escape") }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw fail("lone surrogate") }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("lone surrogate") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw fail("lone surrogate") }
+                scalars.append(scalar)
+            default: throw fail("unknown escape")
+            }
+            runStart = index
+        }
+    }
+
+    private mutating func hex4() throws(Malformed) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("short \\u escape") }
+        var code: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: throw fail("bad \\u escape")
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        index += 4
+        return code
+    }
+}
