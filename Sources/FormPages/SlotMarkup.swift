@@ -12,6 +12,8 @@ final class SlotMarkup: Sendable {
     let errorSummary: Fragment
     /// One error in the summary: `{{field}}`, `{{message}}`.
     let errorItem: Fragment
+    /// An error of no field (a service's message about the whole object): no link.
+    let errorNote: Fragment
     /// The error under a field's cell: `{{errorID}}`, `{{message}}`.
     let fieldError: Fragment
     /// The id of a field's error message: `{{field}}`.
@@ -89,6 +91,7 @@ final class SlotMarkup: Sendable {
         }
         errorSummary = try Self.fragment("partials/error-summary", library: library, inline: false)
         errorItem = try slot("error-item")
+        errorNote = try slot("error-note")
         fieldError = try slot("field-error")
         errorID = try slot("error-id")
         titleError = try slot("title-error")

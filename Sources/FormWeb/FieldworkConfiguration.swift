@@ -40,6 +40,9 @@ package struct FieldworkConfiguration: Sendable {
     package var unknownLogFormat: String?
     /// How long `GET /ready` waits for the database before it answers 503.
     package var readinessTimeout: Duration = .seconds(2)
+    /// The key that seals service connections' secrets (`FIELDWORK_SEALING_KEY`, 32 bytes in
+    /// base64); nil uses `<data>/sealing.key`, made on first start.
+    package var sealingKey: String?
 
     package init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
@@ -56,7 +59,7 @@ package struct FieldworkConfiguration: Sendable {
     }
 
     /// The configuration the environment describes (`FIELDWORK_DATA`, `FIELDWORK_DATABASE_URL`,
-    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_TIME_ZONE`, the request deadlines, `FIELDWORK_LOG_FORMAT`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
+    /// `FIELDWORK_RESOURCES`, `FIELDWORK_ADMIN_PASSWORD`, `FIELDWORK_ADMIN_TOKEN`, `FIELDWORK_SEALING_KEY`, `FIELDWORK_TIME_ZONE`, the request deadlines, `FIELDWORK_LOG_FORMAT`, `LOG_LEVEL`); flags given to the CLI override it afterwards.
     package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         var configuration = FieldworkConfiguration(resources: .resolve(environment: environment))
         if let data = environment["FIELDWORK_DATA"], !data.isEmpty {
@@ -80,6 +83,9 @@ package struct FieldworkConfiguration: Sendable {
         }
         if let token = environment["FIELDWORK_ADMIN_TOKEN"], !token.isEmpty {
             configuration.adminToken = token
+        }
+        if let key = environment["FIELDWORK_SEALING_KEY"], !key.isEmpty {
+            configuration.sealingKey = key
         }
         (configuration.requestDeadlines, configuration.unusableSettings) = RequestDeadlines.fromEnvironment(
             environment)

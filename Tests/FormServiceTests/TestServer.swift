@@ -48,8 +48,10 @@ final class TestServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     private let received: Mutex<[Request]>
+    private let log: Box
 
-    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel, log: Box) {
+        self.log = log
         self.port = port
         self.group = group
         self.channel = channel
@@ -72,7 +74,7 @@ final class TestServer: Sendable {
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        let server = TestServer(port: channel.localAddress!.port!, group: group, channel: channel)
+        let server = TestServer(port: channel.localAddress!.port!, group: group, channel: channel, log: log)
         log.server.withLock { $0 = server }
         return server
     }
@@ -82,6 +84,9 @@ final class TestServer: Sendable {
     }
 
     func stop() async throws {
+        let answers = log.answers.withLock { $0 }
+        for answer in answers { answer.cancel() }
+        for answer in answers { await answer.value }
         try await channel.close()
         try await group.shutdownGracefully()
     }
@@ -101,6 +106,9 @@ final class TestServer: Sendable {
 
     private final class Box: Sendable {
         let server = Mutex<TestServer?>(nil)
+        /// The answers being made: cancelled and awaited before the event loops stop, so that no
+        /// slow answer writes on a loop that is gone.
+        let answers = Mutex<[Task<Void, Never>]>([])
     }
 
     private final class Connection: ChannelInboundHandler, @unchecked Sendable {
@@ -131,9 +139,12 @@ final class TestServer: Sendable {
                 let channel = context.channel
                 let handler = self.handler
                 let keepAlive = head.isKeepAlive
-                Task {
+                let task = Task {
                     let response = await handler(request)
-                    if let delay = response.delay { try? await Task.sleep(for: delay) }
+                    if let delay = response.delay {
+                        do { try await Task.sleep(for: delay) } catch { return }
+                    }
+                    guard !Task.isCancelled else { return }
                     var headers = HTTPHeaders(response.headers)
                     if !response.chunked {
                         headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
@@ -150,6 +161,7 @@ final class TestServer: Sendable {
                         if !keepAlive { channel.close(promise: nil) }
                     }
                 }
+                log.answers.withLock { $0.append(task) }
             }
         }
     }

@@ -25,7 +25,7 @@ struct ObjectSupportTests {
         let token = SubmissionTokenRecord()
         let change = ChangeRecord()
         #expect(named(object) == reflected(object))
-        #expect(named(object).count == 9)
+        #expect(named(object).count == 13)
         #expect(named(token) == reflected(token))
         #expect(named(token).count == 5)
         #expect(named(change) == reflected(change))

@@ -102,6 +102,13 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
         /// A required field was left empty.
         public static let required = Code("required")
         public static let scale = Code("scale")
+        /// The OData service the form writes to refused the value (its own rule), or the whole
+        /// object (the issue's field is then empty).
+        public static let service = Code("service")
+        /// The service the form writes to did not answer: nothing was created.
+        public static let serviceUnavailable = Code("service-unavailable")
+        /// A value-help value could not be checked because the service did not answer.
+        public static let unchecked = Code("unchecked")
         public static let step = Code("step")
         public static let tel = Code("tel")
         public static let tooLong = Code("too-long")

@@ -38,7 +38,7 @@ enum PageSlots {
             markup.errorSummary.write(to: &buffer) { part, buffer in
                 guard part == .items else { return }
                 for error in state.errors {
-                    markup.errorItem.write(to: &buffer) { part in
+                    (error.field.isEmpty ? markup.errorNote : markup.errorItem).write(to: &buffer) { part in
                         switch part {
                         case .field: error.field
                         case .message: error.message

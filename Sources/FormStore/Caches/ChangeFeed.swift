@@ -44,7 +44,7 @@ package final class ChangeFeed: Sendable {
     package init() {}
 
     /// Calls `listener` with every change, made here or on another instance.
-    func subscribe(_ listener: @escaping @Sendable (CacheChange) -> Void) {
+    package func subscribe(_ listener: @escaping @Sendable (CacheChange) -> Void) {
         listeners.withLock { $0.append(listener) }
     }
 

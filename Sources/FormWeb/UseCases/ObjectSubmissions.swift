@@ -20,8 +20,15 @@ struct ObjectSubmissions: Sendable {
         /// An API create's `Idempotency-Key` was used before with another body: nothing stored.
         case keyReused
         /// Refused, nothing stored: every issue in form order, and the server's values of the
-        /// read-only fields, which the form shows again in place of whatever was sent.
+        /// read-only fields, which the form shows again in place of whatever was sent. For a form
+        /// in mode `service`, also the service's refusal: its messages under their fields, those
+        /// about no field with an empty field name, for the summary.
         case refused(ValidationResult, serverValues: [String: [String]])
+        /// A form in mode `service` whose service did not answer: nothing was created.
+        case serviceAway(String)
+        /// A form in mode `service` whose create was sent and whose answer was lost: the object
+        /// row says so (``ServiceLink/State/unknown``); it is never sent again by itself.
+        case outcomeUnknown(StoredObject)
     }
 
     /// Creates an object of the form's latest version.
@@ -34,7 +41,7 @@ struct ObjectSubmissions: Sendable {
     ///     the same key on two instances stores one object, and each later request gets it.
     func create(
         _ submission: Submission, form: PreparedForm, viewer: Viewer, readOnlyValues: [String: [String]],
-        readIssues: [FieldIssue] = [], once: OnceKey? = nil
+        readIssues: [FieldIssue] = [], once: OnceKey? = nil, service: ServiceTarget? = nil
     ) async throws -> Outcome {
         // A used key is found when its row refuses the insert below, so a first create (nearly
         // every create) costs no extra query.
@@ -50,6 +57,11 @@ struct ObjectSubmissions: Sendable {
         let fileIDs = Self.fileIDs(result.values)
         let attachments = attachments
         let owner = viewer.ownerKey
+        if let service {
+            return try await createInService(
+                result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
+                serverValues: serverValues)
+        }
         do {
             let object = try await objects.create(
                 formID: form.formID, version: form.version, values: result.values,
@@ -65,6 +77,54 @@ struct ObjectSubmissions: Sendable {
         } catch {
             guard let once else { throw error }
             return try await Self.afterFailedCreate(error) { try await firstCreate(once) }
+        }
+    }
+
+    /// A valid create of a form in mode `service`: recorded, then sent (``ServiceObjects``). The
+    /// files stay in Fieldwork, the object's.
+    private func createInService(
+        _ result: ValidationResult, form: PreparedForm, viewer: Viewer, once: OnceKey?, target: ServiceTarget,
+        fileIDs: [String], serverValues: [String: [String]]
+    ) async throws -> Outcome {
+        let attachments = attachments
+        let owner = viewer.ownerKey
+        let requestID = UUID()
+        let writer = ServiceObjects(objects: objects)
+        var record: StoredObject?
+        for _ in 0..<2 where record == nil {
+            do {
+                record = try await objects.create(
+                    formID: form.formID, version: form.version, values: result.values,
+                    keyText: InputStrings.keyText(result.values, schema: form.schema), creator: viewer.creator,
+                    once: once, service: ServiceLink(state: .sending, requestID: requestID))
+            } catch {
+                // The key was used: the first create's outcome is the answer, once it has one. When
+                // that create was refused meanwhile, its key is free again: try once more.
+                guard let once, !DatabaseOutage.isOutage(error) else { throw error }
+                guard let first = try await objects.object(once: once) else { continue }
+                guard first.fingerprint == once.fingerprint else { return .keyReused }
+                let settled = try await writer.awaitOutcome(of: first.object)
+                return settled.service?.state == .created ? .stored(settled) : .outcomeUnknown(settled)
+            }
+        }
+        guard let record else { throw ServiceObjectsError.notRecorded }
+        switch try await writer.send(record, values: result.values, target: target, requestID: requestID) {
+        case .created(let object):
+            // The files become the object's once the service holds it: a refusal keeps them staged
+            // for the form shown again.
+            if !fileIDs.isEmpty {
+                try await objects.update(
+                    formID: object.formID, id: object.id, values: object.values, keyText: object.keyText
+                ) { transaction, objectID in
+                    try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, in: transaction)
+                }
+            }
+            return .stored(object)
+        case .refused(let issues):
+            FieldworkMetrics.submissionRefused(.create)
+            return .refused(ValidationResult(values: result.values, issues: issues), serverValues: serverValues)
+        case .away(let message): return .serviceAway(message)
+        case .unknown(let object): return .outcomeUnknown(object)
         }
     }
 
@@ -146,4 +206,8 @@ struct ObjectSubmissions: Sendable {
             return []
         }
     }
+}
+
+enum ServiceObjectsError: Error {
+    case notRecorded
 }

@@ -1,4 +1,5 @@
 import FormPages
+import FormService
 import FormStore
 import Foundation
 import Hummingbird
@@ -128,16 +129,26 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let reader = SubmissionReader(attachments: attachments)
     let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments)
     let imports = FormImports(forms: store)
+    // Connected OData forms: the secrets sealed with a key that is not in the database, one HTTP
+    // client for every connection.
+    let connections = ConnectionStore(
+        database: database,
+        sealing: try SealingKey.load(environment: configuration.sealingKey, dataFolder: configuration.dataFolder))
+    let http = ServiceHTTPClient()
+    let services = ServiceClients(
+        http: http, connections: connections, feed: database.feed, timeZone: configuration.timeZone)
+    let serviceConnections = ServiceConnections(
+        forms: store, connections: connections, http: http, timeZone: configuration.timeZone)
 
     FormController(heads: heads, objects: database.objects, plans: plans)
         .addRoutes(browser: browser, form: form, apiForm: apiForm, apiActiveForm: apiActiveForm)
-    CreateController(plans: plans, prefill: prefill, reader: reader, submissions: submissions)
+    CreateController(plans: plans, prefill: prefill, reader: reader, submissions: submissions, services: services)
         .addRoutes(to: activeForm)
     ObjectController(
         forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
         attachments: attachments
     ).addRoutes(browser: browser, form: form)
-    ObjectAPIController(objects: database.objects, plans: plans, submissions: submissions)
+    ObjectAPIController(objects: database.objects, plans: plans, submissions: submissions, services: services)
         .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
     AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: browser)
     let drafts = ImportDraftStore(database: database)
@@ -149,6 +160,8 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
+    ConnectionAPIController(forms: store, connections: connections, service: serviceConnections)
+        .addRoutes(to: adminAPI)
     // Every other address and method under /api answers JSON too.
     api.refuseTheRest()
     // Prometheus asks for /metrics with the admin token; an admin's session will do too.
@@ -174,6 +187,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     app.addServices(
         DatabaseService(database: database),
         AttachmentPurgeService(store: attachments, drafts: drafts, objects: database.objects, logger: logger),
-        ChangeFeedService(feed: database.feed, database: database, logger: logger))
+        ChangeFeedService(feed: database.feed, database: database, logger: logger),
+        ServiceHTTPClientService(http: http))
     return app
 }

@@ -11,6 +11,7 @@ struct CreateController {
     let prefill: SignedPrefill
     let reader: SubmissionReader
     let submissions: ObjectSubmissions
+    let services: ServiceClients
 
     /// - Parameter activeForm: the `/forms/{id}` group of forms that take new objects.
     func addRoutes(to activeForm: RouterGroup<AppRequestContext>) {
@@ -62,7 +63,7 @@ struct CreateController {
         } else {
             switch try await submissions.create(
                 received.submission, form: view.form, viewer: viewer, readOnlyValues: sealed,
-                once: token.map(OnceKey.page))
+                once: token.map(OnceKey.page), service: try await services.target(for: form, schema: view.schema))
             {
             case .stored(let object):
                 // Also the answer to the same create sent again: the first one's object.
@@ -73,6 +74,13 @@ struct CreateController {
             case .refused(let result, let refusedValues):
                 again = .refused(result.issues)
                 serverValues = refusedValues
+            case .serviceAway(let message):
+                // The clear page: the form again, everything kept, saying nothing was created.
+                again = .serviceAway(message)
+                serverValues = view.form.serverValues(known: sealed)
+            case .outcomeUnknown(let object):
+                // The detail page says the answer was lost; the object is never sent again by itself.
+                return Response.seeOther(ObjectController.path(form.id, object.id))
             }
         }
         var state = try await reader.state(

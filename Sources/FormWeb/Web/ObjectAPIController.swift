@@ -12,6 +12,7 @@ struct ObjectAPIController {
     let objects: ObjectStore
     let plans: PlanCache
     let submissions: ObjectSubmissions
+    let services: ServiceClients
 
     /// JSON bodies are text fields only.
     static let limit = 1024 * 1024
@@ -82,7 +83,8 @@ struct ObjectAPIController {
         for (name, values) in initial where input[name] == nil && fields[name] == nil { fields[name] = values }
         let outcome = try await submissions.create(
             Submission(fields: fields), form: view.form, viewer: viewer,
-            readOnlyValues: view.form.readOnlyValues(initial), readIssues: issues, once: once)
+            readOnlyValues: view.form.readOnlyValues(initial), readIssues: issues, once: once,
+            service: try await services.target(for: form, schema: view.schema))
         switch outcome {
         case .stored(let object):
             var response = try JSONResponse.make(ObjectJSON(object), status: .created)
@@ -98,6 +100,30 @@ struct ObjectAPIController {
                 field: "", code: .idempotencyKeyReused,
                 message: "This Idempotency-Key was used with another request; send a new key.")
             return try JSONResponse.make(APIIssues([issue]), status: .unprocessableContent)
+        case .serviceAway(let message):
+            let issue = FieldIssue(field: "", code: .serviceUnavailable, message: message)
+            return try JSONResponse.make(APIIssues([issue]), status: .badGateway)
+        case .outcomeUnknown(let object):
+            return try JSONResponse.make(OutcomeUnknown(object), status: .badGateway)
+        }
+    }
+
+    /// A create sent to the service whose answer was lost.
+    struct OutcomeUnknown: Encodable {
+        var errors: [APIIssues.Issue]
+        var object: String
+        var requestId: String?
+
+        init(_ object: StoredObject) {
+            errors = [
+                APIIssues.Issue(
+                    field: "", code: "outcome-unknown",
+                    message:
+                        "The create was sent to the service and its answer was lost: the object may or may not exist there. It is not sent again by itself; an admin sees it listed with its request id."
+                )
+            ]
+            self.object = object.id.uuidString.lowercased()
+            requestId = object.service?.requestID?.uuidString.lowercased()
         }
     }
 

@@ -86,6 +86,11 @@ struct ObjectController {
             case .refused(let result, let refusedValues):
                 again = .refused(result.issues)
                 serverValues = refusedValues
+            case .serviceAway(let message):
+                again = .serviceAway(message)
+                serverValues = view.form.serverValues(known: stored)
+            case .outcomeUnknown:
+                return Response.seeOther(Self.path(object.formID, object.id))
             }
         }
         var state = try await reader.state(

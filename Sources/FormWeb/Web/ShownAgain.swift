@@ -10,12 +10,16 @@ enum ShownAgain: Sendable {
     /// (``ReceivedSubmission/listSearch(longLists:)``): the list's matches to choose from.
     /// Nothing was validated or stored.
     case searching(ListSearch)
+    /// The service a form in mode `service` writes to did not answer: nothing was created or
+    /// changed; the message says so and asks to send again.
+    case serviceAway(String)
 
     /// The page's status: 422 for a refusal, 200 for a search.
     var status: HTTPResponse.Status {
         switch self {
         case .refused: .unprocessableContent
         case .searching: .ok
+        case .serviceAway: .serviceUnavailable
         }
     }
 }
@@ -38,6 +42,8 @@ extension SubmissionReader {
         switch reason {
         case .refused(let issues):
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
+        case .serviceAway(let message):
+            state.errors = [FieldError(field: "", message: message)]
         case .searching(let search):
             if let finder = view.optionSearches[search.field] {
                 let found = finder.search(search.query)

@@ -1,0 +1,89 @@
+import FormModel
+import FormService
+import FormStore
+import Foundation
+import ServiceLifecycle
+import Synchronization
+
+/// The OData clients of connected forms: one per connection, made from the stored connection (its
+/// secret opened only here) when first needed, and dropped when any form changes, which every
+/// change of a connection records, here or on another instance.
+final class ServiceClients: Sendable {
+    let http: ServiceHTTPClient
+    let connections: ConnectionStore
+    /// The zone people enter local dates and times in, for `Edm.DateTimeOffset`.
+    let timeZone: TimeZone
+    private let clients = Mutex<[UUID: ODataClient]>([:])
+
+    init(http: ServiceHTTPClient, connections: ConnectionStore, feed: ChangeFeed?, timeZone: TimeZone) {
+        self.http = http
+        self.connections = connections
+        self.timeZone = timeZone
+        feed?.subscribe { [weak self] change in
+            guard case .form = change else { return }
+            self?.clients.withLock { $0.removeAll() }
+        }
+    }
+
+    /// What a form in mode `service` writes to: its connection's client, its version's binding
+    /// and its fields' kinds; nil for a form whose objects Fieldwork keeps.
+    func target(for form: StoredForm, schema: FormSchema) async throws -> ServiceTarget? {
+        guard form.usesService, let connection = form.service, let binding = try form.binding() else { return nil }
+        return ServiceTarget(
+            client: try await client(connection.connectionID), binding: binding, kinds: Self.kinds(of: schema))
+    }
+
+    /// The client of a stored connection.
+    func client(_ id: UUID) async throws -> ODataClient {
+        if let client = clients.withLock({ $0[id] }) { return client }
+        guard let stored = try await connections.connection(id: id) else { throw ServiceClientsError.noConnection }
+        let client = try ODataClient(
+            connection: try Self.connection(
+                stored.settings, secret: try connections.secret(of: stored), timeZone: timeZone),
+            http: http)
+        clients.withLock { $0[id] = client }
+        return client
+    }
+
+    /// The connector's settings from the stored ones and the opened secret.
+    static func connection(
+        _ settings: ServiceConnectionSettings, secret: String?, timeZone: TimeZone
+    ) throws(ConnectionSettingsError) -> ODataConnection {
+        let auth: ServiceAuth =
+            switch settings.auth {
+            case .none: .none
+            case .basic: .basic(user: settings.user ?? "", password: secret ?? "")
+            case .bearer: .bearer(token: secret ?? "")
+            case .header: .header(name: settings.headerName ?? "", value: secret ?? "")
+            }
+        return try ODataConnection(
+            serviceRoot: settings.url, auth: auth, sapClient: settings.sapClient, sapLanguage: settings.sapLanguage,
+            timeLimit: .seconds(settings.timeoutSeconds ?? 10), caFile: settings.caFile, timeZone: timeZone)
+    }
+
+    /// Each field's kind, by name: values come back from the service as the form holds them.
+    static func kinds(of schema: FormSchema) -> [String: FieldKind] {
+        Dictionary(schema.allFields.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// Where a form in mode `service` writes its objects.
+struct ServiceTarget: Sendable {
+    let client: ODataClient
+    let binding: ServiceBinding
+    let kinds: [String: FieldKind]
+}
+
+enum ServiceClientsError: Error {
+    case noConnection
+}
+
+/// Closes the connectors' HTTP connections when the server stops.
+struct ServiceHTTPClientService: Service {
+    let http: ServiceHTTPClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await http.shutdown()
+    }
+}
