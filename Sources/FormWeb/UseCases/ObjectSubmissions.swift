@@ -11,6 +11,8 @@ import Hummingbird
 struct ObjectSubmissions: Sendable {
     let objects: ObjectStore
     let attachments: AttachmentStore
+    /// The value helps of forms in mode `service`, which judge their fields' values.
+    var valueHelps = ServiceValueHelps()
 
     /// What became of a submission.
     enum Outcome: Sendable {
@@ -58,6 +60,12 @@ struct ObjectSubmissions: Sendable {
         let attachments = attachments
         let owner = viewer.ownerKey
         if let service {
+            // The service's value helps judge their fields' values before anything is recorded.
+            await valueHelps.check(&result, schema: form.schema, target: service)
+            guard result.isValid else {
+                FieldworkMetrics.submissionRefused(.create)
+                return .refused(result, serverValues: serverValues)
+            }
             return try await createInService(
                 result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
                 serverValues: serverValues)
