@@ -64,10 +64,13 @@ public struct ServiceProperty: Codable, Sendable, Hashable {
     public var nullable: Bool
     /// Filled in by the service (`Core.Computed`, `sap:creatable="false"` on a key), never sent.
     public var computed: Bool
+    /// The enumeration's qualified name when the property's type is one (`type` is then its
+    /// underlying type): V4 writes such a value as the member's name (`"Open"`), not a number.
+    public var enumType: String?
 
     public init(
         name: String, type: String, precision: Int? = nil, scale: Int? = nil, maxLength: Int? = nil,
-        nullable: Bool = true, computed: Bool = false
+        nullable: Bool = true, computed: Bool = false, enumType: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -76,6 +79,7 @@ public struct ServiceProperty: Codable, Sendable, Hashable {
         self.maxLength = maxLength
         self.nullable = nullable
         self.computed = computed
+        self.enumType = enumType
     }
 }
 
