@@ -52,7 +52,7 @@ final class ODataFormMapper {
     }
 
     /// What the mapper knows of one entity type, worked out once for every set of that type.
-    private struct TypeLayout {
+    struct TypeLayout {
         var properties: [PropertyDecl]
         var isKey: [Bool]
         /// Field name per property, in property order.
@@ -65,8 +65,10 @@ final class ODataFormMapper {
     }
 
     private var layouts: [String: TypeLayout] = [:]
+    /// The primitive types of a value help's collection by property, per entity type (`ODataBinding`).
+    var listTypesByType: [String: [String: String]] = [:]
 
-    private func layout(of typeName: String) -> TypeLayout {
+    func layout(of typeName: String) -> TypeLayout {
         if let known = layouts[typeName] { return known }
         var properties = model.properties(of: typeName)
         // A type that declares a property twice is not valid CSDL; its fields would share a name
