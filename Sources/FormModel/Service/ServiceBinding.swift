@@ -104,11 +104,17 @@ public struct ValueHelp: Codable, Sendable, Hashable {
     public var listTypes: [String: String]
     /// The list property that gives a value's text (`Common.Text` of the value property), when known.
     public var textProperty: String?
+    /// `Common.ValueListReferences` as written, relative to this service's root: the `$metadata`
+    /// of each service whose `Common.ValueListMapping` for the property is this value help, in
+    /// order (several are alternatives). The help then has an empty `collectionPath`, no
+    /// parameters, and the first one's service root as `collectionRoot`: the connector reads the
+    /// mapping there. Nil for a value help the metadata describes itself.
+    public var references: [String]?
 
     public init(
         collectionPath: String, collectionRoot: String? = nil, label: String? = nil, fixedValues: Bool = false,
         searchSupported: Bool = false, parameters: [Parameter], listTypes: [String: String] = [:],
-        textProperty: String? = nil
+        textProperty: String? = nil, references: [String]? = nil
     ) {
         self.collectionPath = collectionPath
         self.collectionRoot = collectionRoot
@@ -118,6 +124,7 @@ public struct ValueHelp: Codable, Sendable, Hashable {
         self.parameters = parameters
         self.listTypes = listTypes
         self.textProperty = textProperty
+        self.references = references
     }
 
     /// How one property of the collection meets the form.
