@@ -81,6 +81,7 @@ struct ODataBindingTests {
             ])
         #expect(help.listTypes == ["Code": "Edm.String", "Name": "Edm.String", "Population": "Edm.Int64"])
         #expect(help.textProperty == "Name")
+        #expect(help.references == nil)
         #expect(help.valueProperty(for: "Country") == "Code")
         #expect(help.labelProperties == ["Name"])
     }
@@ -119,11 +120,14 @@ struct ODataBindingTests {
         #expect(help.listTypes.isEmpty)
     }
 
-    @Test("ValueListReferences gives the referenced service's root, its collection left to its mapping")
+    @Test(
+        "ValueListReferences gives every reference and the first one's service root, the collection left to its mapping"
+    )
     func references() throws {
         let binding = try bound(try OData.importing("binding-v4-value-list"), "sales-orders")
         let help = try #require(binding.valueHelps["Carrier"])
         #expect(help.collectionRoot == "../../carrier_vh/0001/")
+        #expect(help.references == ["../../carrier_vh/0001/$metadata", "../../carrier_alt_vh/0001/$metadata"])
         #expect(help.collectionPath == "")
         #expect(help.parameters.isEmpty)
         #expect(ODataFormMapper.serviceRoot(ofMetadata: "vh/0001/$metadata") == "vh/0001/")

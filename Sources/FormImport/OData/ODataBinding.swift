@@ -106,12 +106,13 @@ extension ODataFormMapper {
             }
         }
         for target in targets {
-            let urls = index.peekAll(target, Term.valueListReferences).lazy.compactMap(\.value.collection).joined()
-                .compactMap(\.string)
-            guard let url = urls.first(where: { !$0.isEmpty }) else { continue }
+            let entries = index.peekAll(target, Term.valueListReferences)
+            let urls = ((entries.first { $0.qualifier == nil } ?? entries.first)?.value.collection ?? [])
+                .compactMap { $0.string?.trimmingASCIIWhitespace }.filter { !$0.isEmpty }
+            guard let url = urls.first else { continue }
             return ValueHelp(
                 collectionPath: "", collectionRoot: Self.serviceRoot(ofMetadata: url), fixedValues: fixed,
-                searchSupported: !fixed, parameters: [])
+                searchSupported: !fixed, parameters: [], references: urls)
         }
         return nil
     }
@@ -127,8 +128,8 @@ extension ODataFormMapper {
     private func valueHelp(
         _ record: AnnotationRecord, fixed: Bool, set: EntitySetDecl, fieldOfProperty: [String: String]
     ) -> ValueHelp {
-        let collectionPath = record["CollectionPath"]?.literalText ?? ""
-        let collectionRoot = nonEmpty(record["CollectionRoot"]?.literalText)
+        let collectionPath = record["CollectionPath"]?.literalText?.trimmingASCIIWhitespace ?? ""
+        let collectionRoot = nonEmpty(record["CollectionRoot"]?.literalText?.trimmingASCIIWhitespace)
         var parameters: [ValueHelp.Parameter] = []
         for item in record["Parameters"]?.collection ?? [] {
             guard let parameter = item.record, let kind = parameterKind(parameter.type),
