@@ -9,43 +9,38 @@ import FormModel
 /// every field already, and `Common.DraftRoot` and `Common.Text`, which no form reads, are still
 /// reported unused.
 extension ODataFormMapper {
-    /// The binding of the form made for an entity set.
-    func binding(for set: EntitySetDecl, form: FormSchema) -> ServiceBinding {
+    /// The binding of the form made for an entity set, from the positions (in the type's
+    /// layout) of the properties that are its fields and the annotation table of the set.
+    func binding(
+        for set: EntitySetDecl, form: FormSchema, positions: [Int], layout: TypeLayout,
+        setTable: AnnotationIndex.Table?
+    ) -> ServiceBinding {
         let typeName = set.entityType
-        let layout = layout(of: typeName)
-        var positionOfField: [String: Int] = [:]
-        for (i, name) in layout.fieldNames.enumerated() { positionOfField[name] = i }
-        // Only the fields the form kept: a property the form left out is no field to fill.
-        var fields: [String: ServiceProperty] = [:]
-        var fieldOfProperty: [String: String] = [:]
-        var listFields: [(field: String, position: Int)] = []
-        for section in form.sections {
-            for group in section.groups {
-                for field in group.fields {
-                    for field in [field] + (field.children ?? []) {
-                        guard let i = positionOfField[field.name] else { continue }
-                        fields[field.name] = serviceProperty(layout.properties[i], entityType: typeName)
-                        fieldOfProperty[layout.properties[i].name] = field.name
-                        if field.list != nil { listFields.append((field.name, i)) }
-                    }
-                }
-            }
-        }
-        var positionOfProperty: [String: Int] = [:]
-        for (i, property) in layout.properties.enumerated() where positionOfProperty[property.name] == nil {
-            positionOfProperty[property.name] = i
+        // A field is computed only through `sap:creatable`: `Core.Computed` makes none.
+        var fields: [String: ServiceProperty] = Dictionary(minimumCapacity: positions.count)
+        for i in positions {
+            fields[layout.fieldNames[i]] = serviceProperty(
+                layout.properties[i], entityType: typeName, readsComputed: false)
         }
         let keys = model.keys(of: typeName).compactMap { name in
-            positionOfProperty[name].map { serviceProperty(layout.properties[$0], entityType: typeName) }
+            layout.properties.first { $0.name == name }.map {
+                serviceProperty($0, entityType: typeName, readsComputed: true)
+            }
         }
         var valueHelps: [String: ValueHelp] = [:]
-        for (field, i) in listFields {
-            valueHelps[field] = valueHelp(
-                of: layout.properties[i], entityType: typeName, set: set, fieldOfProperty: fieldOfProperty)
+        // A value-list field names the list of its own name (`ODataFieldMapper.offerOptions`).
+        let lists = form.lists.filter(\.external).map(\.id)
+        if !lists.isEmpty {
+            var fieldOfProperty: [String: String] = [:]
+            for i in positions { fieldOfProperty[layout.properties[i].name] = layout.fieldNames[i] }
+            for i in positions where lists.contains(layout.fieldNames[i]) {
+                valueHelps[layout.fieldNames[i]] = valueHelp(
+                    of: layout.properties[i], entityType: typeName, set: set, fieldOfProperty: fieldOfProperty)
+            }
         }
         return ServiceBinding(
             version: metadata.version == .v2 ? .v2 : .v4, entitySet: set.name, entityType: typeName, keys: keys,
-            fields: fields, valueHelps: valueHelps, draft: draftActions(of: set),
+            fields: fields, valueHelps: valueHelps, draft: setTable.flatMap { draftActions(in: $0) },
             mediaEntity: layout.chain.contains { metadata.types[$0]?.hasStream == true },
             namespace: set.schemaNamespace)
     }
@@ -53,8 +48,9 @@ extension ODataFormMapper {
     // MARK: Properties
 
     /// A property as the service declares it: its primitive type through its type definition or
-    /// enumeration, the facets (the property's own first), and whether the service fills it in.
-    func serviceProperty(_ property: PropertyDecl, entityType: String) -> ServiceProperty {
+    /// enumeration, the facets (the property's own first), and whether the service fills it in
+    /// (`Core.Computed` read only when `readsComputed`: a property that is a field has none).
+    func serviceProperty(_ property: PropertyDecl, entityType: String, readsComputed: Bool) -> ServiceProperty {
         let primitive = isUndeclaredPrimitive(property.type)
         let definition = primitive ? nil : metadata.typeDefinitions[property.type]
         let enumType = primitive ? nil : metadata.enums[definition?.underlyingType ?? property.type]
@@ -63,9 +59,16 @@ extension ODataFormMapper {
         if let pattern = property.storeGeneratedPattern, pattern == "Identity" || pattern == "Computed" {
             computed = true
         }
-        if !computed {
-            for target in [entityType + "/" + property.name, property.declaringType + "/" + property.name] {
-                guard let table = index.table(target), let entry = index.peek(table, Term.computed) else { continue }
+        if !computed && readsComputed {
+            var owners: [String] = []
+            if index.annotatesMembers(of: entityType) { owners.append(entityType) }
+            if property.declaringType != entityType, index.annotatesMembers(of: property.declaringType) {
+                owners.append(property.declaringType)
+            }
+            for owner in owners {
+                guard let table = index.table(owner + "/" + property.name),
+                    let entry = index.peek(table, Term.computed)
+                else { continue }
                 computed = entry.value.staticBool == true
                 break
             }
@@ -196,7 +199,7 @@ extension ODataFormMapper {
         if let known = listTypesByType[typeName] { return known }
         var types: [String: String] = [:]
         for property in model.properties(of: typeName) where !property.isCollection {
-            let type = serviceProperty(property, entityType: typeName).type
+            let type = serviceProperty(property, entityType: typeName, readsComputed: false).type
             if type.hasPrefix("Edm.") { types[property.name] = type }
         }
         listTypesByType[typeName] = types
@@ -225,13 +228,11 @@ extension ODataFormMapper {
 
     // MARK: Drafts
 
-    /// `Common.DraftRoot` on the entity set: its actions, V4 by qualified name (aliases
+    /// `Common.DraftRoot` in the entity set's annotations: its actions, V4 by qualified name (aliases
     /// resolved), V2 by function import name (SAP writes `Namespace.Container/Import`). Nil
     /// without an `ActivationAction` (a draft node, which is created through its root).
-    func draftActions(of set: EntitySetDecl) -> DraftActions? {
-        guard let table = index.table(set.container + "/" + set.name),
-            let record = index.peek(table, Term.draftRoot)?.value.record
-        else { return nil }
+    func draftActions(in table: AnnotationIndex.Table) -> DraftActions? {
+        guard let record = index.peek(table, Term.draftRoot)?.value.record else { return nil }
         func action(_ name: String) -> String? {
             guard let written = nonEmpty(record[name]?.literalText)?.trimmingASCIIWhitespace else { return nil }
             if metadata.version == .v2 {

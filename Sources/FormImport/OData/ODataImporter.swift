@@ -82,7 +82,7 @@ enum ODataImporter {
         for set in metadata.entitySets {
             let id = ids.next(for: set)
             switch mapper.form(for: set, id: id.id) {
-            case .form(let schema):
+            case .form(let schema, let binding):
                 ids.commit(id, set: set.name)
                 if let first = id.clashesWith {
                     mapper.report.warn(
@@ -90,7 +90,7 @@ enum ODataImporter {
                         "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
                         file: metadata.file, line: set.line)
                 }
-                bindings[schema.id] = mapper.binding(for: set, form: schema)
+                bindings[schema.id] = binding
                 forms.append(schema)
             case .skipped(let reason):
                 skipped.append(ImportSkip(name: set.name, reason: reason, file: metadata.file, line: set.line))
