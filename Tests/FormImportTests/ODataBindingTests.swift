@@ -134,6 +134,33 @@ struct ODataBindingTests {
         #expect(ODataFormMapper.serviceRoot(ofMetadata: "vh/0001") == "vh/0001")
     }
 
+    @Test("a Common.ValueListMapping written in the metadata itself is read as the field's value help")
+    func valueListMapping() throws {
+        let property = """
+            <Property Name="Supplier" Type="Edm.String" MaxLength="10">
+              <Annotation Term="Common.ValueListMapping">
+                <Record Type="Common.ValueListMappingType">
+                  <PropertyValue Property="CollectionPath" String="Suppliers"/>
+                  <PropertyValue Property="Label" String="Supplier"/>
+                  <PropertyValue Property="Parameters">
+                    <Collection>
+                      <Record Type="Common.ValueListParameterInOut">
+                        <PropertyValue Property="ValueListProperty" String="ID"/>
+                        <PropertyValue Property="LocalDataProperty" PropertyPath="Supplier"/>
+                      </Record>
+                    </Collection>
+                  </PropertyValue>
+                </Record>
+              </Annotation>
+            </Property>
+            """
+        let result = try OData.importing([OData.v4(OData.entity(property))])
+        let help = try #require(try bound(result, "demo-ts").valueHelps["Supplier"])
+        #expect(help.collectionPath == "Suppliers")
+        #expect(help.label == "Supplier")
+        #expect(help.parameters == [.init(kind: .inOut, listProperty: "ID", field: "Supplier")])
+    }
+
     @Test("only value-list fields have value helps")
     func helpsOnlyForLists() throws {
         let result = try OData.importing("binding-v4-value-list")
