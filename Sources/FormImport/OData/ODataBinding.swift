@@ -38,11 +38,14 @@ extension ODataFormMapper {
                     of: layout.properties[i], entityType: typeName, set: set, fieldOfProperty: fieldOfProperty)
             }
         }
-        return ServiceBinding(
+        var binding = ServiceBinding(
             version: metadata.version == .v2 ? .v2 : .v4, entitySet: set.name, entityType: typeName, keys: keys,
             fields: fields, valueHelps: valueHelps, draft: setTable.flatMap { draftActions(in: $0) },
             mediaEntity: layout.chain.contains { metadata.types[$0]?.hasStream == true },
             namespace: set.schemaNamespace)
+        // Every property, fields or not: a connection test compares them with the served metadata's.
+        binding.declared = layout.properties.map { serviceProperty($0, entityType: typeName, readsComputed: false) }
+        return binding
     }
 
     // MARK: Properties

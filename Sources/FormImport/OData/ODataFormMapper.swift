@@ -63,6 +63,9 @@ final class ODataFormMapper {
         var position: [String: Int]?
         /// Whether any annotation targets a member of the type.
         var membersAnnotated: Bool
+        /// A draft-enabled type (`IsActiveEntity` in its key, as SAP and CAP write drafts): its
+        /// draft bookkeeping properties are the service's, never fields.
+        var draftEnabled = false
     }
 
     private var layouts: [String: TypeLayout] = [:]
@@ -90,7 +93,7 @@ final class ODataFormMapper {
         let layout = TypeLayout(
             properties: properties, isKey: properties.map { keys.contains($0.name) },
             fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChainNames(typeName),
-            membersAnnotated: index.annotatesMembers(of: typeName))
+            membersAnnotated: index.annotatesMembers(of: typeName), draftEnabled: keys.contains("IsActiveEntity"))
         layouts[typeName] = layout
         return layout
     }
@@ -638,7 +641,8 @@ final class ODataFormMapper {
                     entityTypeMembersAnnotated: draft.layout.membersAnnotated,
                     isKey: draft.layout.isKey[i],
                     requiredOnInsert: !draft.requiredOnInsert.isEmpty && draft.requiredOnInsert.contains(name),
-                    dataFieldLabel: label, fieldName: draft.layout.fieldNames[i]),
+                    dataFieldLabel: label, fieldName: draft.layout.fieldNames[i],
+                    draftAdministrative: draft.layout.draftEnabled && ODataFormMapper.isDraftAdministrative(name)),
                 into: &draft.fields[i])
             switch result {
             case .unsupported(let why):
