@@ -154,7 +154,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         .addRoutes(to: activeForm)
     ObjectController(
         forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
-        attachments: attachments
+        attachments: attachments, services: services
     ).addRoutes(browser: browser, form: form)
     ObjectAPIController(objects: database.objects, plans: plans, submissions: submissions, services: services)
         .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
