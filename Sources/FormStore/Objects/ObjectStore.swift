@@ -168,7 +168,13 @@ package struct ObjectStore: Sendable {
     /// with a stopped instance. Returns how many.
     @discardableResult
     package func markLostSends(before cutoff: Date) async throws -> Int {
-        try await database.transaction { db in
+        // Nearly always none: looked for without taking the write lock.
+        let any = try await ObjectRecord.query(on: database.database())
+            .filter(\.$serviceState == ServiceLink.State.sending.rawValue)
+            .filter(\.$createdAt < cutoff)
+            .count()
+        guard any > 0 else { return 0 }
+        return try await database.transaction { db in
             let lost = try await ObjectRecord.query(on: db)
                 .filter(\.$serviceState == ServiceLink.State.sending.rawValue)
                 .filter(\.$createdAt < cutoff)

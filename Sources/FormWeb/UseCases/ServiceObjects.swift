@@ -50,14 +50,19 @@ struct ServiceObjects: Sendable {
             }
             var stored = values
             for (name, value) in entity.values where binding.fields[name] != nil { stored[name] = value }
-            let link = ServiceLink(
-                state: .created,
-                key: ServiceKey.encode(entity.key, binding: binding, timeZone: client.connection.timeZone),
-                requestID: requestID, etag: entity.etag)
-            try await objects.settle(formID: record.formID, id: record.id, link: link, values: stored)
+            let key = ServiceKey.encode(entity.key, binding: binding, timeZone: client.connection.timeZone)
+            let link = ServiceLink(state: .created, key: key, requestID: requestID, etag: entity.etag)
+            // The parent page lists each object with its key in the service.
+            let shownKey = ServiceKey.display(key, binding: binding)
+            let keyText =
+                shownKey.isEmpty || shownKey == record.keyText
+                ? record.keyText : record.keyText.isEmpty ? shownKey : "\(record.keyText) (\(shownKey))"
+            try await objects.settle(
+                formID: record.formID, id: record.id, link: link, values: stored, keyText: keyText)
             var created = record
             created.values = stored
             created.service = link
+            created.keyText = keyText
             FieldworkMetrics.objectCreated()
             return .created(created)
         } catch let failure as ServiceFailure {
@@ -78,7 +83,8 @@ struct ServiceObjects: Sendable {
             case .outcomeUnknown, .badAnswer, .answerTooLarge, .preconditionFailed:
                 var link = record.service ?? ServiceLink(state: .unknown, requestID: requestID)
                 link.state = .unknown
-                try await objects.settle(formID: record.formID, id: record.id, link: link)
+                try await objects.settle(
+                    formID: record.formID, id: record.id, link: link, keyText: "\(record.keyText) (outcome unknown)")
                 var unknown = record
                 unknown.service = link
                 return .unknown(unknown)

@@ -196,6 +196,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         DatabaseService(database: database),
         AttachmentPurgeService(store: attachments, drafts: drafts, objects: database.objects, logger: logger),
         ChangeFeedService(feed: database.feed, database: database, logger: logger),
-        ServiceHTTPClientService(http: http))
+        ServiceHTTPClientService(http: http),
+        LostSendsService(objects: database.objects, logger: logger))
     return app
 }
