@@ -251,7 +251,9 @@ extension FieldViewModel.Builder {
     /// A single-choice value list without options yet (an OData value list before its options
     /// are uploaded): shown as a text input, and the server takes any text within its limits.
     func isOpenList(_ field: Field) -> Bool {
+        // A list the form's service feeds is searched, never typed into freely.
         field.kind == .valueList && !field.takesSeveralValues && schema.options(for: field).isEmpty
+            && !schema.isLongList(field)
     }
 
     /// The main control's attributes, in a fixed order so the HTML is deterministic.

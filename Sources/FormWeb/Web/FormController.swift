@@ -87,8 +87,10 @@ struct FormController {
         guard let search = view.optionSearches[try context.parameters.require("field")] else {
             throw HTTPError(.notFound)
         }
-        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
-        let page = Int(request.uri.queryParameters["page"].map(String.init) ?? "") ?? 1
+        // Read as a form's query string: the list screen's URLSearchParams writes a space as `+`.
+        let parameters = QueryString.parse(request.uri.query)
+        let query = parameters["q"]?.first ?? ""
+        let page = Int(parameters["page"]?.first ?? "") ?? 1
         let field = try context.parameters.require("field")
         if let target = try await services.target(for: form, schema: view.schema),
             target.binding.valueHelps[field] != nil,
@@ -97,8 +99,8 @@ struct FormController {
             // Fed by the form's service: the other fields' values (query parameters by field
             // name) filter it as its In parameters say.
             var values: [String: FieldValue] = [:]
-            for (name, value) in request.uri.queryParameters where name != "q" && name != "page" {
-                values[String(name)] = .choice(String(value))
+            for (name, strings) in parameters where name != "q" && name != "page" {
+                if let value = strings.first, !value.isEmpty { values[name] = .choice(value) }
             }
             let number = min(max(page, 1), 10_000)
             do {
