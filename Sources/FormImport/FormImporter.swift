@@ -115,7 +115,7 @@ public enum FormImporter {
             let output = ODataImporter.importDocuments(ordered)
             return ImportResult(
                 kind: ordered[0].kind, forms: output.forms, warnings: output.warnings, skipped: output.skipped,
-                sources: documents.map(\.document))
+                sources: documents.map(\.document), bindings: output.bindings)
         }
     }
 

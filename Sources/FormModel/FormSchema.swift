@@ -98,7 +98,19 @@ public struct FormSchema: Sendable, Hashable {
 
     /// Whether a field is a value list too long to put in the page whole.
     public func isLongList(_ field: Field) -> Bool {
-        field.kind == .valueList && options(for: field).count > Self.longListThreshold
+        field.kind == .valueList
+            && (options(for: field).count > Self.longListThreshold
+                || field.list.flatMap { list(id: $0) }?.remote == true)
+    }
+
+    /// Marks the lists of these value-list fields as served by the form's OData service, where
+    /// no options were uploaded for them: an uploaded list still wins.
+    public mutating func markRemoteLists(forFields names: some Collection<String>) {
+        let wanted = Set(names)
+        let ids = Set(allFields.filter { wanted.contains($0.name) && $0.kind == .valueList }.compactMap(\.list))
+        for index in lists.indices where ids.contains(lists[index].id) && lists[index].external {
+            if lists[index].options.isEmpty { lists[index].remote = true }
+        }
     }
 
     /// All options of a field, flattened.

@@ -30,6 +30,9 @@ public struct OptionList: Sendable, Hashable {
     /// Options come from a list an admin uploads (an OData value list): the list may be empty
     /// until then, and while it is, its fields accept any value of their type.
     public var external: Bool
+    /// Options come from the OData service the form is connected to, searched on the server as
+    /// a long list's are; set when a form is prepared, never stored.
+    public var remote: Bool = false
     public var location: SourceLocation?
 
     public init(

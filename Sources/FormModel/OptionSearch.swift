@@ -9,6 +9,12 @@ public struct OptionSearch: Sendable {
         public var value: String
         public var label: String
         public var group: String?
+
+        public init(value: String, label: String, group: String? = nil) {
+            self.value = value
+            self.label = label
+            self.group = group
+        }
     }
 
     /// A page of matches, and how many there are in all.

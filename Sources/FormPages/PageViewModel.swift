@@ -194,10 +194,14 @@ package enum PageViewModel {
         let objectPath: String
         let editLabel: String
         let sections: [Section]
+        /// What the page must say about where the values come from (a service that did not
+        /// answer, a create whose outcome is unknown), in the error summary's box; usually nothing.
+        let errorSummary: String
 
         static let templateKeys: [String: PartialKeyPath<Detail> & Sendable] = [
             "layout": \.layout, "parentHref": \.parentHref, "parentLabel": \.parentLabel, "heading": \.heading,
             "objectPath": \.objectPath, "editLabel": \.editLabel, "sections": \.sections,
+            "errorSummary": \.errorSummary,
         ]
 
         /// A section of the page: its groups of rows.
@@ -249,6 +253,7 @@ package enum PageViewModel {
             parentHref = "/forms/\(schema.id)"
             parentLabel = parent.heading
             objectPath = registry.sentinel(PageSlots.ObjectPath())
+            errorSummary = registry.sentinel(PageSlots.ErrorSummary())
             editLabel = "Edit"
         }
     }

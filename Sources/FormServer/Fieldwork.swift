@@ -11,7 +11,7 @@ struct Fieldwork: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldwork",
         abstract: "Server-side forms from XML form specs and OData metadata.",
-        subcommands: [Serve.self, Import.self, Check.self]
+        subcommands: [Serve.self, Import.self, Check.self, Connect.self]
     )
 }
 

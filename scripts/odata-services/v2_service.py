@@ -367,8 +367,49 @@ class Service:
         return st, h, self.reshape_error(st, h, b), extra
 
     # -- reads -----------------------------------------------------------------------------
+    def search_as_filter(self, set_name, query):
+        """SAP Gateway's `search=` custom query option (the free search of a value help whose
+        annotation says SearchSupported), which pyslet does not know: the same match SAP's search
+        of a value-help view makes, a substring of any of its string properties, as `$filter`."""
+        parts, rest = [], []
+        term = None
+        for part in query.split("&"):
+            name, _, value = part.partition("=")
+            if name == "search":
+                term = urllib.parse.unquote_plus(value)
+            else:
+                rest.append(part)
+        if set_name not in self.model.sets:
+            return query
+        if term is None:
+            if "$filter=" in query:
+                return "&".join(p for p in query.split("&") if not p.startswith("$select="))
+            return query
+        strings = [n for n, p in self.model.type_of(set_name)["props"].items() if p["type"] == "Edm.String"]
+        # SAP's search ignores case.
+        quoted = term.lower().replace("'", "''")
+        if strings and term:
+            parts = ["substringof('%s',tolower(%s))" % (quoted, n) for n in strings]
+            search = "(" + " or ".join(parts) + ")"
+            out = []
+            merged = False
+            for part in rest:
+                name, _, value = part.partition("=")
+                if name == "$filter":
+                    part = "$filter=" + urllib.parse.quote("(%s) and %s" % (urllib.parse.unquote(value), search))
+                    merged = True
+                out.append(part)
+            if not merged:
+                out.append("$filter=" + urllib.parse.quote(search))
+            rest = out
+        # pyslet answers nothing when $select meets $filter (it pages the selection first); SAP
+        # answers the selected properties. All of them do as well.
+        rest = [p for p in rest if not p.startswith("$select=")]
+        return "&".join(p for p in rest if p)
+
     def read(self, environ, method, sub):
         env = dict(environ, REQUEST_METHOD=method, SCRIPT_NAME=self.root.rstrip("/"), PATH_INFO=sub)
+        env["QUERY_STRING"] = self.search_as_filter(sub.strip("/").split("(")[0], env.get("QUERY_STRING", ""))
         if sub.strip("/") in self.model.functions:
             return self.function(environ, method, sub.strip("/"))
         st, h, b = self.call_pyslet(env)

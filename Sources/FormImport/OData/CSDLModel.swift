@@ -56,6 +56,8 @@ struct SAPValues: Sendable {
     var fieldControl: String?
     /// SuccessFactors' `sap:required="true"`: the service requires a value.
     var required: String?
+    /// The property that holds this one's text (V2's `Common.Text`).
+    var text: String?
 }
 
 /// An entity type or complex type.
@@ -76,6 +78,8 @@ struct EnumTypeDecl: Sendable {
     var name: String
     var isFlags: Bool
     var members: [String]
+    /// `UnderlyingType`, `Edm.Int32` when not written.
+    var underlyingType = "Edm.Int32"
 }
 
 /// A type definition: a primitive type with facets of its own.

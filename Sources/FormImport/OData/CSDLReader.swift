@@ -346,6 +346,7 @@ struct CSDLReader {
     private mutating func readEnumType(_ element: XMLNode, namespace: String) {
         let name = namespace + "." + (element.attribute("Name") ?? "")
         var decl = EnumTypeDecl(name: name, isFlags: isTrue(element.attribute("IsFlags")), members: [])
+        if let underlying = element.attribute("UnderlyingType") { decl.underlyingType = underlying }
         element.forEachChild { child in
             switch tag(child) {
             case .member:
@@ -433,6 +434,7 @@ struct CSDLReader {
             case .valueList: sap.valueList = attribute.value
             case .fieldControl: sap.fieldControl = attribute.value
             case .required: sap.required = attribute.value
+            case .text: sap.text = attribute.value
             case .known: break
             case .unknown: reportUnknownSAPAttribute(attribute.localName, line: line)
             }
@@ -446,7 +448,7 @@ struct CSDLReader {
     }
 
     private enum SAPName: String {
-        case label, quickinfo, creatable, updatable, visible, semantics, unit, required
+        case label, quickinfo, creatable, updatable, visible, semantics, unit, required, text
         case displayFormat = "display-format", valueList = "value-list", fieldControl = "field-control"
         case known, unknown
     }

@@ -271,6 +271,15 @@ struct AnnotationIndex {
         return found
     }
 
+    /// Every annotation of a term on a target, any qualifier, in document order, leaving them
+    /// unread: for the service binding, which must not change what the report calls unused.
+    func peekAll(_ target: String, _ term: String) -> [AnnotationEntry] {
+        guard let table = tableOfTarget[target] else { return [] }
+        return keyOrders[table].compactMap { key in
+            key.term == term ? tables[table][key].map { entries[$0] } : nil
+        }
+    }
+
     /// Calls `body` with each annotation in effect that the mapping never read, in document order.
     func forEachUnused(_ body: (AnnotationEntry) -> Void) {
         for slot in entries.indices where state[slot] == .unread { body(entries[slot]) }

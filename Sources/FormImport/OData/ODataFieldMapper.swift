@@ -46,6 +46,8 @@ struct PropertyContext {
     /// The `Label` of the `UI.DataField` that placed it.
     var dataFieldLabel: String?
     var fieldName: String
+    /// A draft bookkeeping property of a draft-enabled type (``ODataFormMapper/isDraftAdministrative(_:)``).
+    var draftAdministrative = false
 }
 
 /// The annotation tables of one property, found once: each look-up by target hashes the whole
@@ -128,6 +130,15 @@ extension ODataFormMapper {
         return annotations.definition.flatMap { index.take($0.name, term) }
     }
 
+    /// The properties SAP and CAP add to a draft-enabled entity type for the draft's own
+    /// bookkeeping: the draft's id, whether this is the active entity or a draft, and when.
+    static func isDraftAdministrative(_ name: String) -> Bool {
+        [
+            "IsActiveEntity", "HasActiveEntity", "HasDraftEntity", "DraftUUID", "DraftEntityCreationDateTime",
+            "DraftEntityLastChangeDateTime", "DraftAdministrativeData_DraftUUID", "DraftEntityOperationCode",
+        ].contains(name)
+    }
+
     /// Whether the property is a field at all (not computed, hidden, nor closed to both create
     /// and update), and if so its field control; notes a field control or `UI.Hidden` decided at run time.
     private func visibleControl(
@@ -144,6 +155,9 @@ extension ODataFormMapper {
         }
         if isFalse(property.sap.visible) { return nil }
         if isFalse(property.sap.creatable) && isFalse(property.sap.updatable) { return nil }
+        // Fiori elements never shows a draft's bookkeeping: the service keeps it. Decided after
+        // the annotations above were read, so the report counts them as used as before.
+        if context.draftAdministrative { return nil }
         let control: FieldControl
         if let value = annotation(Term.fieldControl, annotations) {
             control = FieldControl(value)

@@ -37,7 +37,8 @@ final class ODataFormMapper {
     }
 
     enum Outcome {
-        case form(FormSchema)
+        /// The form and how it maps onto the service.
+        case form(FormSchema, ServiceBinding)
         /// Why the entity set gives no form.
         case skipped(String)
     }
@@ -52,7 +53,7 @@ final class ODataFormMapper {
     }
 
     /// What the mapper knows of one entity type, worked out once for every set of that type.
-    private struct TypeLayout {
+    struct TypeLayout {
         var properties: [PropertyDecl]
         var isKey: [Bool]
         /// Field name per property, in property order.
@@ -62,11 +63,16 @@ final class ODataFormMapper {
         var position: [String: Int]?
         /// Whether any annotation targets a member of the type.
         var membersAnnotated: Bool
+        /// A draft-enabled type (`IsActiveEntity` in its key, as SAP and CAP write drafts): its
+        /// draft bookkeeping properties are the service's, never fields.
+        var draftEnabled = false
     }
 
     private var layouts: [String: TypeLayout] = [:]
+    /// The primitive types of a value help's collection by property, per entity type (`ODataBinding`).
+    var listTypesByType: [String: [String: String]] = [:]
 
-    private func layout(of typeName: String) -> TypeLayout {
+    func layout(of typeName: String) -> TypeLayout {
         if let known = layouts[typeName] { return known }
         var properties = model.properties(of: typeName)
         // A type that declares a property twice is not valid CSDL; its fields would share a name
@@ -87,7 +93,7 @@ final class ODataFormMapper {
         let layout = TypeLayout(
             properties: properties, isKey: properties.map { keys.contains($0.name) },
             fieldNames: fieldNames(properties, typeName: typeName), chain: model.typeChainNames(typeName),
-            membersAnnotated: index.annotatesMembers(of: typeName))
+            membersAnnotated: index.annotatesMembers(of: typeName), draftEnabled: keys.contains("IsActiveEntity"))
         layouts[typeName] = layout
         return layout
     }
@@ -155,11 +161,24 @@ final class ODataFormMapper {
         let object =
             label(header?["TypeName"]?.string, typeAnnotation(Term.label, tables)?.value.string, type.sap.label)
             ?? Words.fromIdentifier(shortTypeName(typeName))
-        let schema = FormSchema(
+        var schema = FormSchema(
             id: id, title: "New \(object)", object: object, sections: sections.sections, lists: sections.lists)
+        // The positions of the properties that are fields, wherever the sections put them.
+        var positions = draft.keyMembers + draft.groups.flatMap(\.members) + draft.accessory
         // Everything else is sound by construction (tests hold every form of the corpus to
         // `ruleViolations()`); values taken freely from annotations are checked here.
-        return draft.freeValues || media != nil ? settle(schema, set: set) : .form(schema)
+        if draft.freeValues || media != nil {
+            switch settle(schema, set: set) {
+            case .sound(let settled, let leftOut):
+                schema = settled
+                if !leftOut.isEmpty { positions.removeAll { leftOut.contains(draft.layout.fieldNames[$0]) } }
+            case .unsound(let why):
+                return .skipped(why)
+            }
+        }
+        let bound = binding(
+            for: set, form: schema, positions: positions, layout: draft.layout, setTable: index.table(setTarget))
+        return .form(schema, bound)
     }
 
     // MARK: Phases of a form
@@ -622,7 +641,8 @@ final class ODataFormMapper {
                     entityTypeMembersAnnotated: draft.layout.membersAnnotated,
                     isKey: draft.layout.isKey[i],
                     requiredOnInsert: !draft.requiredOnInsert.isEmpty && draft.requiredOnInsert.contains(name),
-                    dataFieldLabel: label, fieldName: draft.layout.fieldNames[i]),
+                    dataFieldLabel: label, fieldName: draft.layout.fieldNames[i],
+                    draftAdministrative: draft.layout.draftEnabled && ODataFormMapper.isDraftAdministrative(name)),
                 into: &draft.fields[i])
             switch result {
             case .unsupported(let why):
@@ -753,14 +773,16 @@ final class ODataFormMapper {
 
     /// The schema with anything that breaks `ruleViolations()` left out (each with a warning);
     /// skipped when the form itself cannot be sound.
-    private func settle(_ schema: FormSchema, set: EntitySetDecl) -> Outcome {
+    private func settle(_ schema: FormSchema, set: EntitySetDecl) -> Settled {
         var schema = schema
+        var leftOut: [String] = []
         for _ in 0..<8 {
             let issues = schema.ruleViolations()
-            guard let issue = issues.first else { return .form(schema) }
+            guard let issue = issues.first else { return .sound(schema, leftOut: leftOut) }
             guard let subject = issue.subject, schema.field(named: subject) != nil else {
-                return .skipped("Its form would break a rule of every form: \(issue.message)")
+                return .unsound("Its form would break a rule of every form: \(issue.message)")
             }
+            leftOut.append(subject)
             report.warn(
                 .ruleViolation, "\(set.name): the field \(subject) is left out: \(issue.message)",
                 file: metadata.file, line: issue.location?.line ?? set.line)
@@ -775,7 +797,13 @@ final class ODataFormMapper {
         }
         let left = schema.ruleViolations()
         return left.isEmpty
-            ? .form(schema)
-            : .skipped("Its form would break rules of every form: \(left.map(\.message).joined(separator: " "))")
+            ? .sound(schema, leftOut: leftOut)
+            : .unsound("Its form would break rules of every form: \(left.map(\.message).joined(separator: " "))")
+    }
+
+    private enum Settled {
+        /// The form, and the fields left out of it.
+        case sound(FormSchema, leftOut: [String])
+        case unsound(String)
     }
 }

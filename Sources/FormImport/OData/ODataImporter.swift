@@ -14,6 +14,8 @@ enum ODataImporter {
         var forms: [FormSchema]
         var warnings: [ImportWarning]
         var skipped: [ImportSkip]
+        /// How each form maps onto the service, by form id.
+        var bindings: [String: ServiceBinding] = [:]
     }
 
     /// A parsed EDMX document, with what `EDMXRecognizer.recognise` found of it.
@@ -74,12 +76,13 @@ enum ODataImporter {
 
         let mapper = ODataFormMapper(model: model, index: index, report: report)
         var forms: [FormSchema] = []
+        var bindings: [String: ServiceBinding] = [:]
         var skipped: [ImportSkip] = []
         var ids = FormIDs()
         for set in metadata.entitySets {
             let id = ids.next(for: set)
             switch mapper.form(for: set, id: id.id) {
-            case .form(let schema):
+            case .form(let schema, let binding):
                 ids.commit(id, set: set.name)
                 if let first = id.clashesWith {
                     mapper.report.warn(
@@ -87,6 +90,7 @@ enum ODataImporter {
                         "The entity sets \(first) and \(set.name) both give the form id \"\(id.base)\"; \(set.name)'s form is \"\(id.id)\".",
                         file: metadata.file, line: set.line)
                 }
+                bindings[schema.id] = binding
                 forms.append(schema)
             case .skipped(let reason):
                 skipped.append(ImportSkip(name: set.name, reason: reason, file: metadata.file, line: set.line))
@@ -113,7 +117,7 @@ enum ODataImporter {
                 "\(term): \(Words.count(count, "annotation")) not used for any form."
             }
         }
-        return Output(forms: forms, warnings: report.warnings, skipped: skipped)
+        return Output(forms: forms, warnings: report.warnings, skipped: skipped, bindings: bindings)
     }
 }
 

@@ -88,6 +88,8 @@ enum Term {
     static let valueListMapping = Vocabulary.common + ".ValueListMapping"
     static let isUpperCase = Vocabulary.common + ".IsUpperCase"
     static let isDigitSequence = Vocabulary.common + ".IsDigitSequence"
+    static let text = Vocabulary.common + ".Text"
+    static let draftRoot = Vocabulary.common + ".DraftRoot"
 
     static let facets = Vocabulary.ui + ".Facets"
     static let headerFacets = Vocabulary.ui + ".HeaderFacets"
@@ -128,6 +130,8 @@ enum Term {
         computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
         insertRestrictions, updateRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
         isEmailAddress, isPhoneNumber, isoCurrency, unit, inputMask, valueList,
+        // Read for the service binding only.
+        valueListReferences, valueListMapping, draftRoot,
     ]
 
     // Enumeration types.

@@ -67,10 +67,13 @@ public struct ServiceProperty: Codable, Sendable, Hashable {
     public var nullable: Bool
     /// Filled in by the service (`Core.Computed`, `sap:creatable="false"` on a key), never sent.
     public var computed: Bool
+    /// The enumeration's qualified name when the property's type is one (`type` is then its
+    /// underlying type): V4 writes such a value as the member's name (`"Open"`), not a number.
+    public var enumType: String?
 
     public init(
         name: String, type: String, precision: Int? = nil, scale: Int? = nil, maxLength: Int? = nil,
-        nullable: Bool = true, computed: Bool = false
+        nullable: Bool = true, computed: Bool = false, enumType: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -79,6 +82,7 @@ public struct ServiceProperty: Codable, Sendable, Hashable {
         self.maxLength = maxLength
         self.nullable = nullable
         self.computed = computed
+        self.enumType = enumType
     }
 }
 
@@ -103,11 +107,17 @@ public struct ValueHelp: Codable, Sendable, Hashable {
     public var listTypes: [String: String]
     /// The list property that gives a value's text (`Common.Text` of the value property), when known.
     public var textProperty: String?
+    /// `Common.ValueListReferences` as written, relative to this service's root: the `$metadata`
+    /// of each service whose `Common.ValueListMapping` for the property is this value help, in
+    /// order (several are alternatives). The help then has an empty `collectionPath`, no
+    /// parameters, and the first one's service root as `collectionRoot`: the connector reads the
+    /// mapping there. Nil for a value help the metadata describes itself.
+    public var references: [String]?
 
     public init(
         collectionPath: String, collectionRoot: String? = nil, label: String? = nil, fixedValues: Bool = false,
         searchSupported: Bool = false, parameters: [Parameter], listTypes: [String: String] = [:],
-        textProperty: String? = nil
+        textProperty: String? = nil, references: [String]? = nil
     ) {
         self.collectionPath = collectionPath
         self.collectionRoot = collectionRoot
@@ -117,6 +127,7 @@ public struct ValueHelp: Codable, Sendable, Hashable {
         self.parameters = parameters
         self.listTypes = listTypes
         self.textProperty = textProperty
+        self.references = references
     }
 
     /// How one property of the collection meets the form.

@@ -11,6 +11,8 @@ import Hummingbird
 struct ObjectSubmissions: Sendable {
     let objects: ObjectStore
     let attachments: AttachmentStore
+    /// The value helps of forms in mode `service`, which judge their fields' values.
+    var valueHelps = ServiceValueHelps()
 
     /// What became of a submission.
     enum Outcome: Sendable {
@@ -58,6 +60,12 @@ struct ObjectSubmissions: Sendable {
         let attachments = attachments
         let owner = viewer.ownerKey
         if let service {
+            // The service's value helps judge their fields' values before anything is recorded.
+            await valueHelps.check(&result, schema: form.schema, target: service)
+            guard result.isValid else {
+                FieldworkMetrics.submissionRefused(.create)
+                return .refused(result, serverValues: serverValues)
+            }
             return try await createInService(
                 result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
                 serverValues: serverValues)
@@ -128,6 +136,40 @@ struct ObjectSubmissions: Sendable {
         }
     }
 
+    /// A valid edit of an object a service holds: its value helps judge it, then the changed
+    /// fields go to the service with the ETag last read.
+    private func updateInService(
+        _ validated: ValidationResult, object: StoredObject, form: PreparedForm, serverValues: [String: [String]],
+        target: ServiceTarget
+    ) async throws -> Outcome {
+        var result = validated
+        await valueHelps.check(&result, schema: form.schema, target: target)
+        guard result.isValid else {
+            FieldworkMetrics.submissionRefused(.update)
+            return .refused(result, serverValues: serverValues)
+        }
+        switch try await ServiceObjects(objects: objects).update(object, values: result.values, target: target) {
+        case .done(let updated):
+            FieldworkMetrics.objectUpdated()
+            return .stored(updated)
+        case .refused(let issues):
+            FieldworkMetrics.submissionRefused(.update)
+            return .refused(ValidationResult(values: result.values, issues: issues), serverValues: serverValues)
+        case .changedMeanwhile(let current):
+            // The form shows the values the service holds now, to change again.
+            let issue = FieldIssue(
+                field: "", code: .service,
+                message:
+                    "Someone changed this object in the service since you opened it. Its values now are shown: make your changes again and save."
+            )
+            return .refused(
+                ValidationResult(values: current.values, issues: [issue]), serverValues: InputStrings.of(current.values)
+            )
+        case .away(let message):
+            return .serviceAway(message)
+        }
+    }
+
     /// What a create that failed with a one-time key is answered. Another request with the key
     /// may have committed first (its row made this transaction fail): then `firstCreate` finds
     /// its answer. With the database gone there is nothing to look up, and the outage answers
@@ -161,7 +203,7 @@ struct ObjectSubmissions: Sendable {
     ///   (``OfferedChoices/missing(in:)``), which it keeps.
     func update(
         _ submission: Submission, object: StoredObject, form: PreparedForm, viewer: Viewer, stagedIDs: Set<String>,
-        noLongerOffered: [String: [String]]
+        noLongerOffered: [String: [String]], service: ServiceTarget? = nil
     ) async throws -> Outcome {
         let stored = InputStrings.of(object.values)
         let serverValues = form.serverValues(known: stored)
@@ -173,6 +215,10 @@ struct ObjectSubmissions: Sendable {
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: serverValues)
+        }
+        if let service, object.service != nil {
+            return try await updateInService(
+                result, object: object, form: form, serverValues: serverValues, target: service)
         }
         let keptIDs = Self.fileIDs(result.values)
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }

@@ -128,3 +128,148 @@ struct ServiceObjects: Sendable {
         "The service that keeps these objects did not answer, so nothing was created. Everything you entered is kept: send the form again to try again."
     }
 }
+
+extension ServiceObjects {
+    /// An object of a form in mode `service` as the service holds it now, with what the page must
+    /// say when it could not be read: the values it had when last read, then.
+    func current(_ object: StoredObject, target: ServiceTarget) async -> (object: StoredObject, notice: String?) {
+        guard let link = object.service else { return (object, nil) }
+        switch link.state {
+        case .sending:
+            return (
+                object,
+                "This object is being sent to the service; the values below are those sent. Open it again in a moment."
+            )
+        case .unknown:
+            return (object, Self.unknownNotice(object))
+        case .created:
+            break
+        }
+        let timeZone = target.client.connection.timeZone
+        guard let keyText = link.key, let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: timeZone)
+        else {
+            return (object, "This object's key in the service cannot be read; the values below are those last read.")
+        }
+        do {
+            let entity = try await target.client.read(key: key, binding: target.binding, kinds: target.kinds)
+            var updated = object
+            for name in target.binding.fields.keys {
+                if let value = entity.values[name] { updated.values[name] = value } else { updated.values[name] = nil }
+            }
+            updated.service?.etag = entity.etag ?? link.etag
+            return (updated, nil)
+        } catch .notFound {
+            return (object, "The service no longer has this object; the values below are those last read.")
+        } catch {
+            return (
+                object,
+                "The service did not answer; the values below are those last read. Open the object again to try again."
+            )
+        }
+    }
+
+    /// What a page says of a create whose answer was lost.
+    static func unknownNotice(_ object: StoredObject) -> String {
+        let request = object.service?.requestID.map { " Its request id is \($0.uuidString.lowercased())." } ?? ""
+        return
+            "This object was sent to the service and the answer was lost: it may or may not exist there. It is not sent again by itself; an administrator can look for it in the service.\(request)"
+    }
+
+    /// What became of an edit or a delete sent to the service.
+    enum Changed: Sendable {
+        case done(StoredObject)
+        case refused([FieldIssue])
+        /// 412: someone changed the object in the service since it was read; its values now.
+        case changedMeanwhile(StoredObject)
+        case away(String)
+    }
+
+    /// Sends the changed fields of an edit (`PATCH` / `MERGE` with `If-Match`).
+    func update(_ object: StoredObject, values: [String: FieldValue], target: ServiceTarget) async throws -> Changed {
+        guard let link = object.service, link.state == .created, let keyText = link.key,
+            let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: target.client.connection.timeZone)
+        else { return .refused([FieldIssue(field: "", code: .service, message: Self.notInService)]) }
+        var changes: [String: FieldValue] = [:]
+        for (name, property) in target.binding.fields where !property.computed {
+            let new = values[name]
+            guard new != object.values[name] else { continue }
+            if case .files = new { continue }
+            // A value emptied stays in the service: an edit sends values, never nulls.
+            if let new { changes[name] = new }
+        }
+        let sendable = Self.sendable(changes, binding: target.binding)
+        var etag = link.etag
+        if !sendable.isEmpty {
+            do {
+                let answer = try await target.client.update(
+                    key: key, changes: sendable, etag: link.etag, binding: target.binding, kinds: target.kinds)
+                etag = answer.etag ?? answer.entity?.etag ?? etag
+            } catch {
+                return try await changeFailure(error, object: object, link: link, target: target)
+            }
+        }
+        do {
+            var updated = object
+            updated.values = values
+            updated.service?.etag = etag
+            var newLink = link
+            newLink.etag = etag
+            try await objects.settle(formID: object.formID, id: object.id, link: newLink, values: values)
+            return .done(updated)
+        }
+    }
+
+    /// Deletes the entity (`DELETE` with `If-Match`); the object row goes once the service agreed.
+    func delete(_ object: StoredObject, target: ServiceTarget) async throws -> Changed {
+        guard let link = object.service, link.state == .created, let keyText = link.key,
+            let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: target.client.connection.timeZone)
+        else {
+            // Never created there (or unknown): only Fieldwork's record goes.
+            try await objects.delete(formID: object.formID, id: object.id)
+            return .done(object)
+        }
+        do {
+            try await target.client.delete(key: key, etag: link.etag, binding: target.binding)
+        } catch .notFound {
+            // Gone already: so is the record.
+        } catch let failure {
+            return try await changeFailure(failure, object: object, link: link, target: target)
+        }
+        try await objects.delete(formID: object.formID, id: object.id)
+        return .done(object)
+    }
+
+    private func changeFailure(
+        _ failure: ServiceFailure, object: StoredObject, link: ServiceLink, target: ServiceTarget
+    ) async throws -> Changed {
+        switch failure {
+        case .preconditionFailed(let current):
+            var updated = object
+            var newLink = link
+            if let current {
+                for name in target.binding.fields.keys { updated.values[name] = current.values[name] }
+                newLink.etag = current.etag
+                updated.service = newLink
+                try await objects.settle(formID: object.formID, id: object.id, link: newLink, values: updated.values)
+            }
+            return .changedMeanwhile(updated)
+        case .refused(_, let messages):
+            return .refused(Self.issues(messages, binding: target.binding))
+        case .notWritable(let error):
+            return .refused([
+                FieldIssue(
+                    field: target.binding.field(forProperty: error.property) ?? "", code: .service,
+                    message: "The service cannot take this value: \(error.message).")
+            ])
+        case .notFound:
+            return .refused([FieldIssue(field: "", code: .service, message: "The service no longer has this object.")])
+        default:
+            return .away(
+                "The service that keeps this object did not answer, so nothing was changed. Everything you entered is kept: send the form again to try again."
+            )
+        }
+    }
+
+    static let notInService =
+        "This object is not in the service (its create's outcome is unknown), so it cannot be changed here."
+}

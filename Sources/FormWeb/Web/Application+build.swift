@@ -84,8 +84,14 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // Form heads, the form list, sessions and accounts are read from memory in the steady
     // state; every instance follows the database's change feed to drop what another one changed.
     let heads = CachedFormHeads(store, feed: database.feed)
-    let plans = PlanCache(
-        renderer: renderer, timeZone: configuration.timeZone, schemas: { try await store.schema(of: $0) })
+    let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone) { form in
+        var schema = try await store.schema(of: form)
+        // A form in mode `service` reads its value helps from the service: searched as long lists.
+        if form.usesService, let binding = try form.binding() {
+            schema.markRemoteLists(forFields: binding.valueHelps.keys)
+        }
+        return schema
+    }
     let csrf = CSRF(secret: secret)
     let viewers = ViewerResolver(users: users, csrf: csrf)
     // The session named by the session cookie; a request without one costs no lookup at all.
@@ -140,13 +146,15 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let serviceConnections = ServiceConnections(
         forms: store, connections: connections, http: http, timeZone: configuration.timeZone)
 
-    FormController(heads: heads, objects: database.objects, plans: plans)
-        .addRoutes(browser: browser, form: form, apiForm: apiForm, apiActiveForm: apiActiveForm)
+    FormController(
+        heads: heads, objects: database.objects, plans: plans, services: services, valueHelps: submissions.valueHelps
+    )
+    .addRoutes(browser: browser, form: form, apiForm: apiForm, apiActiveForm: apiActiveForm)
     CreateController(plans: plans, prefill: prefill, reader: reader, submissions: submissions, services: services)
         .addRoutes(to: activeForm)
     ObjectController(
         forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
-        attachments: attachments
+        attachments: attachments, services: services
     ).addRoutes(browser: browser, form: form)
     ObjectAPIController(objects: database.objects, plans: plans, submissions: submissions, services: services)
         .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)

@@ -55,15 +55,18 @@ struct CreateController {
         let again: ShownAgain
         let serverValues: [String: [String]]
         let token = SubmissionToken.parse(received.control(InputName.once))
+        let service = try await services.target(for: form, schema: view.schema)
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.
-            again = .searching(search)
+            again = .searching(
+                await submissions.valueHelps.search(
+                    search, strings: received.submission.fields, schema: view.schema, target: service))
             serverValues = view.form.serverValues(known: sealed)
         } else {
             switch try await submissions.create(
                 received.submission, form: view.form, viewer: viewer, readOnlyValues: sealed,
-                once: token.map(OnceKey.page), service: try await services.target(for: form, schema: view.schema))
+                once: token.map(OnceKey.page), service: service)
             {
             case .stored(let object):
                 // Also the answer to the same create sent again: the first one's object.

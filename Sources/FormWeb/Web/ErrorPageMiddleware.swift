@@ -45,9 +45,13 @@ package struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as UploadError {
             let refusal = PageViewModel.Refusal(heading: error.heading, message: error.message, backToForm: true)
             return try refusalPage(refusal, status: error.status, cacheControl: "no-store")
-        } catch let error as HTTPError where (400..<500).contains(error.status.code) {
+        } catch let error as HTTPError
+            where (400..<500).contains(error.status.code)
+            || ((error.status == .serviceUnavailable || error.status == .badGateway) && error.body != nil)
+        {
             let heading =
                 switch error.status {
+                case .serviceUnavailable, .badGateway: "The service did not answer"
                 case .forbidden: "You cannot do that"
                 case .contentTooLarge: "That is too large"
                 case .unsupportedMediaType, .badRequest: "That request could not be read"

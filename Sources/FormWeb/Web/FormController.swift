@@ -13,6 +13,8 @@ struct FormController {
     let heads: any FormHeads
     let objects: ObjectStore
     let plans: PlanCache
+    let services: ServiceClients
+    let valueHelps: ServiceValueHelps
 
     /// - Parameters:
     ///   - browser: the browser pages' group; `form`, its `/forms/{id}` group.
@@ -87,6 +89,33 @@ struct FormController {
         }
         let query = request.uri.queryParameters["q"].map(String.init) ?? ""
         let page = Int(request.uri.queryParameters["page"].map(String.init) ?? "") ?? 1
+        let field = try context.parameters.require("field")
+        if let target = try await services.target(for: form, schema: view.schema),
+            target.binding.valueHelps[field] != nil,
+            let listID = view.schema.field(named: field)?.list, view.schema.list(id: listID)?.remote == true
+        {
+            // Fed by the form's service: the other fields' values (query parameters by field
+            // name) filter it as its In parameters say.
+            var values: [String: FieldValue] = [:]
+            for (name, value) in request.uri.queryParameters where name != "q" && name != "page" {
+                values[String(name)] = .choice(String(value))
+            }
+            let number = min(max(page, 1), 10_000)
+            do {
+                let found = try await valueHelps.page(
+                    field, query: String(query.prefix(200)), page: number, formValues: values, target: target)
+                let total = found.total ?? ((number - 1) * ServiceValueHelps.pageSize + found.options.count)
+                return try JSONResponse.make(
+                    OptionsPage(
+                        options: found.options.map { OptionSearch.Match(value: $0.value, label: $0.label) },
+                        total: total,
+                        page: number, more: number * ServiceValueHelps.pageSize < total),
+                    status: .ok)
+            } catch {
+                return try JSONResponse.make(
+                    APIMessage("The service that holds this list did not answer. Try again."), status: .badGateway)
+            }
+        }
         let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000))
         return try JSONResponse.make(
             OptionsPage(options: found.matches, total: found.total, page: found.page, more: found.hasMore), status: .ok)

@@ -14,6 +14,7 @@ struct ObjectController {
     let reader: SubmissionReader
     let submissions: ObjectSubmissions
     let attachments: AttachmentStore
+    let services: ServiceClients
 
     /// - Parameters:
     ///   - browser: the browser pages' group.
@@ -30,8 +31,16 @@ struct ObjectController {
 
     /// `GET /forms/{id}/{object}`: the object's values for people.
     @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await load(context)
+        var (object, view) = try await load(context)
+        var notice: String?
+        // An object a service holds is read back from it: the page shows the entity as it is now.
+        if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
+            (object, notice) = await ServiceObjects(objects: objects).current(object, target: target)
+        } else if object.service?.state == .unknown {
+            notice = ServiceObjects.unknownNotice(object)
+        }
         var state = RenderState(values: [:], csrfToken: "")
+        if let notice { state.errors = [FieldError(field: "", message: notice)] }
         state.objectPath = Self.path(object.formID, object.id)
         state.heading = object.keyText
         state.files = InputStrings.files(of: object.values)
@@ -49,7 +58,16 @@ struct ObjectController {
 
     /// `GET /forms/{id}/{object}/edit`: the form of the object's version, filled in.
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await load(context)
+        var (object, view) = try await load(context)
+        var notice: String?
+        if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
+            // The edit starts from the entity as the service holds it now, and its ETag is kept
+            // for the save's If-Match.
+            (object, notice) = await ServiceObjects(objects: objects).current(object, target: target)
+            if notice == nil, let link = object.service {
+                try await objects.settle(formID: object.formID, id: object.id, link: link, values: object.values)
+            }
+        }
         let stored = InputStrings.of(object.values)
         var state = RenderState(
             values: stored, csrfToken: try context.viewer.csrfToken,
@@ -57,6 +75,7 @@ struct ObjectController {
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)
+        if let notice { state.errors = [FieldError(field: "", message: notice)] }
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
     }
 
@@ -79,7 +98,7 @@ struct ObjectController {
         } else {
             switch try await submissions.update(
                 received.submission, object: object, form: view.form, viewer: viewer, stagedIDs: received.stagedIDs,
-                noLongerOffered: kept)
+                noLongerOffered: kept, service: try await services.target(for: try context.form, schema: view.schema))
             {
             case .stored, .keyReused:  // an update carries no one-time key
                 return Response.seeOther(Self.path(object.formID, object.id))
@@ -111,8 +130,30 @@ struct ObjectController {
 
     /// `POST /forms/{id}/{object}/delete`: 303 to the parent page.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, _) = try await load(context)
+        let (object, view) = try await load(context)
         _ = try await FormBody.verifiedFields(request, viewer: try context.viewer)
+        if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
+            // The entity goes first; the record only once the service agreed.
+            switch try await ServiceObjects(objects: objects).delete(object, target: target) {
+            case .done: break
+            case .refused(let issues):
+                throw HTTPError(.conflict, message: issues.map(\.message).joined(separator: " "))
+            case .changedMeanwhile:
+                throw HTTPError(
+                    .preconditionFailed,
+                    message:
+                        "Someone changed this object in the service since you opened it; nothing was deleted. Open it again, then delete it."
+                )
+            case .away:
+                throw HTTPError(
+                    .serviceUnavailable,
+                    message:
+                        "The service that keeps this object did not answer, so nothing was deleted. Go back and delete it again to try again."
+                )
+            }
+            try await attachments.delete(objectID: object.id)
+            return Response.seeOther("/forms/\(object.formID)")
+        }
         try await objects.delete(formID: object.formID, id: object.id)
         try await attachments.delete(objectID: object.id)
         return Response.seeOther("/forms/\(object.formID)")

@@ -20,6 +20,8 @@ final class PlanCache: Sendable {
         var formID: String
         var version: Int
         var listsRevision: Int
+        /// Whether the form's value helps come from its service (connected in mode `service`).
+        var usesService = false
         /// Only for the parent page, which shows "+" unless the form is retired.
         var retired = false
 
@@ -31,6 +33,7 @@ final class PlanCache: Sendable {
 
         init(_ form: StoredForm) {
             self.init(formID: form.id, version: form.version, listsRevision: form.listsRevision)
+            usesService = form.usesService
         }
     }
 
@@ -68,7 +71,8 @@ final class PlanCache: Sendable {
         _ plan: Plan, in table: inout LRUCache<Key, Plan>, for key: Key, latestOnly: Bool = false
     ) {
         table.removeAll { other, _ in
-            other.formID == key.formID && (other.listsRevision != key.listsRevision || latestOnly)
+            other.formID == key.formID
+                && (other.listsRevision != key.listsRevision || other.usesService != key.usesService || latestOnly)
         }
         table.set(plan, for: key)
     }

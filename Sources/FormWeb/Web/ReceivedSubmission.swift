@@ -54,4 +54,7 @@ struct ReceivedSubmission: Sendable {
 struct ListSearch: Sendable, Hashable {
     var field: String
     var query: String
+    /// The matches when the list is searched elsewhere (a form's OData service); nil searches
+    /// the view's own options.
+    var found: ListSearchResult? = nil
 }

@@ -45,7 +45,10 @@ extension SubmissionReader {
         case .serviceAway(let message):
             state.errors = [FieldError(field: "", message: message)]
         case .searching(let search):
-            if let finder = view.optionSearches[search.field] {
+            if let found = search.found {
+                state.listSearches[search.field] = found
+                state.values[InputName.searchedQuery(of: search.field)] = [search.query]
+            } else if let finder = view.optionSearches[search.field] {
                 let found = finder.search(search.query)
                 state.listSearches[search.field] = ListSearchResult(
                     query: search.query, matches: found.matches, total: found.total)

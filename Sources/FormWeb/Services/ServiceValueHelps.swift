@@ -1,0 +1,153 @@
+import FormModel
+import FormPages
+import FormService
+import Foundation
+import Synchronization
+
+/// Value helps read from a form's OData service (`../shared/spec/odata-service.md`, "Value
+/// helps"): a page of options for the list screen and the no-JavaScript search, and the check of
+/// each submitted value, which the server makes before it accepts an object. Answers are kept
+/// for ``lifetime``: a list screen paging back and forth, or a create shown again, asks the
+/// service once.
+final class ServiceValueHelps: Sendable {
+    /// How long an answer is kept.
+    static let lifetime: Duration = .seconds(60)
+    /// Options a page.
+    static let pageSize = 50
+    /// Answers kept at most; past it the oldest half goes.
+    static let capacity = 2000
+
+    private struct Entry: Sendable {
+        var expires: ContinuousClock.Instant
+        var page: OptionPage?
+        var found: Option??
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init() {}
+
+    /// One page (1-based) of the options of `field` matching `query`, filtered by what the form holds.
+    func page(
+        _ field: String, query: String, page: Int, formValues: [String: FieldValue], target: ServiceTarget
+    ) async throws(ServiceFailure) -> OptionPage {
+        let formValues = Self.filters(of: field, in: formValues, target: target)
+        let key =
+            "p|\(ObjectIdentifier(target.client).hashValue)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
+        if let hit = cached(key)?.page { return hit }
+        let found = try await target.client.options(
+            for: field, binding: target.binding, search: query.isEmpty ? nil : query, formValues: formValues,
+            top: Self.pageSize, skip: (page - 1) * Self.pageSize)
+        keep(key, Entry(expires: .now + Self.lifetime, page: found, found: nil))
+        return found
+    }
+
+    /// The option a submitted value is in the service, or nil when it has none.
+    func lookup(
+        _ value: String, field: String, formValues: [String: FieldValue], target: ServiceTarget
+    ) async throws(ServiceFailure) -> Option? {
+        let formValues = Self.filters(of: field, in: formValues, target: target)
+        let key = "l|\(ObjectIdentifier(target.client).hashValue)|\(field)|\(value)|\(Self.describe(formValues))"
+        if let hit = cached(key)?.found { return hit }
+        let found = try await target.client.lookup(
+            .choice(value), for: field, binding: target.binding, formValues: formValues)
+        keep(key, Entry(expires: .now + Self.lifetime, page: nil, found: .some(found)))
+        return found
+    }
+
+    /// Checks every value of the form's service-fed lists in the service; a value it does not
+    /// have, or cannot be asked about, becomes an issue under its field.
+    func check(_ result: inout ValidationResult, schema: FormSchema, target: ServiceTarget) async {
+        for field in schema.allFields where schema.isLongList(field) {
+            guard let listID = field.list, schema.list(id: listID)?.remote == true,
+                target.binding.valueHelps[field.name] != nil
+            else { continue }
+            let chosen: [String]
+            switch result.values[field.name] {
+            case .choice(let value): chosen = [value]
+            case .choices(let values): chosen = values
+            default: continue
+            }
+            for value in chosen {
+                do {
+                    if try await lookup(value, field: field.name, formValues: result.values, target: target) == nil {
+                        result.issues.append(
+                            FieldIssue(
+                                field: field.name, code: .notAnOption,
+                                message:
+                                    "Choose \(field.displayName) from the list: \(value) is not one of its options."))
+                        break
+                    }
+                } catch {
+                    result.issues.append(
+                        FieldIssue(
+                            field: field.name, code: .unchecked,
+                            message:
+                                "\(field.displayName) could not be checked because the service did not answer. Send the form again to try again."
+                        ))
+                    break
+                }
+            }
+        }
+    }
+
+    private func cached(_ key: String) -> Entry? {
+        entries.withLock { entries in
+            guard let entry = entries[key] else { return nil }
+            guard entry.expires > .now else {
+                entries[key] = nil
+                return nil
+            }
+            return entry
+        }
+    }
+
+    private func keep(_ key: String, _ entry: Entry) {
+        entries.withLock { entries in
+            if entries.count >= Self.capacity {
+                let now = ContinuousClock.now
+                entries = entries.filter { $0.value.expires > now }
+                if entries.count >= Self.capacity {
+                    for old in entries.sorted(by: { $0.value.expires < $1.value.expires }).prefix(Self.capacity / 2) {
+                        entries[old.key] = nil
+                    }
+                }
+            }
+            entries[key] = entry
+        }
+    }
+
+    /// A long list's search in the no-JavaScript page, when the service feeds the list: its first
+    /// page of matches (none when the service did not answer); nil for a list of the form's own.
+    func search(
+        _ search: ListSearch, strings: [String: [String]], schema: FormSchema, target: ServiceTarget?
+    ) async -> ListSearch {
+        guard let target, target.binding.valueHelps[search.field] != nil,
+            let listID = schema.field(named: search.field)?.list, schema.list(id: listID)?.remote == true
+        else { return search }
+        var searched = search
+        let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
+        let found = try? await page(search.field, query: search.query, page: 1, formValues: values, target: target)
+        let matches = (found?.options ?? []).map { OptionSearch.Match(value: $0.value, label: $0.label) }
+        searched.found = ListSearchResult(query: search.query, matches: matches, total: found?.total ?? matches.count)
+        return searched
+    }
+
+    /// The values of the other fields that filter a field's value help (its `In` and `InOut`
+    /// parameters): the only ones that change its answers.
+    static func filters(
+        of field: String, in values: [String: FieldValue], target: ServiceTarget
+    ) -> [String: FieldValue] {
+        let names = Set(
+            (target.binding.valueHelps[field]?.parameters ?? []).filter {
+                ($0.kind == .in || $0.kind == .inOut) && $0.field != field
+            }
+            .compactMap(\.field))
+        return values.filter { names.contains($0.key) }
+    }
+
+    /// The form's values as a stable text, for a cache key.
+    private static func describe(_ values: [String: FieldValue]) -> String {
+        values.keys.sorted().map { "\($0)=\(String(describing: values[$0]!))" }.joined(separator: "&")
+    }
+}
