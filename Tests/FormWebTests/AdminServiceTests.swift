@@ -94,8 +94,14 @@ struct AdminServiceTests {
                 page.body.contains(
                     #"<input class="fw-input" id="service-secret" name="secret" type="password" value="" autocomplete="new-password""#
                 ))
-            #expect(page.body.contains(#"<button class="fw-button fw-button--secondary" type="submit" name="action" value="test">Test connection</button>"#))
-            #expect(page.body.contains(#"<button class="fw-button fw-button--primary" type="submit" name="action" value="connect">Connect</button>"#))
+            #expect(
+                page.body.contains(
+                    #"<button class="fw-button fw-button--secondary" type="submit" name="action" value="test">Test connection</button>"#
+                ))
+            #expect(
+                page.body.contains(
+                    #"<button class="fw-button fw-button--primary" type="submit" name="action" value="connect">Connect</button>"#
+                ))
             #expect(!page.body.contains("Disconnect"))
             #expect(!page.body.contains("Outcome unknown"))
 
@@ -123,7 +129,8 @@ struct AdminServiceTests {
                 body.contains(
                     ##"<li><a href="#service-url">Enter an http or https URL for the service root; ftp is not supported.</a></li>"##
                 ))
-            #expect(body.contains(##"<li><a href="#service-user">Enter the user name for basic authentication.</a></li>"##))
+            #expect(
+                body.contains(##"<li><a href="#service-user">Enter the user name for basic authentication.</a></li>"##))
             // The summary lists the URL first, as the form does.
             let url = try #require(body.range(of: ##"#service-url">"##))
             let user = try #require(body.range(of: ##"#service-user">"##))
@@ -144,9 +151,12 @@ struct AdminServiceTests {
             #expect(body.contains(#"id="service-secret" name="secret" type="password" value="""#))
 
             // An authentication nobody offers is refused at the radio group.
-            let odd = try await Self.postConnection(browser, Self.settings(url: "http://127.0.0.1:9/", auth: "kerberos"))
+            let odd = try await Self.postConnection(
+                browser, Self.settings(url: "http://127.0.0.1:9/", auth: "kerberos"))
             #expect(odd.status == .unprocessableContent)
-            #expect(odd.body.contains(##"<li><a href="#service-auth-none">Choose how Fieldwork signs in to the service.</a></li>"##))
+            #expect(
+                odd.body.contains(
+                    ##"<li><a href="#service-auth-none">Choose how Fieldwork signs in to the service.</a></li>"##))
             #expect(odd.body.contains(#"<fieldset class="fw-fieldset" aria-describedby="service-auth-error">"#))
         }
     }
@@ -157,7 +167,8 @@ struct AdminServiceTests {
             try await TestApp.run(forms: []) { client in
                 let browser = try await Self.imported(client)
                 let refused = try await Self.postConnection(
-                    browser, Self.settings(url: base + "secured/", auth: "basic", user: "ana", secret: "wrong-password-9"))
+                    browser,
+                    Self.settings(url: base + "secured/", auth: "basic", user: "ana", secret: "wrong-password-9"))
                 #expect(refused.status == .unprocessableContent)
                 #expect(
                     refused.body.contains(
@@ -185,7 +196,10 @@ struct AdminServiceTests {
                 #expect(tested.status == .ok)
                 #expect(!tested.body.contains(MetadataService.password))
                 #expect(tested.body.contains("Test passed"))
-                #expect(tested.body.contains("Nothing was stored: choose Connect to store the connection, and type the password or token again"))
+                #expect(
+                    tested.body.contains(
+                        "Nothing was stored: choose Connect to store the connection, and type the password or token again"
+                    ))
                 #expect(tested.body.contains("<li>Trips/Destination is "))
                 #expect(tested.body.contains(#"id="service-url" name="url" type="url" value="\#(secured)""#))
                 #expect(tested.body.contains("Not connected"))
@@ -205,7 +219,9 @@ struct AdminServiceTests {
                 #expect(page.body.contains("<dt>sap-language</dt><dd>not set</dd>"))
                 #expect(page.body.contains("<li>Trips/Destination is "))
                 #expect(page.body.contains("One is stored: leave this empty to keep it."))
-                #expect(page.body.contains(#"id="service-mode-demo-trips-service" name="mode.demo-trips" value="service" checked>"#))
+                #expect(
+                    page.body.contains(
+                        #"id="service-mode-demo-trips-service" name="mode.demo-trips" value="service" checked>"#))
                 #expect(page.body.contains("Disconnect</button>"))
                 #expect(page.body.contains("No create of this form has an unknown outcome."))
 
@@ -242,7 +258,9 @@ struct AdminServiceTests {
                 #expect(local.status == .seeOther)
                 #expect(local.location == "/admin/forms/demo-trips?done=modes#service")
                 let page = try await browser.get(Self.page)
-                #expect(page.body.contains(#"id="service-mode-demo-trips-local" name="mode.demo-trips" value="local" checked>"#))
+                #expect(
+                    page.body.contains(
+                        #"id="service-mode-demo-trips-local" name="mode.demo-trips" value="local" checked>"#))
                 let odd = try await Self.postConnection(
                     browser, [("mode.demo-trips", "remote")], path: "/admin/forms/demo-trips/connection/mode")
                 #expect(odd.status == .badRequest)
@@ -251,7 +269,7 @@ struct AdminServiceTests {
                 #expect(gone.status == .seeOther)
                 #expect(gone.location == "/admin/forms/demo-trips?done=disconnected#service")
                 let after = try await browser.get("/admin/forms/demo-trips?done=disconnected")
-                #expect(after.body.contains("Disconnected: the import's forms keep their objects in Fieldwork again."))
+                #expect(after.body.contains("Disconnected: the import&#39;s forms keep their objects in Fieldwork again."))
                 #expect(after.body.contains("Not connected"))
                 #expect(!after.body.contains("Disconnect</button>"))
             }
@@ -268,7 +286,8 @@ struct AdminServiceTests {
                 #expect(unsigned.status == .forbidden)
                 #expect(try await browser.get(Self.page).body.contains("Not connected"))
                 #expect(try await Self.postConnection(browser, Self.settings(url: base + "open/")).status == .seeOther)
-                let mode = try await browser.post("/admin/forms/demo-trips/connection/mode", [("mode.demo-trips", "local")])
+                let mode = try await browser.post(
+                    "/admin/forms/demo-trips/connection/mode", [("mode.demo-trips", "local")])
                 #expect(mode.status == .forbidden)
                 let delete = try await browser.post(
                     "/admin/forms/demo-trips/connection/delete", [("_csrf", "not-the-token")])

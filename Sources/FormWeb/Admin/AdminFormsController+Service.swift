@@ -43,7 +43,8 @@ extension AdminFormsController {
         switch outcome {
         case .connected(_, let drift, _):
             if testOnly {
-                return try await formPage(form, viewer: viewer, entered: entered, tested: drift, secretTyped: !secret.isEmpty)
+                return try await formPage(
+                    form, viewer: viewer, entered: entered, tested: drift, secretTyped: !secret.isEmpty)
             }
             return Response.seeOther("/admin/forms/\(form.id)?done=connected#service")
         case .invalid(let problems):

@@ -193,7 +193,8 @@ extension ServiceSection {
         return Fields(
             url: input(
                 "url", label: "Service root URL",
-                hint: "The URL the service's $metadata is under, ending in /, such as https://host/sap/opu/odata/sap/GWSAMPLE_BASIC/",
+                hint:
+                    "The URL the service's $metadata is under, ending in /, such as https://host/sap/opu/odata/sap/GWSAMPLE_BASIC/",
                 value: form.url, type: "url"),
             authChoices: [
                 choice("auth", "none", "None", chosen: auth),
@@ -214,16 +215,20 @@ extension ServiceSection {
                     value: "", type: "password", autocomplete: "new-password"),
             ],
             sap: [
-                input("sap-client", label: "sap-client (optional)", hint: "The SAP client, such as 100.", value: form.sapClient),
                 input(
-                    "sap-language", label: "sap-language (optional)", hint: "The language the service answers in, such as EN.",
+                    "sap-client", label: "sap-client (optional)", hint: "The SAP client, such as 100.",
+                    value: form.sapClient),
+                input(
+                    "sap-language", label: "sap-language (optional)",
+                    hint: "The language the service answers in, such as EN.",
                     value: form.sapLanguage),
             ],
             modeChoices: [
                 choice(
                     "mode", "service", "Service",
                     hint: "The service holds the objects: creates, edits and deletes are sent to it.", chosen: mode),
-                choice("mode", "local", "Local", hint: "Fieldwork holds the objects, as before connecting.", chosen: mode),
+                choice(
+                    "mode", "local", "Local", hint: "Fieldwork holds the objects, as before connecting.", chosen: mode),
             ],
             modeError: PageText(form.errors["mode"]))
     }
