@@ -125,6 +125,7 @@ struct AdminServiceTests {
             #expect(refused.title?.hasPrefix("Error: ") == true)
             let body = refused.body
             #expect(!body.contains("never-echo-this-1"))
+            #expect(body.contains("What you typed is never written back into the page: type it again."))
             #expect(
                 body.contains(
                     ##"<li><a href="#service-url">Enter an http or https URL for the service root; ftp is not supported.</a></li>"##
@@ -198,6 +199,10 @@ struct AdminServiceTests {
                 #expect(tested.body.contains("Test passed"))
                 #expect(
                     tested.body.contains(
+                        "Test passed: the service answered; nothing was stored. The drift report is in the Service section."
+                    ))
+                #expect(
+                    tested.body.contains(
                         "Nothing was stored: choose Connect to store the connection, and type the password or token again"
                     ))
                 #expect(tested.body.contains("<li>Trips/Destination is "))
@@ -269,7 +274,8 @@ struct AdminServiceTests {
                 #expect(gone.status == .seeOther)
                 #expect(gone.location == "/admin/forms/demo-trips?done=disconnected#service")
                 let after = try await browser.get("/admin/forms/demo-trips?done=disconnected")
-                #expect(after.body.contains("Disconnected: the import&#39;s forms keep their objects in Fieldwork again."))
+                #expect(
+                    after.body.contains("Disconnected: the import&#39;s forms keep their objects in Fieldwork again."))
                 #expect(after.body.contains("Not connected"))
                 #expect(!after.body.contains("Disconnect</button>"))
             }

@@ -43,8 +43,13 @@ extension AdminFormsController {
         switch outcome {
         case .connected(_, let drift, _):
             if testOnly {
+                // The result is down in the section; the notice at the top says where.
+                let notice =
+                    "Test passed: the service answered; nothing was stored. "
+                    + (drift.isEmpty ? "No drift." : "The drift report is in the Service section.")
                 return try await formPage(
-                    form, viewer: viewer, entered: entered, tested: drift, secretTyped: !secret.isEmpty)
+                    form, viewer: viewer, notice: notice, entered: entered, tested: drift,
+                    secretTyped: !secret.isEmpty)
             }
             return Response.seeOther("/admin/forms/\(form.id)?done=connected#service")
         case .invalid(let problems):

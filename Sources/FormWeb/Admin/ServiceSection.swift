@@ -150,7 +150,7 @@ extension ServiceSection {
             entered
             ?? stored.map { ServiceConnectionForm(stored: $0, mode: $0.modes[formID] ?? .service) }
             ?? ServiceConnectionForm()
-        fields = Self.fields(form, secretStored: secretStored)
+        fields = Self.fields(form, secretStored: secretStored, secretTyped: secretTyped)
     }
 
     /// "Basic, user ana; a password is stored": what the page says of the credentials.
@@ -170,7 +170,7 @@ extension ServiceSection {
         }
     }
 
-    private static func fields(_ form: ServiceConnectionForm, secretStored: Bool) -> Fields {
+    private static func fields(_ form: ServiceConnectionForm, secretStored: Bool, secretTyped: Bool) -> Fields {
         func input(
             _ name: String, label: String, hint: String?, value: String, type: String = "text",
             autocomplete: String = "off"
@@ -209,9 +209,10 @@ extension ServiceSection {
                     "header", label: "Header name", hint: "For a named header, such as APIKey.", value: form.header),
                 input(
                     "secret", label: "Password or token",
-                    hint: secretStored
+                    hint: (secretStored
                         ? "The password, token or header value. One is stored: leave this empty to keep it."
-                        : "The password, token or header value. It is stored sealed and never shown again.",
+                        : "The password, token or header value. It is stored sealed and never shown again.")
+                        + (secretTyped ? " What you typed is never written back into the page: type it again." : ""),
                     value: "", type: "password", autocomplete: "new-password"),
             ],
             sap: [
