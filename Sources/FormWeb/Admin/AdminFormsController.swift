@@ -1,14 +1,16 @@
 import FormImport
 import FormModel
 import FormPages
+import FormService
 import FormStore
 import Foundation
 import Hummingbird
 import NIOCore
 
-/// The admin pages of one form: its settings (access, state), versions with their downloads,
-/// the preview, and uploads of value-list options. Admins only (``AdminOnlyMiddleware`` guards
-/// the group); every POST checks the CSRF token.
+/// The admin pages of one form: its settings (access, state), the service an OData form's
+/// import is connected to, versions with their downloads, the preview, and uploads of
+/// value-list options. Admins only (``AdminOnlyMiddleware`` guards the group); every POST
+/// checks the CSRF token.
 struct AdminFormsController {
     let forms: FormStore
     let objects: ObjectStore
@@ -16,6 +18,8 @@ struct AdminFormsController {
     let renderer: PageRenderer
     /// Where the preview reads `today` and `now`.
     let timeZone: TimeZone
+    let connections: ConnectionStore
+    let service: ServiceConnections
 
     func addRoutes(to admin: RouterGroup<AppRequestContext>) {
         admin.get("forms/:id", use: formPage)
@@ -26,6 +30,9 @@ struct AdminFormsController {
         admin.get("forms/:id/versions/:version/schema.json", use: downloadSchema)
         admin.get("forms/:id/versions/:version/documents/:index", use: downloadDocument)
         admin.post("forms/:id/lists/:list", use: uploadOptions)
+        admin.post("forms/:id/connection", use: connect)
+        admin.post("forms/:id/connection/mode", use: setModes)
+        admin.post("forms/:id/connection/delete", use: disconnect)
     }
 
     /// `GET /admin/forms/{id}`: the form's settings, versions and value lists.
@@ -157,9 +164,14 @@ struct AdminFormsController {
         }
     }
 
-    /// The form page: summary, access and state forms, versions, and value lists with their upload forms.
-    private func formPage(
+    /// The form page: summary, access and state forms, the service (OData forms), versions, and
+    /// value lists with their upload forms.
+    /// - Parameters:
+    ///   - entered: the service form as sent, after a refusal or a test.
+    ///   - tested: the drift a test found, when the page answers "Test connection".
+    func formPage(
         _ form: StoredForm, viewer: Viewer, notice: String? = nil, listErrors: [String: [String]] = [:],
+        entered: ServiceConnectionForm? = nil, tested: ServiceDrift? = nil, secretTyped: Bool = false,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let schema = try form.schema()
@@ -167,9 +179,11 @@ struct AdminFormsController {
         page.back = ("/admin", "Admin")
         page.notice = notice
         page.navForms = true
-        page.problems = listErrors.flatMap { listID, errors in
-            errors.map { AdminProblem(text: $0, href: "#list-\(listID)-csv") }
-        }
+        page.problems =
+            (entered?.problems ?? [])
+            + listErrors.flatMap { listID, errors in
+                errors.map { AdminProblem(text: $0, href: "#list-\(listID)-csv") }
+            }
         let objectCounts = try await objects.countsByVersion(formID: form.id)
         let documentNames = try await forms.sourceDocumentNames(formID: form.id)
         let versions = try await forms.versions(formID: form.id).map { version in
@@ -221,11 +235,13 @@ struct AdminFormsController {
             layout: page.layout(title: schema.title), admin: page.header, id: PageText(form.id),
             title: PageText(schema.title),
             kind: form.sourceKind.displayName, version: form.version, objects: objectCounts.values.reduce(0, +),
-            retired: form.state == .retired, isPublic: form.access == .public, versions: versions, lists: lists)
+            retired: form.state == .retired, isPublic: form.access == .public,
+            service: try await serviceSection(form, entered: entered, tested: tested, secretTyped: secretTyped),
+            versions: versions, lists: lists)
         return try renderer.adminPage(settings, template: "admin/form", status: status)
     }
 
-    private func requireForm(_ context: AppRequestContext) async throws -> StoredForm {
+    func requireForm(_ context: AppRequestContext) async throws -> StoredForm {
         guard let form = try await forms.latest(formID: try context.parameters.require("id")) else {
             throw HTTPError(.notFound)
         }
@@ -274,6 +290,8 @@ extension AdminFormsController {
         let objects: Int
         let retired: Bool
         let isPublic: Bool
+        /// The service section, for forms imported from OData.
+        let service: ServiceSection?
         let versions: [VersionRow]
         let lists: [ListRow]
 

@@ -164,7 +164,8 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         forms: store, imports: imports, objects: database.objects, renderer: renderer, drafts: drafts
     ).addRoutes(to: admin)
     AdminFormsController(
-        forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone
+        forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone,
+        connections: connections, service: serviceConnections
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
