@@ -53,14 +53,16 @@ struct ConnectionAPITests {
         let router = Router()
         router.get("odata/$metadata") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "application/xml"], body: .init(byteBuffer: ByteBuffer(string: served)))
+                status: .ok, headers: [.contentType: "application/xml"],
+                body: .init(byteBuffer: ByteBuffer(string: served)))
         }
         try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             .test(.live) { service in
                 let root = "http://127.0.0.1:\(service.port!)/odata/"
                 let data = Fixtures.temporaryDataFolder()
                 try await TestApp.run(forms: [], data: data, keepData: true, adminToken: token) { client in
-                    let imported = try await send(client, "/api/forms", method: .post, body: metadata, type: "application/xml")
+                    let imported = try await send(
+                        client, "/api/forms", method: .post, body: metadata, type: "application/xml")
                     #expect(imported.status == .created, "\(imported.body)")
                     try await test(client, root, data)
                 }
@@ -86,8 +88,9 @@ struct ConnectionAPITests {
             let wal = (try? Data(contentsOf: data.appendingPathComponent("fieldwork.sqlite-wal"))) ?? Data()
             #expect(file.range(of: Data(Self.secret.utf8)) == nil && wal.range(of: Data(Self.secret.utf8)) == nil)
             // The key file is the data folder's, readable by its owner only.
-            let mode = try FileManager.default.attributesOfItem(
-                atPath: data.appendingPathComponent("sealing.key").path)[.posixPermissions] as? NSNumber
+            let mode =
+                try FileManager.default.attributesOfItem(
+                    atPath: data.appendingPathComponent("sealing.key").path)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600)
         }
     }
