@@ -7,6 +7,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -31,15 +32,19 @@ pytestmark = pytest.mark.skipif(not PYTHON, reason="FIELDWORK_ODATA_PYTHON is no
 
 
 def start_service(script, metadata, seed):
+    """Starts a test service on a free port; its log goes to a file (a pipe nobody reads would
+    fill up and stop the service mid-test)."""
+    log = tempfile.NamedTemporaryFile(prefix="odata-service-", suffix=".log", delete=False)
     process = subprocess.Popen(
         [PYTHON, os.path.join(SERVICES, script), "--port", "0", "--metadata", metadata, "--seed",
-         os.path.join(SERVICES, "seeds", seed)], stderr=subprocess.PIPE, text=True)
+         os.path.join(SERVICES, "seeds", seed)], stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        match = re.search(r"listening on (\S+)", line)
+    while time.monotonic() < deadline and process.poll() is None:
+        with open(log.name, encoding="utf-8", errors="replace") as f:
+            match = re.search(r"listening on (\S+)", f.read())
         if match:
             return process, match.group(1)
+        time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"{script} did not start")
 
@@ -86,7 +91,9 @@ def admin_nojs(admin):
 def reload_waiting(b, action):
     old = b.driver.find_element(By.TAG_NAME, "html")
     action()
-    WebDriverWait(b.driver, 15).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    # A create asks the service for each value-help value, its CSRF token, the draft and its
+    # activation: on a busy machine the Python test services take a while.
+    WebDriverWait(b.driver, 45).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
 
 
 def pick_without_script(b, field, query, label=None):
@@ -101,7 +108,13 @@ def pick_without_script(b, field, query, label=None):
     assert chosen is not None, [o.text for o in options]
     # In the regular layout's sheet, the option may sit below the sheet's fold.
     b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chosen)
+    choice = b.driver.find_element(By.ID, chosen.get_attribute("for"))
     chosen.click()
+    try:
+        WebDriverWait(b.driver, 2).until(lambda d: choice.is_selected())
+    except Exception:  # noqa: BLE001 - a click that landed during a layout shift: choose again
+        b.driver.execute_script("arguments[0].click()", choice)
+    assert choice.is_selected(), f"{field}: {label or query} is not chosen"
 
 
 def fill_product_without_script(b, product_id):
@@ -131,8 +144,8 @@ def test_without_javascript_the_search_asks_the_service_and_the_create_lands_the
     b.screenshot(f"service-nojs-filled-{size[0]}-full")
     reload_waiting(b, lambda: b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click())
     problems = b.driver.find_elements(By.CSS_SELECTOR, ".fw-error-summary")
-    assert not problems, problems[0].text
-    body = b.driver.find_element(By.TAG_NAME, "body").text
+    assert not problems, problems[0].get_attribute("textContent")
+    body = b.driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
     assert product_id in body and "19.9" in body, body
     assert service_has(product_service, product_id) == 1, "the product is in the service, once"
 
@@ -183,9 +196,10 @@ def test_the_services_refusal_is_shown_under_its_field(js, admin, admin_nojs, pr
     else:
         fill_product_without_script(b, "HT-1000")
     reload_waiting(b, lambda: b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click())
-    summary = b.driver.find_element(By.CSS_SELECTOR, ".fw-error-summary").text
+    # textContent: while the sheet fades in, Selenium's visible text is empty.
+    summary = b.driver.find_element(By.CSS_SELECTOR, ".fw-error-summary").get_attribute("textContent")
     assert "Product HT-1000 already exists" in summary, summary
-    error = b.driver.find_element(By.ID, "field-ProductForEdit-error").text
+    error = b.driver.find_element(By.ID, "field-ProductForEdit-error").get_attribute("textContent")
     assert "Product HT-1000 already exists" in error, error
     described = b.driver.find_element(By.ID, "field-ProductForEdit").get_attribute("aria-describedby")
     assert "field-ProductForEdit-error" in described
@@ -209,7 +223,7 @@ def test_a_service_that_does_not_answer_gives_the_nothing_was_created_page(js, a
     identifier = "INC-" + uuid.uuid4().hex[:6].upper()
     b.driver.find_element(By.ID, "field-identifier").send_keys(identifier)
     reload_waiting(b, lambda: b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click())
-    summary = b.driver.find_element(By.CSS_SELECTOR, ".fw-error-summary").text
+    summary = b.driver.find_element(By.CSS_SELECTOR, ".fw-error-summary").get_attribute("textContent")
     assert "nothing was created" in summary and "send the form again" in summary, summary
     assert b.driver.find_element(By.ID, "field-identifier").get_attribute("value") == identifier, "kept"
     b.screenshot(f"service-away-{'js' if js else 'nojs'}")
