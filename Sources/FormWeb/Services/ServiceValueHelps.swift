@@ -33,7 +33,7 @@ final class ServiceValueHelps: Sendable {
     ) async throws(ServiceFailure) -> OptionPage {
         let formValues = Self.filters(of: field, in: formValues, target: target)
         let key =
-            "p|\(ObjectIdentifier(target.client).hashValue)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
+            "p|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
         if let hit = cached(key)?.page { return hit }
         let found = try await target.client.options(
             for: field, binding: target.binding, search: query.isEmpty ? nil : query, formValues: formValues,
@@ -47,7 +47,8 @@ final class ServiceValueHelps: Sendable {
         _ value: String, field: String, formValues: [String: FieldValue], target: ServiceTarget
     ) async throws(ServiceFailure) -> Option? {
         let formValues = Self.filters(of: field, in: formValues, target: target)
-        let key = "l|\(ObjectIdentifier(target.client).hashValue)|\(field)|\(value)|\(Self.describe(formValues))"
+        let key =
+            "l|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(value)|\(Self.describe(formValues))"
         if let hit = cached(key)?.found { return hit }
         let found = try await target.client.lookup(
             .choice(value), for: field, binding: target.binding, formValues: formValues)
@@ -58,37 +59,61 @@ final class ServiceValueHelps: Sendable {
     /// Checks every value of the form's service-fed lists in the service; a value it does not
     /// have, or cannot be asked about, becomes an issue under its field.
     func check(_ result: inout ValidationResult, schema: FormSchema, target: ServiceTarget) async {
+        // Every value to look up, asked at once: a service that hangs costs one time limit, not
+        // one per field.
+        var asks: [(field: Field, value: String)] = []
         for field in schema.allFields where schema.isLongList(field) {
             guard let listID = field.list, schema.list(id: listID)?.remote == true,
                 target.binding.valueHelps[field.name] != nil
             else { continue }
-            let chosen: [String]
             switch result.values[field.name] {
-            case .choice(let value): chosen = [value]
-            case .choices(let values): chosen = values
+            case .choice(let value): asks.append((field, value))
+            case .choices(let values): asks += values.map { (field, $0) }
             default: continue
             }
-            for value in chosen {
-                do {
-                    if try await lookup(value, field: field.name, formValues: result.values, target: target) == nil {
-                        result.issues.append(
-                            FieldIssue(
-                                field: field.name, code: .notAnOption,
-                                message:
-                                    "Choose \(field.displayName) from the list: \(value) is not one of its options."))
-                        break
+        }
+        guard !asks.isEmpty else { return }
+        let values = result.values
+        let answers = await withTaskGroup(of: (Int, Bool?).self) { group in
+            for (index, ask) in asks.enumerated() {
+                group.addTask {
+                    do {
+                        let found = try await self.lookup(
+                            ask.value, field: ask.field.name, formValues: values, target: target)
+                        return (index, found != nil)
+                    } catch {
+                        return (index, nil)
                     }
-                } catch {
-                    result.issues.append(
-                        FieldIssue(
-                            field: field.name, code: .unchecked,
-                            message:
-                                "\(field.displayName) could not be checked because the service did not answer. Send the form again to try again."
-                        ))
-                    break
                 }
             }
+            var answers = [Bool?](repeating: nil, count: asks.count)
+            for await (index, found) in group { answers[index] = found }
+            return answers
         }
+        var refused = Set<String>()
+        for (ask, found) in zip(asks, answers) where !refused.contains(ask.field.name) {
+            switch found {
+            case true?:
+                continue
+            case false?:
+                result.issues.append(
+                    FieldIssue(
+                        field: ask.field.name, code: .notAnOption,
+                        message:
+                            "Choose \(ask.field.displayName) from the list: \(ask.value) is not one of its options."))
+            case nil:
+                result.issues.append(
+                    FieldIssue(
+                        field: ask.field.name, code: .unchecked,
+                        message:
+                            "\(ask.field.displayName) could not be checked because the service did not answer. Send the form again to try again."
+                    ))
+            }
+            refused.insert(ask.field.name)
+        }
+        // Issues in form order, as validation gives them.
+        let order = Dictionary(schema.allFields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        result.issues.sort { (order[$0.field] ?? Int.max) < (order[$1.field] ?? Int.max) }
     }
 
     private func cached(_ key: String) -> Entry? {

@@ -122,8 +122,8 @@ struct ServiceConnections: Sendable {
             "The service at \(url) did not answer in time. Check that it runs and that Fieldwork can reach it."
         case .unreachable(.tls(let detail)):
             "The secure connection to \(url) failed (\(detail)). If a company CA signs its certificate, give its CA file."
-        case .unreachable(.connectionFailed(let detail)):
-            "The service at \(url) cannot be reached (\(detail)). Check the URL and that the service runs."
+        case .unreachable(.connectionFailed):
+            "The service at \(url) cannot be reached. Check the URL, and that the service runs and Fieldwork may connect to it."
         case .redirectRefused(let origin):
             "The service at \(url) redirected to another origin (\(origin)); Fieldwork sends requests to the connection's origin only. Enter the URL it redirects to."
         case .answerTooLarge(let limit):

@@ -220,6 +220,15 @@ struct ObjectJSON: Encodable {
     var values: [String: FieldValue]
     var createdAt: Date?
     var updatedAt: Date?
+    /// For an object a service holds: `created` (with its `key` there), `sending` or `unknown`
+    /// (sent, answer lost: never resent by itself), and the create's `requestId`.
+    var service: ServiceState?
+
+    struct ServiceState: Encodable {
+        var state: String
+        var key: String?
+        var requestId: String?
+    }
 
     init(_ object: StoredObject) {
         id = object.id.uuidString.lowercased()
@@ -228,6 +237,9 @@ struct ObjectJSON: Encodable {
         values = object.values
         createdAt = object.createdAt
         updatedAt = object.updatedAt
+        service = object.service.map {
+            ServiceState(state: $0.state.rawValue, key: $0.key, requestId: $0.requestID?.uuidString.lowercased())
+        }
     }
 }
 
