@@ -14,6 +14,8 @@ final class ServiceClients: Sendable {
     /// The zone people enter local dates and times in, for `Edm.DateTimeOffset`.
     let timeZone: TimeZone
     private let clients = Mutex<[UUID: ODataClient]>([:])
+    /// Each version's binding and its fields' kinds, decoded once: a version never changes.
+    private let bindings = Mutex<[String: (ServiceBinding, [String: FieldKind])]>([:])
 
     init(http: ServiceHTTPClient, connections: ConnectionStore, feed: ChangeFeed?, timeZone: TimeZone) {
         self.http = http
@@ -28,9 +30,17 @@ final class ServiceClients: Sendable {
     /// What a form in mode `service` writes to: its connection's client, its version's binding
     /// and its fields' kinds; nil for a form whose objects Fieldwork keeps.
     func target(for form: StoredForm, schema: FormSchema) async throws -> ServiceTarget? {
-        guard form.usesService, let connection = form.service, let binding = try form.binding() else { return nil }
-        return ServiceTarget(
-            client: try await client(connection.connectionID), binding: binding, kinds: Self.kinds(of: schema))
+        guard form.usesService, let connection = form.service else { return nil }
+        let key = "\(form.id)#\(form.version)"
+        let decoded: (ServiceBinding, [String: FieldKind])
+        if let known = bindings.withLock({ $0[key] }) {
+            decoded = known
+        } else {
+            guard let binding = try form.binding() else { return nil }
+            decoded = (binding, Self.kinds(of: schema))
+            bindings.withLock { $0[key] = decoded }
+        }
+        return ServiceTarget(client: try await client(connection.connectionID), binding: decoded.0, kinds: decoded.1)
     }
 
     /// The client of a stored connection.
