@@ -139,8 +139,8 @@ struct ObjectSubmissions: Sendable {
     /// A valid edit of an object a service holds: its value helps judge it, then the changed
     /// fields go to the service with the ETag last read.
     private func updateInService(
-        _ validated: ValidationResult, object: StoredObject, form: PreparedForm, serverValues: [String: [String]],
-        target: ServiceTarget
+        _ validated: ValidationResult, object: StoredObject, form: PreparedForm, viewer: Viewer,
+        stagedIDs: Set<String>, serverValues: [String: [String]], target: ServiceTarget
     ) async throws -> Outcome {
         var result = validated
         await valueHelps.check(&result, schema: form.schema, target: target)
@@ -150,6 +150,22 @@ struct ObjectSubmissions: Sendable {
         }
         switch try await ServiceObjects(objects: objects).update(object, values: result.values, target: target) {
         case .done(let updated):
+            // The files stay in Fieldwork: the new ones become the object's, the dropped ones go.
+            let keptIDs = Self.fileIDs(result.values)
+            let newIDs = keptIDs.filter { stagedIDs.contains($0) }
+            let attachments = attachments
+            let owner = viewer.ownerKey
+            if !newIDs.isEmpty {
+                try await objects.update(
+                    formID: object.formID, id: object.id, values: updated.values, keyText: updated.keyText
+                ) { transaction, objectID in
+                    try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, in: transaction)
+                }
+            }
+            let dropped = InputStrings.files(of: object.values).values.flatMap { $0.map(\.id) }.filter {
+                !keptIDs.contains($0)
+            }
+            if !dropped.isEmpty { try await attachments.delete(ids: dropped, objectID: object.id) }
             FieldworkMetrics.objectUpdated()
             return .stored(updated)
         case .refused(let issues):
@@ -218,7 +234,8 @@ struct ObjectSubmissions: Sendable {
         }
         if let service, object.service != nil {
             return try await updateInService(
-                result, object: object, form: form, serverValues: serverValues, target: service)
+                result, object: object, form: form, viewer: viewer, stagedIDs: stagedIDs, serverValues: serverValues,
+                target: service)
         }
         let keptIDs = Self.fileIDs(result.values)
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }
