@@ -146,22 +146,23 @@ package struct ObjectStore: Sendable {
     }
 
     /// Records what the service answered a create or an edit: the link's new state, key and ETag
-    /// and the values as the service holds them; false when the object is gone.
+    /// and the values as the service holds them (a row that is gone is left so).
     @discardableResult
     package func settle(
         formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]? = nil, keyText: String? = nil
     ) async throws -> Bool {
-        try await database.transaction { db in
-            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
-            record.serviceState = link.state.rawValue
-            record.serviceKey = link.key
-            record.serviceRequest = link.requestID
-            record.serviceETag = link.etag
-            if let values { record.values = StoredValues(values) }
-            if let keyText { record.keyText = keyText }
-            try await record.update(on: db)
-            return true
-        }
+        // One UPDATE, no transaction around a read: it runs on every create a service takes.
+        let query = ObjectRecord.query(on: database.database())
+            .filter(\.$id == id).filter(\.$formID == formID)
+            .set(\.$serviceState, to: link.state.rawValue)
+            .set(\.$serviceKey, to: link.key)
+            .set(\.$serviceRequest, to: link.requestID)
+            .set(\.$serviceETag, to: link.etag)
+            .set(\.$updatedAt, to: Date())
+        if let values { query.set(\.$values, to: StoredValues(values)) }
+        if let keyText { query.set(\.$keyText, to: keyText) }
+        try await query.update()
+        return true
     }
 
     /// Marks creates still `sending` since before `cutoff` as `unknown`: their answer was lost
