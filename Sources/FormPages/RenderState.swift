@@ -98,6 +98,9 @@ package struct RenderState: Sendable {
     package var isAdmin = false
     /// The searches of long value lists asked for without JavaScript, by field name.
     package var listSearches: [String: ListSearchResult] = [:]
+    /// The labels of chosen values of lists whose options are not in the plan (a form's OData
+    /// service feeds them), by field and value.
+    package var choiceLabels: [String: [String: String]] = [:]
     /// On an edit view, the object's stored choices that their fields no longer offer
     /// (``OfferedChoices/missing(in:)``), shown as extra options so they are kept.
     package var noLongerOffered: [String: [String]] = [:]
@@ -119,7 +122,8 @@ package struct RenderState: Sendable {
     var freshKey: FreshKey? {
         guard errors.isEmpty, objectPath.isEmpty, files.isEmpty, stagedFileIDs.isEmpty, display.isEmpty,
             displayItems.isEmpty, filesDate.isEmpty, heading.isEmpty, accountName == nil, !isAdmin,
-            listSearches.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil, olderPage == nil
+            listSearches.isEmpty, choiceLabels.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil,
+            olderPage == nil
         else { return nil }
         return FreshKey(values: values, layout: layout)
     }

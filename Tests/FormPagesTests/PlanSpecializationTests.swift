@@ -115,7 +115,8 @@ struct PlanSpecializationTests {
         let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken"]
         let mustBeDefault: Set = [
             "errors", "objectPath", "files", "stagedFileIDs", "display", "displayItems", "filesDate", "heading",
-            "accountName", "isAdmin", "listSearches", "noLongerOffered", "listItems", "newerPage", "olderPage",
+            "accountName", "isAdmin", "listSearches", "choiceLabels", "noLongerOffered", "listItems", "newerPage",
+            "olderPage",
         ]
         #expect(names == inKey.union(tokens).union(mustBeDefault))
     }

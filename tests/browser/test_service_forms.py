@@ -147,6 +147,7 @@ def test_without_javascript_the_search_asks_the_service_and_the_create_lands_the
     assert not problems, problems[0].get_attribute("textContent")
     body = b.driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
     assert product_id in body and "19.9" in body, body
+    assert "ASIA HIGH TECH" in body, "the supplier by its name in the service, not its number"
     assert service_has(product_service, product_id) == 1, "the product is in the service, once"
 
 
@@ -204,6 +205,9 @@ def test_the_services_refusal_is_shown_under_its_field(js, admin, admin_nojs, pr
     described = b.driver.find_element(By.ID, "field-ProductForEdit").get_attribute("aria-describedby")
     assert "field-ProductForEdit-error" in described
     assert b.driver.find_element(By.ID, "field-ProductForEdit").get_attribute("value") == "HT-1000", "kept"
+    if not js:
+        chosen = b.driver.find_element(By.CSS_SELECTOR, ".fw-longlist[data-name='Supplier'] .fw-longlist__options label")
+        assert chosen.get_attribute("textContent").strip() == "ASIA HIGH TECH", "the kept choice by its name"
     b.screenshot(f"service-refusal-{'js' if js else 'nojs'}-full")
     if js:
         b.settle()  # axe judges colours once the sheet has faded in

@@ -10,7 +10,9 @@ enum ChoiceSlots {
 
         func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
             let chosen = (state.values[field] ?? []).filter { !$0.isEmpty }
-            var options = chosen.map { (value: $0, label: labels.label(of: $0), checked: true) }
+            // A list the form's service feeds has no labels in the plan: the request brings them.
+            let known = state.choiceLabels[field]
+            var options = chosen.map { (value: $0, label: known?[$0] ?? labels.label(of: $0), checked: true) }
             let search = state.listSearches[field]
             for match in search?.matches ?? [] where !chosen.contains(match.value) {
                 options.append((match.value, match.label, false))

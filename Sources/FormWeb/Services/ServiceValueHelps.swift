@@ -142,6 +142,36 @@ final class ServiceValueHelps: Sendable {
         }
     }
 
+    /// The labels of the chosen values of the service-fed lists, by field and value, looked up at
+    /// once (cached); a value the service does not answer for keeps no label.
+    func labels(
+        of strings: [String: [String]], schema: FormSchema, target: ServiceTarget?
+    ) async -> [String: [String: String]] {
+        guard let target else { return [:] }
+        var asks: [(field: String, value: String)] = []
+        for field in schema.allFields where schema.isLongList(field) {
+            guard let listID = field.list, schema.list(id: listID)?.remote == true,
+                target.binding.valueHelps[field.name] != nil
+            else { continue }
+            asks += (strings[field.name] ?? []).filter { !$0.isEmpty }.map { (field.name, $0) }
+        }
+        guard !asks.isEmpty else { return [:] }
+        let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
+        return await withTaskGroup(of: (String, String, String?).self) { group in
+            for ask in asks {
+                group.addTask {
+                    let found = try? await self.lookup(ask.value, field: ask.field, formValues: values, target: target)
+                    return (ask.field, ask.value, found?.label)
+                }
+            }
+            var labels: [String: [String: String]] = [:]
+            for await (field, value, label) in group {
+                if let label { labels[field, default: [:]][value] = label }
+            }
+            return labels
+        }
+    }
+
     /// A long list's search in the no-JavaScript page, when the service feeds the list: its first
     /// page of matches (none when the service did not answer); nil for a list of the form's own.
     func search(

@@ -88,6 +88,7 @@ struct CreateController {
         }
         var state = try await reader.state(
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: [:])
+        state.choiceLabels = await submissions.valueHelps.labels(of: state.values, schema: view.schema, target: service)
         state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
         if !view.readOnlyFields.isEmpty {
             state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)

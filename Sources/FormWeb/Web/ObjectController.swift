@@ -33,9 +33,13 @@ struct ObjectController {
     @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> Response {
         var (object, view) = try await load(context)
         var notice: String?
-        // An object a service holds is read back from it: the page shows the entity as it is now.
+        var labels: [String: [String: String]] = [:]
+        // An object a service holds is read back from it: the page shows the entity as it is now,
+        // each value-help value by its text in the service.
         if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
             (object, notice) = await ServiceObjects(objects: objects).current(object, target: target)
+            labels = await submissions.valueHelps.labels(
+                of: InputStrings.of(object.values), schema: view.schema, target: target)
         } else if object.service?.state == .unknown {
             notice = ServiceObjects.unknownNotice(object)
         }
@@ -52,6 +56,9 @@ struct ObjectController {
             let text = value.displayText(for: field, in: view.schema)
             if !text.isEmpty { state.display[field.name] = text }
             if items.count > 1, text != Words.list(items) { state.displayItems[field.name] = items }
+            if let known = labels[field.name], case .choice(let chosen) = value, let label = known[chosen] {
+                state.display[field.name] = label
+            }
         }
         return HTMLResponse.page(try plans.detailPage(for: view).render(state), cacheControl: "no-store")
     }
@@ -60,6 +67,7 @@ struct ObjectController {
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
         var (object, view) = try await load(context)
         var notice: String?
+        var labels: [String: [String: String]] = [:]
         if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
             // The edit starts from the entity as the service holds it now, and its ETag is kept
             // for the save's If-Match.
@@ -67,6 +75,8 @@ struct ObjectController {
             if notice == nil, let link = object.service {
                 try await objects.settle(formID: object.formID, id: object.id, link: link, values: object.values)
             }
+            labels = await submissions.valueHelps.labels(
+                of: InputStrings.of(object.values), schema: view.schema, target: target)
         }
         let stored = InputStrings.of(object.values)
         var state = RenderState(
@@ -75,6 +85,7 @@ struct ObjectController {
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)
+        state.choiceLabels = labels
         if let notice { state.errors = [FieldError(field: "", message: notice)] }
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
     }
@@ -114,6 +125,11 @@ struct ObjectController {
         }
         var state = try await reader.state(
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: storedFiles)
+        if object.service != nil {
+            state.choiceLabels = await submissions.valueHelps.labels(
+                of: state.values, schema: view.schema,
+                target: try await services.target(for: try context.form, schema: view.schema))
+        }
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = kept
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
