@@ -82,10 +82,12 @@ package struct ConnectionStore: Sendable {
         let sealing = sealing
         let id: UUID = try await database.transaction(recording: formIDs.map { .form($0) }) { db in
             let forms = try await FormRecord.query(on: db).filter(\.$id ~~ formIDs).all()
-            let existing = try await forms.compactMap(\.serviceConnectionID).first.asyncMap {
-                try await ServiceConnectionRecord.find($0, on: db)
+            var record = ServiceConnectionRecord()
+            if let id = forms.compactMap(\.serviceConnectionID).first,
+                let existing = try await ServiceConnectionRecord.find(id, on: db)
+            {
+                record = existing
             }
-            let record = existing ?? ServiceConnectionRecord()
             let id = record.id ?? UUID()
             record.id = id
             record.url = settings.url
@@ -167,11 +169,4 @@ package struct ConnectionStore: Sendable {
 
 package enum ConnectionStoreError: Error {
     case vanished
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
-    }
 }

@@ -62,10 +62,7 @@ final class ServiceValueHelps: Sendable {
         // Every value to look up, asked at once: a service that hangs costs one time limit, not
         // one per field.
         var asks: [(field: Field, value: String)] = []
-        for field in schema.allFields where schema.isLongList(field) {
-            guard let listID = field.list, schema.list(id: listID)?.remote == true,
-                target.binding.valueHelps[field.name] != nil
-            else { continue }
+        for field in Self.fed(schema, target) {
             switch result.values[field.name] {
             case .choice(let value): asks.append((field, value))
             case .choices(let values): asks += values.map { (field, $0) }
@@ -149,10 +146,7 @@ final class ServiceValueHelps: Sendable {
     ) async -> [String: [String: String]] {
         guard let target else { return [:] }
         var asks: [(field: String, value: String)] = []
-        for field in schema.allFields where schema.isLongList(field) {
-            guard let listID = field.list, schema.list(id: listID)?.remote == true,
-                target.binding.valueHelps[field.name] != nil
-            else { continue }
+        for field in Self.fed(schema, target) {
             asks += (strings[field.name] ?? []).filter { !$0.isEmpty }.map { (field.name, $0) }
         }
         guard !asks.isEmpty else { return [:] }
@@ -177,15 +171,29 @@ final class ServiceValueHelps: Sendable {
     func search(
         _ search: ListSearch, strings: [String: [String]], schema: FormSchema, target: ServiceTarget?
     ) async -> ListSearch {
-        guard let target, target.binding.valueHelps[search.field] != nil,
-            let listID = schema.field(named: search.field)?.list, schema.list(id: listID)?.remote == true
-        else { return search }
+        guard let target, Self.feeds(search.field, schema, target) else { return search }
         var searched = search
         let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
         let found = try? await page(search.field, query: search.query, page: 1, formValues: values, target: target)
         let matches = (found?.options ?? []).map { OptionSearch.Match(value: $0.value, label: $0.label) }
         searched.found = ListSearchResult(query: search.query, matches: matches, total: found?.total ?? matches.count)
         return searched
+    }
+
+    /// Whether the service feeds a field's list: a value help in the binding, and a list the form
+    /// marked remote (uploaded options win over the service).
+    static func feeds(_ name: String, _ schema: FormSchema, _ target: ServiceTarget) -> Bool {
+        schema.field(named: name).map { feeds($0, schema, target) } ?? false
+    }
+
+    /// The fields whose lists the service feeds, in form order.
+    static func fed(_ schema: FormSchema, _ target: ServiceTarget) -> [Field] {
+        schema.allFields.filter { feeds($0, schema, target) }
+    }
+
+    private static func feeds(_ field: Field, _ schema: FormSchema, _ target: ServiceTarget) -> Bool {
+        guard target.binding.valueHelps[field.name] != nil, let listID = field.list else { return false }
+        return schema.list(id: listID)?.remote == true
     }
 
     /// The values of the other fields that filter a field's value help (its `In` and `InOut`

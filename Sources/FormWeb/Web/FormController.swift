@@ -93,8 +93,7 @@ struct FormController {
         let page = Int(parameters["page"]?.first ?? "") ?? 1
         let field = try context.parameters.require("field")
         if let target = try await services.target(for: form, schema: view.schema),
-            target.binding.valueHelps[field] != nil,
-            let listID = view.schema.field(named: field)?.list, view.schema.list(id: listID)?.remote == true
+            ServiceValueHelps.feeds(field, view.schema, target)
         {
             // Fed by the form's service: the other fields' values (query parameters by field
             // name) filter it as its In parameters say.
