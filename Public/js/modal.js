@@ -70,7 +70,9 @@ async function open(link) {
       const data = new FormData(form, submit && submit.name ? submit : undefined);
       const multipart = form.enctype === "multipart/form-data";
       try {
-        const answer = await fetch(form.action, {
+        // A button may send the form elsewhere (Cancel of a kept draft posts to its discard route).
+        const action = submit ? submit.formAction : form.action;
+        const answer = await fetch(action, {
           method: "POST", credentials: "same-origin",
           body: multipart ? data : new URLSearchParams(data),
         });
@@ -89,6 +91,7 @@ async function open(link) {
         }
         // Anything else (an expired token, a refusal page): let the browser show the server's answer.
         if (form.fwUnsaved) form.fwUnsaved.leaving = true;
+        form.action = action;
         HTMLFormElement.prototype.submit.call(form);
       } finally {
         if (submit) submit.disabled = false;

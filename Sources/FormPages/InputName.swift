@@ -10,6 +10,13 @@ package enum InputName {
     /// The hidden input with a create view's one-time token: the create it sends is stored once.
     package static let once = "_once"
 
+    /// The hidden input with the signed draft a refused activation kept open in the service
+    /// (a form in mode `service`): the corrected create goes on with it.
+    package static let draft = "_draft"
+
+    /// The Cancel button of a create view that keeps a draft: the form goes to the discard route.
+    package static let discard = "_discard"
+
     /// The checkbox that sends a kept file's id back, `NAME._kept`. The server only accepts ids
     /// it can resolve for this object or this browser's staged uploads.
     package static func keptFiles(of field: String) -> String { "\(field)._kept" }

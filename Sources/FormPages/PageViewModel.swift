@@ -13,6 +13,9 @@ package enum PageViewModel {
         let submit: PageText
         let action: PageText
         let cancelHref: PageText
+        /// A create view's Cancel, a slot (``PageSlots/CreateCancel``); none in the edit view,
+        /// whose Cancel is a plain link to the object.
+        let cancelSlot: [String]
         let deleteHref: [PageText]
         let deleteLabel: PageText
         let prefillSeal: String
@@ -33,7 +36,8 @@ package enum PageViewModel {
 
         static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
             "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
-            "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel, "prefillSeal": \.prefillSeal,
+            "cancelSlot": \.cancelSlot, "deleteHref": \.deleteHref, "deleteLabel": \.deleteLabel,
+            "prefillSeal": \.prefillSeal,
             "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
             "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
             "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName,
@@ -72,6 +76,13 @@ package enum PageViewModel {
             submit = mode == .create ? PageText(schema.submit) : "Save"
             action = home
             cancelHref = home
+            cancelSlot =
+                mode == .create
+                ? [
+                    registry.sentinel(
+                        PageSlots.CreateCancel(home: home.text, discard: "/forms/\(schema.id)/draft/discard"))
+                ]
+                : []
             deleteHref = mode == .edit ? ["\(slot: objectPath)/delete"] : []
             deleteLabel = "Delete \(objectName(schema))"
             let object = FieldWording.lowercased(schema.object?.trimmingCharacters(in: .whitespaces) ?? "")
@@ -85,7 +96,8 @@ package enum PageViewModel {
             enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
             prefillSeal =
                 mode == .create
-                ? registry.sentinel(PageSlots.PrefillSeal()) + registry.sentinel(PageSlots.OnceToken()) : ""
+                ? registry.sentinel(PageSlots.PrefillSeal()) + registry.sentinel(PageSlots.OnceToken())
+                    + registry.sentinel(PageSlots.KeptDraftInput()) : ""
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
             legend = marking.showsLegend ? [RequiredMarking.legend] : []

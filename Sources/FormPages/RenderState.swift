@@ -78,6 +78,9 @@ package struct RenderState: Sendable {
     /// The signed read-only values the create view carries (``SignedPrefill``).
     package var prefillSeal: String?
     /// The create view's one-time token (``SubmissionToken``).
+    /// The signed draft a refused activation kept open in the service (``InputName/draft``):
+    /// the create view carries it, and its Cancel discards the draft.
+    package var keptDraft: String?
     package var submissionToken: String?
     /// Files already received, per attachments field: staged on a failed create, stored on edit.
     package var files: [String: [SubmittedFile]] = [:]

@@ -84,6 +84,10 @@ final class SlotMarkup: Sendable {
     let keptOption: Fragment
     /// The label of a choice no longer offered: `{{value}}`.
     let noLongerOffered: Fragment
+    /// A create view's Cancel: `{{href}}`.
+    let cancelLink: Fragment
+    /// Cancel while a draft is kept in the service, posting the form to discard it: `{{href}}`, `{{name}}`.
+    let cancelDraft: Fragment
 
     init(library: MustacheLibrary) throws(RenderPlanError) {
         func slot(_ name: String) throws(RenderPlanError) -> Fragment {
@@ -126,6 +130,8 @@ final class SlotMarkup: Sendable {
         moreMatches = try slot("more-matches")
         keptOption = try slot("kept-option")
         noLongerOffered = try slot("no-longer-offered")
+        cancelLink = try slot("cancel-link")
+        cancelDraft = try slot("cancel-draft")
     }
 
     /// Renders a template once with a sentinel for each part and splits it.

@@ -153,6 +153,18 @@ package final class ODataClient: Sendable {
         }
     }
 
+    /// Changes the given fields of a draft (a create kept open after its activation was refused):
+    /// the same `PATCH` / `MERGE` as ``update(key:changes:etag:binding:kinds:)``, at the draft's key.
+    package func updateDraft(
+        key: [String: FieldValue], changes: [String: FieldValue], etag: String?, binding: ServiceBinding,
+        kinds: [String: FieldKind] = [:]
+    ) async throws(ServiceFailure) -> ChangeAnswer {
+        let (keys, values) = draftKey(key, binding: binding)
+        var draftBinding = binding
+        draftBinding.keys = keys
+        return try await update(key: values, changes: changes, etag: etag, binding: draftBinding, kinds: kinds)
+    }
+
     /// Discards a draft (the user cancelled): V4 `DELETE` of the draft, V2 the discard function
     /// import when declared, else `DELETE`.
     package func discardDraft(

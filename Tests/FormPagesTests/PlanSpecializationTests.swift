@@ -112,7 +112,7 @@ struct PlanSpecializationTests {
     func everyStateFieldConsidered() {
         let names = Set(Mirror(reflecting: RenderState(values: [:], csrfToken: "")).children.compactMap(\.label))
         let inKey: Set = ["values", "layout"]
-        let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken"]
+        let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken", "keptDraft"]
         let mustBeDefault: Set = [
             "errors", "objectPath", "files", "stagedFileIDs", "display", "displayItems", "filesDate", "heading",
             "accountName", "isAdmin", "listSearches", "choiceLabels", "noLongerOffered", "listItems", "newerPage",
@@ -127,6 +127,8 @@ struct PlanSpecializationTests {
         #expect(PageSlots.OnceToken.differsPerRequest)
         #expect(PageSlots.PrefillSeal.differsPerRequest)
         #expect(PageSlots.AccountBar.differsPerRequest)
+        #expect(PageSlots.KeptDraftInput.differsPerRequest)
+        #expect(PageSlots.CreateCancel.differsPerRequest)
         #expect(!InputSlots.Value.differsPerRequest)
         #expect(!InputSlots.Checked.differsPerRequest)
     }

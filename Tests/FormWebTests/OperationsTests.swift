@@ -50,7 +50,8 @@ struct OperationsTests {
         #expect(await hanging.check() == false)
         let waited = clock.now - start
         #expect(waited >= .milliseconds(200))
-        #expect(waited < .seconds(5))
+        // Well short of the probe's 30 s, with room for a machine busy with other builds.
+        #expect(waited < .seconds(25))
 
         struct Refused: Error {}
         #expect(await Readiness(probe: { throw Refused() }, timeout: .seconds(5)).check() == false)

@@ -128,7 +128,15 @@ def fill_product_without_script(b, product_id):
 
 
 def service_has(url, product_id):
-    query = urllib.request.quote(f"Product eq '{product_id}' and IsActiveEntity eq true")
+    return service_count(url, f"Product eq '{product_id}' and IsActiveEntity eq true")
+
+
+def service_drafts(url, product_id):
+    return service_count(url, f"ProductForEdit eq '{product_id}' and IsActiveEntity eq false")
+
+
+def service_count(url, condition):
+    query = urllib.request.quote(condition)
     request = urllib.request.Request(url + f"SEPMRA_C_PD_Product?$filter={query}",
                                      headers={"Accept": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as answer:
@@ -213,6 +221,14 @@ def test_the_services_refusal_is_shown_under_its_field(js, admin, admin_nojs, pr
         b.settle()  # axe judges colours once the sheet has faded in
         violations = failing_violations(b.axe())
         assert not violations, describe_violations(violations)
+    # The refused activation keeps its draft in the service for the corrected create, as Fiori
+    # elements does; Cancel discards it and goes back to the list.
+    assert service_drafts(product_service, "HT-1000") == 1
+    cancel = b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar__cancel")
+    assert cancel.tag_name == "button" and cancel.get_attribute("formaction").endswith(f"/forms/{PRODUCT}/draft/discard")
+    reload_waiting(b, cancel.click) if not js else cancel.click()
+    WebDriverWait(b.driver, 30).until(lambda d: d.current_url.rstrip("/").endswith(f"/forms/{PRODUCT}"))
+    assert service_drafts(product_service, "HT-1000") == 0, "Cancel discards the kept draft"
 
 
 @pytest.mark.parametrize("js", [False, True], ids=["nojs", "js"])

@@ -86,6 +86,41 @@ enum PageSlots {
         }
     }
 
+    /// The hidden input with the draft the service keeps for this create, or nothing.
+    struct KeptDraftInput: Slot {
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            if let draft = state.keptDraft {
+                markup.writeHiddenInput(name: InputName.draft, value: draft, to: &buffer)
+            }
+        }
+    }
+
+    /// A create view's Cancel: a link back to the parent page, or, while the service keeps a
+    /// draft of this create, a button that sends the form to `discard`, which discards the draft
+    /// first (`../shared/spec/odata-service.md`, "Drafts").
+    struct CreateCancel: Slot {
+        let home: String
+        let discard: String
+
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            if state.keptDraft != nil {
+                markup.cancelDraft.write(to: &buffer) { part in
+                    switch part {
+                    case .href: discard
+                    case .name: InputName.discard
+                    default: nil
+                    }
+                }
+            } else {
+                markup.cancelLink.write(to: &buffer) { part in part == .href ? home : nil }
+            }
+        }
+    }
+
     /// "Sign in", or the account's name with a Sign out button (and the admin page's link).
     struct AccountBar: Slot {
         static var differsPerRequest: Bool { true }

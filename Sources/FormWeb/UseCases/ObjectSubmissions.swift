@@ -24,8 +24,9 @@ struct ObjectSubmissions: Sendable {
         /// Refused, nothing stored: every issue in form order, and the server's values of the
         /// read-only fields, which the form shows again in place of whatever was sent. For a form
         /// in mode `service`, also the service's refusal: its messages under their fields, those
-        /// about no field with an empty field name, for the summary.
-        case refused(ValidationResult, serverValues: [String: [String]])
+        /// about no field with an empty field name, for the summary, and the draft a refused
+        /// activation kept open for the corrected create (``ServiceObjects/send``).
+        case refused(ValidationResult, serverValues: [String: [String]], draft: ServiceDraft? = nil)
         /// A form in mode `service` whose service did not answer: nothing was created.
         case serviceAway(String)
         /// A form in mode `service` whose create was sent and whose answer was lost: the object
@@ -41,9 +42,12 @@ struct ObjectSubmissions: Sendable {
     ///     value of no form type); any of them refuses the submission, listed first.
     ///   - once: the create's one-time key: a double click, a resubmission after a timeout or
     ///     the same key on two instances stores one object, and each later request gets it.
+    ///   - draft: for a form in mode `service`, the draft an earlier refused activation of this
+    ///     create kept open, and whether a refused activation keeps one (the browser's create view).
     func create(
         _ submission: Submission, form: PreparedForm, viewer: Viewer, readOnlyValues: [String: [String]],
-        readIssues: [FieldIssue] = [], once: OnceKey? = nil, service: ServiceTarget? = nil
+        readIssues: [FieldIssue] = [], once: OnceKey? = nil, service: ServiceTarget? = nil,
+        draft: (kept: ServiceDraft?, keepsRefused: Bool) = (nil, false)
     ) async throws -> Outcome {
         // A used key is found when its row refuses the insert below, so a first create (nearly
         // every create) costs no extra query.
@@ -64,11 +68,11 @@ struct ObjectSubmissions: Sendable {
             await valueHelps.check(&result, schema: form.schema, target: service)
             guard result.isValid else {
                 FieldworkMetrics.submissionRefused(.create)
-                return .refused(result, serverValues: serverValues)
+                return .refused(result, serverValues: serverValues, draft: draft.kept)
             }
             return try await createInService(
                 result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
-                serverValues: serverValues)
+                serverValues: serverValues, draft: draft)
         }
         do {
             let object = try await objects.create(
@@ -92,7 +96,7 @@ struct ObjectSubmissions: Sendable {
     /// files stay in Fieldwork, the object's.
     private func createInService(
         _ result: ValidationResult, form: PreparedForm, viewer: Viewer, once: OnceKey?, target: ServiceTarget,
-        fileIDs: [String], serverValues: [String: [String]]
+        fileIDs: [String], serverValues: [String: [String]], draft: (kept: ServiceDraft?, keepsRefused: Bool)
     ) async throws -> Outcome {
         let attachments = attachments
         let owner = viewer.ownerKey
@@ -116,7 +120,10 @@ struct ObjectSubmissions: Sendable {
             }
         }
         guard let record else { throw ServiceObjectsError.notRecorded }
-        switch try await writer.send(record, values: result.values, target: target, requestID: requestID) {
+        switch try await writer.send(
+            record, values: result.values, target: target, requestID: requestID, draft: draft.kept,
+            keepsRefusedDraft: draft.keepsRefused)
+        {
         case .created(let object):
             // The files become the object's once the service holds it: a refusal keeps them staged
             // for the form shown again.
@@ -128,9 +135,10 @@ struct ObjectSubmissions: Sendable {
                 }
             }
             return .stored(object)
-        case .refused(let issues):
+        case .refused(let issues, let kept):
             FieldworkMetrics.submissionRefused(.create)
-            return .refused(ValidationResult(values: result.values, issues: issues), serverValues: serverValues)
+            return .refused(
+                ValidationResult(values: result.values, issues: issues), serverValues: serverValues, draft: kept)
         case .away(let message): return .serviceAway(message)
         case .unknown(let object): return .outcomeUnknown(object)
         }

@@ -2,6 +2,14 @@ import FormModel
 import FormService
 import FormStore
 import Foundation
+import Logging
+
+/// A draft a refused activation left open in the service, for the corrected create to go on
+/// with: its key (``ServiceKey`` JSON) and ETag.
+struct ServiceDraft: Sendable, Hashable, Codable {
+    var key: String
+    var etag: String?
+}
 
 /// Writing the objects of a form in mode `service` into its OData service
 /// (`../shared/spec/odata-service.md`, "Writing objects"), after ``ObjectSubmissions`` validated
@@ -17,8 +25,9 @@ struct ServiceObjects: Sendable {
     /// What the service made of a valid submission.
     enum Written: Sendable {
         case created(StoredObject)
-        /// Refused: its messages, under their fields (or with an empty field, for the summary).
-        case refused([FieldIssue])
+        /// Refused: its messages, under their fields (or with an empty field, for the summary),
+        /// and the draft the refused activation left open when it is kept for the corrected create.
+        case refused([FieldIssue], draft: ServiceDraft? = nil)
         /// Not answered (no connection, time-out before sending, 5xx): nothing was created.
         case away(String)
         /// Sent, answer lost: the object row says `unknown`.
@@ -26,8 +35,15 @@ struct ServiceObjects: Sendable {
     }
 
     /// Sends a create recorded as `record` and settles the record by the answer.
+    /// - Parameters:
+    ///   - draft: the draft an earlier refused activation of this create kept open: changed to
+    ///     these values and activated again, in place of a new draft (a new one when it is gone).
+    ///   - keepsRefusedDraft: whether a draft whose activation the service refused stays open for
+    ///     the corrected form (the browser's create view, which discards it on Cancel, as Fiori
+    ///     elements does); otherwise it is discarded at once (the JSON API has no Cancel).
     func send(
-        _ record: StoredObject, values: [String: FieldValue], target: ServiceTarget, requestID: UUID
+        _ record: StoredObject, values: [String: FieldValue], target: ServiceTarget, requestID: UUID,
+        draft: ServiceDraft? = nil, keepsRefusedDraft: Bool = false
     ) async throws
         -> Written
     {
@@ -35,17 +51,36 @@ struct ServiceObjects: Sendable {
         let binding = target.binding
         let sendable = Self.sendable(values, binding: binding)
         do {
-            var entity = try await client.create(
-                sendable, binding: binding, kinds: target.kinds, requestID: requestID,
-                firstSent: record.createdAt ?? Date())
+            var entity: ODataEntity
+            if binding.draft != nil, let draft, let kept = try await Self.goOn(draft, with: sendable, target: target) {
+                entity = kept
+            } else {
+                entity = try await client.create(
+                    sendable, binding: binding, kinds: target.kinds, requestID: requestID,
+                    firstSent: record.createdAt ?? Date())
+            }
             if binding.draft != nil {
+                let activation: Result<ODataEntity, ServiceFailure>
                 do {
-                    entity = try await client.activateDraft(key: entity.key, binding: binding, kinds: target.kinds)
+                    activation = .success(
+                        try await client.activateDraft(key: entity.key, binding: binding, kinds: target.kinds))
                 } catch {
-                    // The draft is left behind by a refused or unanswered activation: discard it, so
-                    // that nothing of this attempt stays in the service.
+                    activation = .failure(error)
+                }
+                switch activation {
+                case .success(let active):
+                    entity = active
+                case .failure(.refused(_, let messages)) where keepsRefusedDraft:
+                    try await objects.delete(formID: record.formID, id: record.id)
+                    let kept = ServiceDraft(
+                        key: ServiceKey.encode(entity.key, binding: binding, timeZone: client.connection.timeZone),
+                        etag: entity.etag)
+                    return .refused(Self.issues(messages, binding: binding), draft: kept)
+                case .failure(let failure):
+                    // A draft no one will correct (or whose activation got no answer): discarded,
+                    // so that nothing of this attempt stays in the service.
                     try? await client.discardDraft(key: entity.key, etag: entity.etag, binding: binding)
-                    throw error
+                    throw failure
                 }
             }
             var stored = values
@@ -69,7 +104,7 @@ struct ServiceObjects: Sendable {
             switch failure {
             case .refused(_, let messages):
                 try await objects.delete(formID: record.formID, id: record.id)
-                return .refused(Self.issues(messages, binding: binding))
+                return .refused(Self.issues(messages, binding: binding), draft: draft)
             case .notWritable(let error):
                 try await objects.delete(formID: record.formID, id: record.id)
                 return .refused([
@@ -89,6 +124,38 @@ struct ServiceObjects: Sendable {
                 unknown.service = link
                 return .unknown(unknown)
             }
+        }
+    }
+
+    /// The kept draft changed to `values`, ready to activate again; nil when the service no
+    /// longer has it (discarded elsewhere, or past the service's draft lifetime): a new one is made.
+    private static func goOn(
+        _ draft: ServiceDraft, with values: [String: FieldValue], target: ServiceTarget
+    ) async throws(ServiceFailure) -> ODataEntity? {
+        let client = target.client
+        guard let key = ServiceKey.decode(draft.key, binding: target.binding, timeZone: client.connection.timeZone)
+        else { return nil }
+        do {
+            let changed = try await client.updateDraft(
+                key: key, changes: values, etag: draft.etag, binding: target.binding, kinds: target.kinds)
+            return ODataEntity(values: changed.entity?.values ?? values, key: key, etag: changed.etag ?? draft.etag)
+        } catch .notFound, .preconditionFailed {
+            // Gone, or changed by someone else since: this create goes on with a draft of its own.
+            return nil
+        }
+    }
+
+    /// Discards a kept draft (the user cancelled the create); a failure is logged, not shown.
+    static func discard(_ draft: ServiceDraft, target: ServiceTarget, logger: Logger) async {
+        let client = target.client
+        guard let key = ServiceKey.decode(draft.key, binding: target.binding, timeZone: client.connection.timeZone)
+        else { return }
+        do {
+            try await client.discardDraft(key: key, etag: draft.etag, binding: target.binding)
+        } catch .notFound {
+            return
+        } catch {
+            logger.warning("A kept draft was not discarded", metadata: ["error": "\(error)"])
         }
     }
 

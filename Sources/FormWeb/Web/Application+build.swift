@@ -150,8 +150,11 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         heads: heads, objects: database.objects, plans: plans, services: services, valueHelps: submissions.valueHelps
     )
     .addRoutes(browser: browser, form: form, apiForm: apiForm, apiActiveForm: apiActiveForm)
-    CreateController(plans: plans, prefill: prefill, reader: reader, submissions: submissions, services: services)
-        .addRoutes(to: activeForm)
+    CreateController(
+        plans: plans, prefill: prefill, drafts: KeptDraft(secret: secret), reader: reader, submissions: submissions,
+        services: services
+    )
+    .addRoutes(to: activeForm)
     ObjectController(
         forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
         attachments: attachments, services: services

@@ -9,6 +9,7 @@ import Hummingbird
 struct CreateController {
     let plans: PlanCache
     let prefill: SignedPrefill
+    let drafts: KeptDraft
     let reader: SubmissionReader
     let submissions: ObjectSubmissions
     let services: ServiceClients
@@ -17,6 +18,7 @@ struct CreateController {
     func addRoutes(to activeForm: RouterGroup<AppRequestContext>) {
         activeForm.get("new", use: createView)
         activeForm.post(use: create)
+        activeForm.post("draft/discard", use: discardDraft)
     }
 
     /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
@@ -56,6 +58,8 @@ struct CreateController {
         let serverValues: [String: [String]]
         let token = SubmissionToken.parse(received.control(InputName.once))
         let service = try await services.target(for: form, schema: view.schema)
+        // The draft a refused activation kept: the corrected create goes on with it.
+        var keptDraft = drafts.open(received.control(InputName.draft), formID: form.id, owner: viewer.ownerKey)
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the same form again, everything typed kept,
             // with the list's matches to choose from. Nothing is validated or stored.
@@ -66,7 +70,7 @@ struct CreateController {
         } else {
             switch try await submissions.create(
                 received.submission, form: view.form, viewer: viewer, readOnlyValues: sealed,
-                once: token.map(OnceKey.page), service: service)
+                once: token.map(OnceKey.page), service: service, draft: (keptDraft, true))
             {
             case .stored(let object):
                 // Also the answer to the same create sent again: the first one's object.
@@ -74,9 +78,11 @@ struct CreateController {
             case .keyReused:
                 // A page token has no body to differ by; only an API key is refused this way.
                 throw HTTPError(.conflict)
-            case .refused(let result, let refusedValues):
+            case .refused(let result, let refusedValues, let draft):
                 again = .refused(result.issues)
                 serverValues = refusedValues
+                // A refusal before the service (or of the create itself) leaves a kept draft as it is.
+                keptDraft = draft ?? keptDraft
             case .serviceAway(let message):
                 // The clear page: the form again, everything kept, saying nothing was created.
                 again = .serviceAway(message)
@@ -95,6 +101,24 @@ struct CreateController {
         }
         // Shown again, the create view keeps its one-time token: the corrected create is one create too.
         state.submissionToken = token ?? SubmissionToken.make()
+        state.keptDraft = keptDraft.map { drafts.seal($0, formID: form.id, owner: viewer.ownerKey) }
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
+    }
+
+    /// `POST /forms/{id}/draft/discard`: Cancel on a create view whose service keeps a draft of
+    /// it (a refused activation): the draft is discarded, then 303 to the parent page. A draft
+    /// the service no longer has, or a service that does not answer, still leaves the view: the
+    /// service's own draft lifetime ends such a draft, as it does one whose browser went away.
+    @Sendable func discardDraft(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try context.form
+        let viewer = try context.viewer
+        let view = try await plans.createView(for: form)
+        let received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
+        if let draft = drafts.open(received.control(InputName.draft), formID: form.id, owner: viewer.ownerKey),
+            let target = try await services.target(for: form, schema: view.schema)
+        {
+            await ServiceObjects.discard(draft, target: target, logger: context.logger)
+        }
+        return Response.seeOther("/forms/\(form.id)")
     }
 }

@@ -92,7 +92,7 @@ struct ObjectAPIController {
             // whose cookie came along), an admin, or the admin token.
             response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
             return response
-        case .refused(let result, _):
+        case .refused(let result, _, _):
             return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
         case .keyReused:
             // Shaped as every refused create is; no field is at fault.

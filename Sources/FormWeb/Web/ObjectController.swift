@@ -113,7 +113,7 @@ struct ObjectController {
             {
             case .stored, .keyReused:  // an update carries no one-time key
                 return Response.seeOther(Self.path(object.formID, object.id))
-            case .refused(let result, let refusedValues):
+            case .refused(let result, let refusedValues, _):
                 again = .refused(result.issues)
                 serverValues = refusedValues
             case .serviceAway(let message):

@@ -13,7 +13,8 @@ struct ReceivedSubmission: Sendable {
 
     /// Inputs that steer the request rather than carry a field's value.
     static let controlNames: Set<String> = [
-        InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter,
+        InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter, InputName.draft,
+        InputName.discard,
     ]
 
     /// Splits the control inputs off a body's fields.
