@@ -14,6 +14,10 @@ package enum InputName {
     /// (a form in mode `service`): the corrected create goes on with it.
     package static let draft = "_draft"
 
+    /// The hidden input with the ETag of the values an edit view of a service's object shows:
+    /// its save is sent with it as `If-Match`.
+    package static let etag = "_etag"
+
     /// The Cancel button of a create view that keeps a draft: the form goes to the discard route.
     package static let discard = "_discard"
 

@@ -97,7 +97,8 @@ package enum PageViewModel {
             prefillSeal =
                 mode == .create
                 ? registry.sentinel(PageSlots.PrefillSeal()) + registry.sentinel(PageSlots.OnceToken())
-                    + registry.sentinel(PageSlots.KeptDraftInput()) : ""
+                    + registry.sentinel(PageSlots.KeptDraftInput())
+                : registry.sentinel(PageSlots.ServiceETagInput())
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
             legend = marking.showsLegend ? [RequiredMarking.legend] : []

@@ -81,6 +81,8 @@ package struct RenderState: Sendable {
     /// The signed draft a refused activation kept open in the service (``InputName/draft``):
     /// the create view carries it, and its Cancel discards the draft.
     package var keptDraft: String?
+    /// The ETag of the service's object an edit view shows (``InputName/etag``).
+    package var serviceETag: String?
     package var submissionToken: String?
     /// Files already received, per attachments field: staged on a failed create, stored on edit.
     package var files: [String: [SubmittedFile]] = [:]

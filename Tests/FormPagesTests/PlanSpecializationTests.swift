@@ -112,7 +112,7 @@ struct PlanSpecializationTests {
     func everyStateFieldConsidered() {
         let names = Set(Mirror(reflecting: RenderState(values: [:], csrfToken: "")).children.compactMap(\.label))
         let inKey: Set = ["values", "layout"]
-        let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken", "keptDraft"]
+        let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken", "keptDraft", "serviceETag"]
         let mustBeDefault: Set = [
             "errors", "objectPath", "files", "stagedFileIDs", "display", "displayItems", "filesDate", "heading",
             "accountName", "isAdmin", "listSearches", "choiceLabels", "noLongerOffered", "listItems", "newerPage",

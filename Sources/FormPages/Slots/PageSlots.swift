@@ -97,6 +97,17 @@ enum PageSlots {
         }
     }
 
+    /// The hidden input with the ETag of the service's object an edit view shows, or nothing.
+    struct ServiceETagInput: Slot {
+        static var differsPerRequest: Bool { true }
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            if let etag = state.serviceETag {
+                markup.writeHiddenInput(name: InputName.etag, value: etag, to: &buffer)
+            }
+        }
+    }
+
     /// A create view's Cancel: a link back to the parent page, or, while the service keeps a
     /// draft of this create, a button that sends the form to `discard`, which discards the draft
     /// first (`../shared/spec/odata-service.md`, "Drafts").

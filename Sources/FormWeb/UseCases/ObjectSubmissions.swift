@@ -24,9 +24,9 @@ struct ObjectSubmissions: Sendable {
         /// Refused, nothing stored: every issue in form order, and the server's values of the
         /// read-only fields, which the form shows again in place of whatever was sent. For a form
         /// in mode `service`, also the service's refusal: its messages under their fields, those
-        /// about no field with an empty field name, for the summary, and the draft a refused
-        /// activation kept open for the corrected create (``ServiceObjects/send``).
-        case refused(ValidationResult, serverValues: [String: [String]], draft: ServiceDraft? = nil)
+        /// about no field with an empty field name, for the summary, and what the form shown
+        /// again goes on from in the service (``ServiceState``), when that changed.
+        case refused(ValidationResult, serverValues: [String: [String]], service: ServiceState? = nil)
         /// A form in mode `service` whose service did not answer: nothing was created.
         case serviceAway(String)
         /// A form in mode `service` whose create was sent and whose answer was lost: the object
@@ -68,7 +68,7 @@ struct ObjectSubmissions: Sendable {
             await valueHelps.check(&result, schema: form.schema, target: service)
             guard result.isValid else {
                 FieldworkMetrics.submissionRefused(.create)
-                return .refused(result, serverValues: serverValues, draft: draft.kept)
+                return .refused(result, serverValues: serverValues, service: ServiceState(draft: draft.kept))
             }
             return try await createInService(
                 result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
@@ -138,7 +138,8 @@ struct ObjectSubmissions: Sendable {
         case .refused(let issues, let kept):
             FieldworkMetrics.submissionRefused(.create)
             return .refused(
-                ValidationResult(values: result.values, issues: issues), serverValues: serverValues, draft: kept)
+                ValidationResult(values: result.values, issues: issues), serverValues: serverValues,
+                service: ServiceState(draft: kept))
         case .away(let message): return .serviceAway(message)
         case .unknown(let object): return .outcomeUnknown(object)
         }
@@ -148,7 +149,7 @@ struct ObjectSubmissions: Sendable {
     /// fields go to the service with the ETag last read.
     private func updateInService(
         _ validated: ValidationResult, object: StoredObject, form: PreparedForm, viewer: Viewer,
-        stagedIDs: Set<String>, serverValues: [String: [String]], target: ServiceTarget
+        stagedIDs: Set<String>, serverValues: [String: [String]], target: ServiceTarget, etag: String?
     ) async throws -> Outcome {
         var result = validated
         await valueHelps.check(&result, schema: form.schema, target: target)
@@ -156,7 +157,9 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: serverValues)
         }
-        switch try await ServiceObjects(objects: objects).update(object, values: result.values, target: target) {
+        switch try await ServiceObjects(objects: objects).update(
+            object, values: result.values, target: target, etag: etag)
+        {
         case .done(let updated):
             // The files stay in Fieldwork: the new ones become the object's, the dropped ones go.
             let keptIDs = Self.fileIDs(result.values)
@@ -187,8 +190,9 @@ struct ObjectSubmissions: Sendable {
                     "Someone changed this object in the service since you opened it. Its values now are shown: make your changes again and save."
             )
             return .refused(
-                ValidationResult(values: current.values, issues: [issue]), serverValues: InputStrings.of(current.values)
-            )
+                ValidationResult(values: current.values, issues: [issue]),
+                serverValues: InputStrings.of(current.values),
+                service: ServiceState(etag: current.service?.etag))
         case .away(let message):
             return .serviceAway(message)
         }
@@ -225,9 +229,11 @@ struct ObjectSubmissions: Sendable {
     /// - Parameter stagedIDs: the files of the submission that are uploads not yet claimed.
     /// - Parameter noLongerOffered: the object's choices its fields no longer offer
     ///   (``OfferedChoices/missing(in:)``), which it keeps.
+    /// - Parameter etag: for an object a service holds, the ETag of the values the edit view
+    ///   showed (its `_etag`), sent as `If-Match`; nil for the one last read.
     func update(
         _ submission: Submission, object: StoredObject, form: PreparedForm, viewer: Viewer, stagedIDs: Set<String>,
-        noLongerOffered: [String: [String]], service: ServiceTarget? = nil
+        noLongerOffered: [String: [String]], service: ServiceTarget? = nil, etag: String? = nil
     ) async throws -> Outcome {
         let stored = InputStrings.of(object.values)
         let serverValues = form.serverValues(known: stored)
@@ -243,7 +249,7 @@ struct ObjectSubmissions: Sendable {
         if let service, object.service != nil {
             return try await updateInService(
                 result, object: object, form: form, viewer: viewer, stagedIDs: stagedIDs, serverValues: serverValues,
-                target: service)
+                target: service, etag: etag)
         }
         let keptIDs = Self.fileIDs(result.values)
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }

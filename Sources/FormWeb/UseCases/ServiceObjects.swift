@@ -11,6 +11,27 @@ struct ServiceDraft: Sendable, Hashable, Codable {
     var etag: String?
 }
 
+/// What a form shown again goes on from in the service: the draft a refused activation kept
+/// (a create), or the ETag of the values it now shows (an edit that met a 412).
+struct ServiceState: Sendable, Hashable {
+    var draft: ServiceDraft?
+    var etag: String?
+
+    init(draft: ServiceDraft? = nil, etag: String? = nil) {
+        self.draft = draft
+        self.etag = etag
+    }
+
+    /// An ETag a page sent back, when it can be one: printable ASCII, no longer than services
+    /// write them; anything else is no ETag (it would only defeat the sender's own check).
+    static func etag(sent text: String?) -> String? {
+        guard let text, !text.isEmpty, text.utf8.count <= 512,
+            text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        else { return nil }
+        return text
+    }
+}
+
 /// Writing the objects of a form in mode `service` into its OData service
 /// (`../shared/spec/odata-service.md`, "Writing objects"), after ``ObjectSubmissions`` validated
 /// them. A create is recorded before it is sent (the object row in state `sending`, with its
@@ -257,8 +278,12 @@ extension ServiceObjects {
         case away(String)
     }
 
-    /// Sends the changed fields of an edit (`PATCH` / `MERGE` with `If-Match`).
-    func update(_ object: StoredObject, values: [String: FieldValue], target: ServiceTarget) async throws -> Changed {
+    /// Sends the changed fields of an edit (`PATCH` / `MERGE` with `If-Match`): the ETag the edit
+    /// view showed when given, so that a save over someone else's later change meets a 412,
+    /// else the one last read.
+    func update(
+        _ object: StoredObject, values: [String: FieldValue], target: ServiceTarget, etag shown: String? = nil
+    ) async throws -> Changed {
         guard let link = object.service, link.state == .created, let keyText = link.key,
             let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: target.client.connection.timeZone)
         else { return .refused([FieldIssue(field: "", code: .service, message: Self.notInService)]) }
@@ -275,7 +300,7 @@ extension ServiceObjects {
         if !sendable.isEmpty {
             do {
                 let answer = try await target.client.update(
-                    key: key, changes: sendable, etag: link.etag, binding: target.binding, kinds: target.kinds)
+                    key: key, changes: sendable, etag: shown ?? link.etag, binding: target.binding, kinds: target.kinds)
                 etag = answer.etag ?? answer.entity?.etag ?? etag
             } catch {
                 return try await changeFailure(error, object: object, link: link, target: target)

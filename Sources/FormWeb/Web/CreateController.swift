@@ -78,11 +78,11 @@ struct CreateController {
             case .keyReused:
                 // A page token has no body to differ by; only an API key is refused this way.
                 throw HTTPError(.conflict)
-            case .refused(let result, let refusedValues, let draft):
+            case .refused(let result, let refusedValues, let service):
                 again = .refused(result.issues)
                 serverValues = refusedValues
                 // A refusal before the service (or of the create itself) leaves a kept draft as it is.
-                keptDraft = draft ?? keptDraft
+                keptDraft = service?.draft ?? keptDraft
             case .serviceAway(let message):
                 // The clear page: the form again, everything kept, saying nothing was created.
                 again = .serviceAway(message)

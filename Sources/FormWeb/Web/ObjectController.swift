@@ -86,6 +86,8 @@ struct ObjectController {
         state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)
         state.choiceLabels = labels
+        // The save is sent with the ETag of these values, not of whatever is stored by then.
+        state.serviceETag = object.service?.etag
         if let notice { state.errors = [FieldError(field: "", message: notice)] }
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
     }
@@ -102,6 +104,7 @@ struct ObjectController {
         let kept = view.offeredChoices.missing(in: stored)
         let again: ShownAgain
         let serverValues: [String: [String]]
+        var etag = object.service == nil ? nil : ServiceState.etag(sent: received.control(InputName.etag))
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the edit view again with everything typed kept.
             again = .searching(search)
@@ -109,13 +112,16 @@ struct ObjectController {
         } else {
             switch try await submissions.update(
                 received.submission, object: object, form: view.form, viewer: viewer, stagedIDs: received.stagedIDs,
-                noLongerOffered: kept, service: try await services.target(for: try context.form, schema: view.schema))
+                noLongerOffered: kept, service: try await services.target(for: try context.form, schema: view.schema),
+                etag: etag)
             {
             case .stored, .keyReused:  // an update carries no one-time key
                 return Response.seeOther(Self.path(object.formID, object.id))
-            case .refused(let result, let refusedValues, _):
+            case .refused(let result, let refusedValues, let service):
                 again = .refused(result.issues)
                 serverValues = refusedValues
+                // After a 412 the view shows the service's values now, and goes on from their ETag.
+                etag = service?.etag ?? etag
             case .serviceAway(let message):
                 again = .serviceAway(message)
                 serverValues = view.form.serverValues(known: stored)
@@ -132,6 +138,7 @@ struct ObjectController {
         }
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = kept
+        state.serviceETag = etag
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
     }
 
