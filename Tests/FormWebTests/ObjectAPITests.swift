@@ -55,6 +55,49 @@ struct ObjectAPITests {
         }
     }
 
+    @Test("PATCH changes the fields it names, keeps the others, empties those sent as null; DELETE removes")
+    func editAndDelete() async throws {
+        var form = Self.notes
+        form.sections[0].groups[0].fields += [
+            Field(name: "priority", kind: .text, label: "Priority"),
+            Field(name: "count", kind: .number, label: "Count"),
+        ]
+        try await TestApp.run(forms: [(form, .public)], adminToken: Self.token) { client in
+            let created = try await Self.send(
+                client, "/api/forms/notes/objects", method: .post,
+                json: #"{"title":"A","priority":"high","count":3}"#, token: Self.token)
+            let location = try #require(created.headers[.location])
+            let changed = try await Self.send(
+                client, location, method: .patch, json: #"{"title":"B","priority":null}"#, token: Self.token)
+            #expect(changed.status == .ok)
+            #expect(changed.body.contains(#""title":"B""#) && !changed.body.contains("priority"))
+            #expect(changed.body.contains(#""count":3"#))
+            let read = try await Self.send(client, location, token: Self.token)
+            #expect(read.body.contains(#""title":"B""#) && read.body.contains(#""count":3"#))
+
+            // Refused as the edit view's save is, and nothing changes.
+            let refused = try await Self.send(
+                client, location, method: .patch, json: #"{"count":"many"}"#, token: Self.token)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(#""field":"count""#))
+            #expect(try await Self.send(client, location, token: Self.token).body.contains(#""count":3"#))
+            let notJSON = try await client.execute(
+                uri: location, method: .patch,
+                headers: [.contentType: "text/plain", .authorization: "Bearer \(Self.token)"],
+                body: ByteBuffer(string: "count=4"))
+            #expect(notJSON.status == .unsupportedMediaType)
+
+            // Someone else's object is not there for them.
+            #expect(
+                try await Self.send(client, location, method: .patch, json: #"{"title":"C"}"#).status == .notFound)
+            #expect(try await Self.send(client, location, method: .delete).status == .notFound)
+
+            #expect(try await Self.send(client, location, method: .delete, token: Self.token).status == .noContent)
+            #expect(try await Self.send(client, location, token: Self.token).status == .notFound)
+            #expect(try await Self.send(client, location, method: .delete, token: Self.token).status == .notFound)
+        }
+    }
+
     @Test("a field the JSON leaves out takes its default, as in the create view; null sends none")
     func defaults() async throws {
         var form = Self.notes

@@ -25,8 +25,8 @@ struct ObjectSubmissions: Sendable {
         /// read-only fields, which the form shows again in place of whatever was sent. For a form
         /// in mode `service`, also the service's refusal: its messages under their fields, those
         /// about no field with an empty field name, for the summary, and what the form shown
-        /// again goes on from in the service (``ServiceState``), when that changed.
-        case refused(ValidationResult, serverValues: [String: [String]], service: ServiceState? = nil)
+        /// again goes on from in the service (``ServiceContinuation``), when that changed.
+        case refused(ValidationResult, serverValues: [String: [String]], service: ServiceContinuation? = nil)
         /// A form in mode `service` whose service did not answer: nothing was created.
         case serviceAway(String)
         /// A form in mode `service` whose create was sent and whose answer was lost: the object
@@ -68,7 +68,7 @@ struct ObjectSubmissions: Sendable {
             await valueHelps.check(&result, schema: form.schema, target: service)
             guard result.isValid else {
                 FieldworkMetrics.submissionRefused(.create)
-                return .refused(result, serverValues: serverValues, service: ServiceState(draft: draft.kept))
+                return .refused(result, serverValues: serverValues, service: ServiceContinuation(draft: draft.kept))
             }
             return try await createInService(
                 result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
@@ -139,7 +139,7 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.submissionRefused(.create)
             return .refused(
                 ValidationResult(values: result.values, issues: issues), serverValues: serverValues,
-                service: ServiceState(draft: kept))
+                service: ServiceContinuation(draft: kept))
         case .away(let message): return .serviceAway(message)
         case .unknown(let object): return .outcomeUnknown(object)
         }
@@ -192,10 +192,38 @@ struct ObjectSubmissions: Sendable {
             return .refused(
                 ValidationResult(values: current.values, issues: [issue]),
                 serverValues: InputStrings.of(current.values),
-                service: ServiceState(etag: current.service?.etag))
+                service: ServiceContinuation(etag: current.service?.etag))
         case .away(let message):
             return .serviceAway(message)
         }
+    }
+
+    /// What became of a delete.
+    enum Deletion: Sendable {
+        case deleted
+        /// The service refused: its messages.
+        case refused([FieldIssue])
+        /// 412: the object changed in the service since the ETag given; its values now.
+        case changedMeanwhile(StoredObject)
+        /// The service did not answer: nothing was deleted.
+        case serviceAway(String)
+    }
+
+    /// Deletes an object with its files: for an object a service holds, the entity first (with
+    /// `If-Match`: `etag`, else the one last read), the record only once the service agreed.
+    func delete(_ object: StoredObject, service: ServiceTarget?, etag: String? = nil) async throws -> Deletion {
+        if object.service != nil, let service {
+            switch try await ServiceObjects(objects: objects).delete(object, target: service, etag: etag) {
+            case .done: break
+            case .refused(let issues): return .refused(issues)
+            case .changedMeanwhile(let current): return .changedMeanwhile(current)
+            case .away(let message): return .serviceAway(message)
+            }
+        } else {
+            try await objects.delete(formID: object.formID, id: object.id)
+        }
+        try await attachments.delete(objectID: object.id)
+        return .deleted
     }
 
     /// What a create that failed with a one-time key is answered. Another request with the key

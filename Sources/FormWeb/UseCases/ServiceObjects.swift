@@ -13,7 +13,7 @@ struct ServiceDraft: Sendable, Hashable, Codable {
 
 /// What a form shown again goes on from in the service: the draft a refused activation kept
 /// (a create), or the ETag of the values it now shows (an edit that met a 412).
-struct ServiceState: Sendable, Hashable {
+struct ServiceContinuation: Sendable, Hashable {
     var draft: ServiceDraft?
     var etag: String?
 
@@ -317,8 +317,9 @@ extension ServiceObjects {
         }
     }
 
-    /// Deletes the entity (`DELETE` with `If-Match`); the object row goes once the service agreed.
-    func delete(_ object: StoredObject, target: ServiceTarget) async throws -> Changed {
+    /// Deletes the entity (`DELETE` with `If-Match`: the ETag the client last saw when given,
+    /// else the one last read); the object row goes once the service agreed.
+    func delete(_ object: StoredObject, target: ServiceTarget, etag shown: String? = nil) async throws -> Changed {
         guard let link = object.service, link.state == .created, let keyText = link.key,
             let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: target.client.connection.timeZone)
         else {
@@ -327,7 +328,7 @@ extension ServiceObjects {
             return .done(object)
         }
         do {
-            try await target.client.delete(key: key, etag: link.etag, binding: target.binding)
+            try await target.client.delete(key: key, etag: shown ?? link.etag, binding: target.binding)
         } catch .notFound {
             // Gone already: so is the record.
         } catch let failure {

@@ -159,8 +159,10 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
         attachments: attachments, services: services
     ).addRoutes(browser: browser, form: form)
-    ObjectAPIController(objects: database.objects, plans: plans, submissions: submissions, services: services)
-        .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
+    ObjectAPIController(
+        objects: database.objects, forms: store, plans: plans, submissions: submissions, services: services
+    )
+    .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
     AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: browser)
     let drafts = ImportDraftStore(database: database)
     AdminImportsController(

@@ -1,5 +1,6 @@
 import Crypto
 import FormModel
+import FormPages
 import FormStore
 import Foundation
 import HTTPTypes
@@ -10,6 +11,7 @@ import NIOCore
 /// as the browser's form does) and read back.
 struct ObjectAPIController {
     let objects: ObjectStore
+    let forms: FormStore
     let plans: PlanCache
     let submissions: ObjectSubmissions
     let services: ServiceClients
@@ -22,6 +24,8 @@ struct ObjectAPIController {
     func addRoutes(apiForm: RouterGroup<AppRequestContext>, apiActiveForm: RouterGroup<AppRequestContext>) {
         apiActiveForm.post("objects", use: create)
         apiForm.get("objects/:object", use: show)
+        apiForm.patch("objects/:object", use: update)
+        apiForm.delete("objects/:object", use: delete)
     }
 
     /// `POST /api/forms/{id}/objects`: 201 with the stored object, or 422 with every issue.
@@ -37,40 +41,20 @@ struct ObjectAPIController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
         let viewer = try context.viewer
-        guard FormBody.isJSON(request) else {
-            return try JSONResponse.make(
-                APIMessage("Send the object as application/json."), status: .unsupportedMediaType)
-        }
-        let view = try await plans.createView(for: form)
-        let body: ByteBuffer
+        let sent: SentObject
         do {
-            body = try await request.body.collect(upTo: Self.limit)
-        } catch is NIOTooManyBytesError {
-            return try JSONResponse.make(
-                APIMessage("The object is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
+            sent = try await SentObject.read(request)
+        } catch let refusal as SentObject.Refusal {
+            return refusal.response
         }
         let key = request.headers[Self.idempotencyKey]
         if let key, !Self.isValidKey(key) {
             return try JSONResponse.make(
                 APIMessage("Send an Idempotency-Key of 1 to 255 visible ASCII characters."), status: .badRequest)
         }
-        let input: [String: JSONInput]
-        do {
-            input = try JSONDecoder().decode([String: JSONInput].self, from: Data(buffer: body))
-        } catch {
-            let issue = FieldIssue(
-                field: "", code: .malformed, message: "Send a JSON object of field names and values.")
-            return try JSONResponse.make(APIIssues([issue]), status: .badRequest)
-        }
-        var fields: [String: [String]] = [:]
-        var issues: [FieldIssue] = []
-        for (name, value) in input {
-            guard let strings = value.strings else {
-                issues.append(FieldIssue(field: name, code: .type, message: "Give a string, number, boolean or list"))
-                continue
-            }
-            if !strings.isEmpty { fields[name] = strings }
-        }
+        let view = try await plans.createView(for: form)
+        let input = sent.input
+        var fields = sent.fields
         var once: OnceKey?
         if let key {
             let scope = viewer.account.map { "user:\($0.id.uuidString.lowercased())" } ?? "anonymous"
@@ -83,15 +67,11 @@ struct ObjectAPIController {
         for (name, values) in initial where input[name] == nil && fields[name] == nil { fields[name] = values }
         let outcome = try await submissions.create(
             Submission(fields: fields), form: view.form, viewer: viewer,
-            readOnlyValues: view.form.readOnlyValues(initial), readIssues: issues, once: once,
+            readOnlyValues: view.form.readOnlyValues(initial), readIssues: sent.issues, once: once,
             service: try await services.target(for: form, schema: view.schema))
         switch outcome {
         case .stored(let object):
-            var response = try JSONResponse.make(ObjectJSON(object), status: .created)
-            // Where the object is. Who may read it there: its creator (signed in, or the browser
-            // whose cookie came along), an admin, or the admin token.
-            response.headers[.location] = "/api/forms/\(form.id)/objects/\(object.id.uuidString.lowercased())"
-            return response
+            return try Self.answer(object, status: .created, location: true)
         case .refused(let result, _, _):
             return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
         case .keyReused:
@@ -156,7 +136,172 @@ struct ObjectAPIController {
         else {
             throw HTTPError(.notFound)
         }
-        return try JSONResponse.make(ObjectJSON(object), status: .ok)
+        return try Self.answer(object, status: .ok)
+    }
+
+    /// The object JSON, with the service's ETag of an object a service holds (`If-Match` of an
+    /// edit or a delete) and, for a create, where the object is.
+    static func answer(_ object: StoredObject, status: HTTPResponse.Status, location: Bool = false) throws -> Response {
+        var response = try JSONResponse.make(ObjectJSON(object), status: status)
+        if let etag = object.service?.etag { response.headers[.eTag] = etag }
+        if location {
+            // Who may read it there: its creator (signed in, or the browser whose cookie came
+            // along), an admin, or the admin token.
+            response.headers[.location] = "/api/forms/\(object.formID)/objects/\(object.id.uuidString.lowercased())"
+        }
+        return response
+    }
+
+    /// `PATCH /api/forms/{id}/objects/{object}`: changes the fields the JSON names (`null`
+    /// empties one; the others, files included, keep their values), judged as the edit view's
+    /// save is. 200 with the object, 422 with every issue; for an object a service holds, the
+    /// change goes there with `If-Match` (the header's ETag, else the one last read), and 412
+    /// answers when the object changed there since, with its values now.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (object, view) = try await editing(context)
+        let sent: SentObject
+        do {
+            sent = try await SentObject.read(request)
+        } catch let refusal as SentObject.Refusal {
+            return refusal.response
+        }
+        let stored = InputStrings.of(object.values)
+        var fields = stored
+        for (name, value) in sent.input where value.strings != nil { fields[name] = sent.fields[name] }
+        let target = try await services.target(for: try context.form, schema: view.schema)
+        let outcome = try await submissions.update(
+            Submission(fields: fields, files: InputStrings.files(of: object.values)), object: object, form: view.form,
+            viewer: try context.viewer, stagedIDs: [], noLongerOffered: view.offeredChoices.missing(in: stored),
+            service: target, etag: ServiceContinuation.etag(sent: request.headers[.ifMatch]))
+        switch outcome {
+        case .stored(let updated):
+            return try Self.answer(updated, status: .ok)
+        case .refused(let result, _, let service) where service?.etag != nil:
+            var current = object
+            current.values = result.values
+            current.service?.etag = service?.etag
+            return try Self.changedMeanwhile(current)
+        case .refused(let result, _, _):
+            return try JSONResponse.make(APIIssues(sent.issues + result.issues), status: .unprocessableContent)
+        case .serviceAway(let message):
+            let issue = FieldIssue(field: "", code: .serviceUnavailable, message: message)
+            return try JSONResponse.make(APIIssues([issue]), status: .badGateway)
+        case .keyReused, .outcomeUnknown:
+            // An edit carries no one-time key and sends no create.
+            throw HTTPError(.internalServerError)
+        }
+    }
+
+    /// `DELETE /api/forms/{id}/objects/{object}`: 204; for an object a service holds, the entity
+    /// goes first (`If-Match` as for an edit): 412 when it changed there since, 409 when the
+    /// service refuses, 502 when it does not answer (nothing deleted).
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (object, view) = try await editing(context)
+        let target =
+            object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
+        switch try await submissions.delete(
+            object, service: target, etag: ServiceContinuation.etag(sent: request.headers[.ifMatch]))
+        {
+        case .deleted:
+            return Response(status: .noContent)
+        case .refused(let issues):
+            return try JSONResponse.make(APIIssues(issues), status: .conflict)
+        case .changedMeanwhile(let current):
+            return try Self.changedMeanwhile(current)
+        case .serviceAway(let message):
+            let issue = FieldIssue(field: "", code: .serviceUnavailable, message: message)
+            return try JSONResponse.make(APIIssues([issue]), status: .badGateway)
+        }
+    }
+
+    /// 412: the object changed in its service since the ETag the client sent; its values now, and
+    /// their ETag to send again.
+    private static func changedMeanwhile(_ current: StoredObject) throws -> Response {
+        struct Changed: Encodable {
+            var errors: [APIIssues.Issue]
+            var object: ObjectJSON
+        }
+        let issue = APIIssues.Issue(
+            field: "", code: "changed-meanwhile",
+            message:
+                "Someone changed this object in the service since you read it: read it again (or take its values here) and send your change with its new ETag."
+        )
+        var response = try JSONResponse.make(
+            Changed(errors: [issue], object: ObjectJSON(current)), status: .preconditionFailed)
+        if let etag = current.service?.etag { response.headers[.eTag] = etag }
+        return response
+    }
+
+    /// The object of the path and the form view of its version, for whoever may change it (404
+    /// for anyone else).
+    private func editing(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
+        let form = try context.form
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
+            let object = try await objects.find(formID: form.id, id: objectID),
+            try context.viewer.mayAccess(object)
+        else { throw HTTPError(.notFound) }
+        if let cached = plans.cachedEditView(
+            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision)
+        {
+            return (object, cached)
+        }
+        guard let version = try await forms.version(formID: form.id, version: object.formVersion) else {
+            throw HTTPError(.notFound)
+        }
+        return (object, try await plans.editView(for: version))
+    }
+}
+
+/// The JSON object of a create or an edit, `{"field": value}`, as the strings a browser would
+/// send, or the answer that refuses it (not JSON, too large, not an object).
+///
+/// Only `application/json` is taken: a cross-site page cannot send that type without a CORS
+/// preflight we never grant, which is what keeps cookie-authenticated calls safe from CSRF.
+struct SentObject {
+    /// What was sent, by field name.
+    var input: [String: JSONInput]
+    /// The strings of each field sent with a value.
+    var fields: [String: [String]]
+    /// Values of no form type (nested objects).
+    var issues: [FieldIssue]
+
+    struct Refusal: Error {
+        let response: Response
+    }
+
+    static func read(_ request: Request) async throws -> SentObject {
+        guard FormBody.isJSON(request) else {
+            throw Refusal(
+                response: try JSONResponse.make(
+                    APIMessage("Send the object as application/json."), status: .unsupportedMediaType))
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: ObjectAPIController.limit)
+        } catch is NIOTooManyBytesError {
+            throw Refusal(
+                response: try JSONResponse.make(
+                    APIMessage("The object is larger than \(ObjectAPIController.limit / 1024 / 1024) MB."),
+                    status: .contentTooLarge))
+        }
+        let input: [String: JSONInput]
+        do {
+            input = try JSONDecoder().decode([String: JSONInput].self, from: Data(buffer: body))
+        } catch {
+            let issue = FieldIssue(
+                field: "", code: .malformed, message: "Send a JSON object of field names and values.")
+            throw Refusal(response: try JSONResponse.make(APIIssues([issue]), status: .badRequest))
+        }
+        var fields: [String: [String]] = [:]
+        var issues: [FieldIssue] = []
+        for (name, value) in input {
+            guard let strings = value.strings else {
+                issues.append(FieldIssue(field: name, code: .type, message: "Give a string, number, boolean or list"))
+                continue
+            }
+            if !strings.isEmpty { fields[name] = strings }
+        }
+        return SentObject(input: input, fields: fields, issues: issues)
     }
 }
 

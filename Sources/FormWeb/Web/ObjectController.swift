@@ -104,7 +104,7 @@ struct ObjectController {
         let kept = view.offeredChoices.missing(in: stored)
         let again: ShownAgain
         let serverValues: [String: [String]]
-        var etag = object.service == nil ? nil : ServiceState.etag(sent: received.control(InputName.etag))
+        var etag = object.service == nil ? nil : ServiceContinuation.etag(sent: received.control(InputName.etag))
         if let search = received.listSearch(longLists: view.optionSearches.keys) {
             // The Search button of a long list: the edit view again with everything typed kept.
             again = .searching(search)
@@ -155,31 +155,25 @@ struct ObjectController {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (object, view) = try await load(context)
         _ = try await FormBody.verifiedFields(request, viewer: try context.viewer)
-        if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
-            // The entity goes first; the record only once the service agreed.
-            switch try await ServiceObjects(objects: objects).delete(object, target: target) {
-            case .done: break
-            case .refused(let issues):
-                throw HTTPError(.conflict, message: issues.map(\.message).joined(separator: " "))
-            case .changedMeanwhile:
-                throw HTTPError(
-                    .preconditionFailed,
-                    message:
-                        "Someone changed this object in the service since you opened it; nothing was deleted. Open it again, then delete it."
-                )
-            case .away:
-                throw HTTPError(
-                    .serviceUnavailable,
-                    message:
-                        "The service that keeps this object did not answer, so nothing was deleted. Go back and delete it again to try again."
-                )
-            }
-            try await attachments.delete(objectID: object.id)
+        let target = object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
+        switch try await submissions.delete(object, service: target) {
+        case .deleted:
             return Response.seeOther("/forms/\(object.formID)")
+        case .refused(let issues):
+            throw HTTPError(.conflict, message: issues.map(\.message).joined(separator: " "))
+        case .changedMeanwhile:
+            throw HTTPError(
+                .preconditionFailed,
+                message:
+                    "Someone changed this object in the service since you opened it; nothing was deleted. Open it again, then delete it."
+            )
+        case .serviceAway:
+            throw HTTPError(
+                .serviceUnavailable,
+                message:
+                    "The service that keeps this object did not answer, so nothing was deleted. Go back and delete it again to try again."
+            )
         }
-        try await objects.delete(formID: object.formID, id: object.id)
-        try await attachments.delete(objectID: object.id)
-        return Response.seeOther("/forms/\(object.formID)")
     }
 
     /// `GET /forms/{id}/{object}/files/{file}`: a file of an object, to whoever may see the object.
