@@ -96,9 +96,8 @@ package enum PageViewModel {
             enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
             prefillSeal =
                 mode == .create
-                ? registry.sentinel(PageSlots.PrefillSeal()) + registry.sentinel(PageSlots.OnceToken())
-                    + registry.sentinel(PageSlots.KeptDraftInput())
-                : registry.sentinel(PageSlots.ServiceETagInput())
+                ? [.prefill, .once, .draft].map { registry.sentinel(PageSlots.HiddenToken(token: $0)) }.joined()
+                : registry.sentinel(PageSlots.HiddenToken(token: .etag))
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
             legend = marking.showsLegend ? [RequiredMarking.legend] : []

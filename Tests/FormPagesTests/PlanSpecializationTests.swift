@@ -124,10 +124,8 @@ struct PlanSpecializationTests {
     @Test("only the tokens and the account bar differ per request")
     func perRequestSlots() {
         #expect(PageSlots.CSRFToken.differsPerRequest)
-        #expect(PageSlots.OnceToken.differsPerRequest)
-        #expect(PageSlots.PrefillSeal.differsPerRequest)
+        #expect(PageSlots.HiddenToken.differsPerRequest)
         #expect(PageSlots.AccountBar.differsPerRequest)
-        #expect(PageSlots.KeptDraftInput.differsPerRequest)
         #expect(PageSlots.CreateCancel.differsPerRequest)
         #expect(!InputSlots.Value.differsPerRequest)
         #expect(!InputSlots.Checked.differsPerRequest)

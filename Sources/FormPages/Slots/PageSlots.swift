@@ -64,47 +64,32 @@ enum PageSlots {
         }
     }
 
-    /// The hidden input with the signed values of read-only fields, or nothing.
-    struct PrefillSeal: Slot {
-        static var differsPerRequest: Bool { true }
-
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-            if let seal = state.prefillSeal {
-                markup.writeHiddenInput(name: InputName.prefill, value: seal, to: &buffer)
-            }
+    /// A hidden input with a value the request gives, or nothing: a form's tokens.
+    struct HiddenToken: Slot {
+        enum Token: Hashable, Sendable {
+            /// The signed values of read-only fields (a create view).
+            case prefill
+            /// The create view's one-time token.
+            case once
+            /// The draft the service keeps for this create.
+            case draft
+            /// The ETag of the service's object an edit view shows.
+            case etag
         }
-    }
 
-    /// The hidden input with the create view's one-time token, or nothing.
-    struct OnceToken: Slot {
+        let token: Token
+
         static var differsPerRequest: Bool { true }
 
         func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-            if let token = state.submissionToken {
-                markup.writeHiddenInput(name: InputName.once, value: token, to: &buffer)
-            }
-        }
-    }
-
-    /// The hidden input with the draft the service keeps for this create, or nothing.
-    struct KeptDraftInput: Slot {
-        static var differsPerRequest: Bool { true }
-
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-            if let draft = state.keptDraft {
-                markup.writeHiddenInput(name: InputName.draft, value: draft, to: &buffer)
-            }
-        }
-    }
-
-    /// The hidden input with the ETag of the service's object an edit view shows, or nothing.
-    struct ServiceETagInput: Slot {
-        static var differsPerRequest: Bool { true }
-
-        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-            if let etag = state.serviceETag {
-                markup.writeHiddenInput(name: InputName.etag, value: etag, to: &buffer)
-            }
+            let (name, value): (String, String?) =
+                switch token {
+                case .prefill: (InputName.prefill, state.prefillSeal)
+                case .once: (InputName.once, state.submissionToken)
+                case .draft: (InputName.draft, state.keptDraft)
+                case .etag: (InputName.etag, state.serviceETag)
+                }
+            if let value { markup.writeHiddenInput(name: name, value: value, to: &buffer) }
         }
     }
 
