@@ -14,7 +14,6 @@ import Testing
 /// services here are a real HTTP server on loopback, serving the documents as RAP does.
 @Suite("Value helps in services of their own")
 struct ValueHelpReferenceTests {
-    static let token = "reference-token"
     static let metadata = """
         <?xml version="1.0" encoding="utf-8"?>
         <edmx:Edmx xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx" Version="4.0">
@@ -101,17 +100,6 @@ struct ValueHelpReferenceTests {
         func add(_ line: String) { seen.withLock { $0.append(line) } }
     }
 
-    static func send(
-        _ client: any TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get, body: String? = nil,
-        type: String = "application/json"
-    ) async throws -> (status: HTTPResponse.Status, body: String) {
-        var headers: HTTPFields = [.authorization: "Bearer \(token)"]
-        if body != nil { headers[.contentType] = type }
-        let response = try await client.execute(
-            uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        return (response.status, String(buffer: response.body))
-    }
-
     /// The travel service and its value-help services, by path as RAP lays them out.
     static func service(_ asked: Asked) -> Router<BasicRequestContext> {
         let router = Router()
@@ -154,29 +142,20 @@ struct ValueHelpReferenceTests {
         return router
     }
 
-    /// Runs `test` with Fieldwork (the metadata imported, connected) and the services on a real port.
+    /// Runs `test` with Fieldwork (the metadata imported) and the services on a real port.
     static func withConnected(
         _ test: @escaping @Sendable (any TestClientProtocol, String, Asked) async throws -> Void
     ) async throws {
         let asked = Asked()
-        try await Application(router: service(asked), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            .test(.live) { service in
-                let root = "http://127.0.0.1:\(service.port!)/sap/srvd/demo/0001/"
-                let data = Fixtures.temporaryDataFolder()
-                try await TestApp.run(forms: [], data: data, keepData: true, adminToken: token) { client in
-                    let imported = try await send(
-                        client, "/api/forms", method: .post, body: metadata, type: "application/xml")
-                    #expect(imported.status == .created, "\(imported.body)")
-                    try await test(client, root, asked)
-                }
-                try? FileManager.default.removeItem(at: data)
-            }
+        try await ConnectionAPITests.withService(service(asked), root: "sap/srvd/demo/0001/", importing: metadata) {
+            client, root, _ in try await test(client, root, asked)
+        }
     }
 
     static let form = "demo-v0001-ticket"
 
     static func connect(_ client: any TestClientProtocol, _ root: String) async throws -> String {
-        let answer = try await send(
+        let answer = try await ConnectionAPITests.send(
             client, "/api/forms/\(form)/connection", method: .put,
             body: #"{"url": "\#(root)", "auth": {"kind": "none"}, "mode": "service"}"#)
         #expect(answer.status == .ok, "\(answer.body)")
@@ -204,7 +183,7 @@ struct ValueHelpReferenceTests {
                     == "Ticket/Carrier's value help service \(f4)$metadata could not be read: the service answered 404 (no such service)."
             )
             // The stored report is shown again.
-            let shown = try await Self.send(client, "/api/forms/\(Self.form)/connection")
+            let shown = try await ConnectionAPITests.send(client, "/api/forms/\(Self.form)/connection")
             #expect(shown.body.contains(#""followed":1"#))
         }
     }
@@ -213,24 +192,25 @@ struct ValueHelpReferenceTests {
     func pageSearchAndLookup() async throws {
         try await Self.withConnected { client, root, asked in
             _ = try await Self.connect(client, root)
-            let page = try await Self.send(client, "/api/forms/\(Self.form)/fields/Currency/options")
+            let page = try await ConnectionAPITests.send(client, "/api/forms/\(Self.form)/fields/Currency/options")
             #expect(page.status == .ok, "\(page.body)")
             #expect(page.body.contains(#""value":"EUR""#) && page.body.contains(#""label":"Euro""#))
             #expect(page.body.contains(#""total":3"#))
-            let searched = try await Self.send(client, "/api/forms/\(Self.form)/fields/Currency/options?q=eu")
+            let searched = try await ConnectionAPITests.send(
+                client, "/api/forms/\(Self.form)/fields/Currency/options?q=eu")
             #expect(searched.body.contains(#""total":1"#), "\(searched.body)")
             let f4 = "/sap/srvd_f4/sap/i_currency/0001;ps='srvd-demo-0001';va='demo.v0001.et-ticket.currency'/"
             // The mapping's set says nothing of search: `$search`, as Capabilities' default allows.
             #expect(
                 asked.all.contains { $0.hasPrefix(f4 + "I_Currency?$select=Currency,Currency_Text&$search=\"eu\"&") })
 
-            let created = try await Self.send(
+            let created = try await ConnectionAPITests.send(
                 client, "/api/forms/\(Self.form)/objects", method: .post, body: #"{"ID": "T1", "Currency": "USD"}"#)
             #expect(created.status == .created, "\(created.body)")
             #expect(asked.all.contains { $0.hasPrefix(f4 + "I_Currency?") && $0.contains("Currency eq 'USD'") })
             #expect(asked.all.contains { $0.hasPrefix("POST Ticket") })
 
-            let refused = try await Self.send(
+            let refused = try await ConnectionAPITests.send(
                 client, "/api/forms/\(Self.form)/objects", method: .post, body: #"{"ID": "T2", "Currency": "XXX"}"#)
             #expect(refused.status == .unprocessableContent)
             #expect(refused.body.contains(#""code":"not-an-option""#), "\(refused.body)")
@@ -243,13 +223,13 @@ struct ValueHelpReferenceTests {
     func unresolvedIsUnchecked() async throws {
         try await Self.withConnected { client, root, asked in
             _ = try await Self.connect(client, root)
-            let refused = try await Self.send(
+            let refused = try await ConnectionAPITests.send(
                 client, "/api/forms/\(Self.form)/objects", method: .post, body: #"{"ID": "T3", "Carrier": "LH"}"#)
             #expect(refused.status == .unprocessableContent, "\(refused.body)")
             #expect(refused.body.contains(#""field":"Carrier""#) && refused.body.contains(#""code":"unchecked""#))
             #expect(refused.body.contains("could not be checked"))
             #expect(!asked.all.contains { $0.hasPrefix("POST Ticket") })
-            let options = try await Self.send(client, "/api/forms/\(Self.form)/fields/Carrier/options")
+            let options = try await ConnectionAPITests.send(client, "/api/forms/\(Self.form)/fields/Carrier/options")
             #expect(options.status == .badGateway)
         }
     }
