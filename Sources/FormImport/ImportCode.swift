@@ -48,6 +48,9 @@ public struct ImportCode: ErrorCode, Codable {
     public static let mixedFormats = ImportCode("mixed-formats")
     public static let nestedSwitch = ImportCode(SchemaIssue.Code.nestedSwitch)
     public static let noDocuments = ImportCode("no-documents")
+    /// A value-help service's `$metadata` (`Common.ValueListReferences`) that gives the referring
+    /// property no `Common.ValueListMapping`, or speaks another OData version.
+    public static let noValueListMapping = ImportCode("no-value-list-mapping")
     /// Any other way a native spec breaks the XSD; the message is libxml2's own, cleaned.
     public static let schema = ImportCode("schema")
     public static let sectionOrder = ImportCode(SchemaIssue.Code.sectionOrder)

@@ -43,13 +43,41 @@ package final class ODataClient: Sendable {
 
     // MARK: Metadata
 
-    /// The service's `$metadata` document, as bytes for the importer and the drift check.
-    package func metadata() async throws(ServiceFailure) -> [UInt8] {
+    /// The service's `$metadata` document, as bytes for the importer and the drift check; with
+    /// `root`, that of another service on the same origin (a value help's, `valueHelpRoot`), read
+    /// with this connection's credentials, limits and `sap-client`.
+    package func metadata(root: URL? = nil) async throws(ServiceFailure) -> [UInt8] {
         try await guarded { () async throws(ServiceFailure) in
-            let answer = try await exchange(.GET, url: url("$metadata"), accept: "application/xml", exposure: .read)
+            let answer = try await exchange(
+                .GET, url: url("$metadata", root: root), accept: "application/xml", exposure: .read)
             try check(answer, binding: nil)
             return answer.body
         }
+    }
+
+    /// The root of the service a `Common.ValueListReferences` URL names
+    /// (`../../srvd_f4/sap/i_currency/0001;ps='…';va='…'/$metadata`): resolved against this
+    /// service's `$metadata`, as Fiori elements resolves it, without its `$metadata` and query.
+    /// Refused (`redirectRefused`) when it leaves the connection's origin: the credentials go
+    /// nowhere else.
+    package func valueHelpRoot(_ reference: String) throws(ServiceFailure) -> URL {
+        var written = Substring(reference)
+        if let query = written.firstIndex(of: "?") { written = written[..<query] }
+        if written.hasSuffix("$metadata") { written = written.dropLast("$metadata".count) }
+        return try sameOriginRoot(String(written))
+    }
+
+    /// A service root written relative to this one (a value help's `CollectionRoot`, a value-help
+    /// service's) as an absolute URL ending in `/`, on the connection's origin only.
+    func sameOriginRoot(_ written: String) throws(ServiceFailure) -> URL {
+        guard let resolved = URL(string: written, relativeTo: connection.serviceRoot)?.absoluteURL else {
+            throw .badAnswer("the value list's service root \(written) is no URL")
+        }
+        guard ServiceOrigin(url: resolved) == connection.origin else {
+            throw .redirectRefused(origin: ServiceOrigin(url: resolved)?.description ?? written)
+        }
+        let text = resolved.absoluteString
+        return text.hasSuffix("/") ? resolved : URL(string: text + "/") ?? resolved
     }
 
     // MARK: Entities
@@ -291,16 +319,7 @@ package final class ODataClient: Sendable {
     private func collection(
         _ query: ValueHelpQuery, options: [(String, String)]
     ) async throws(ServiceFailure) -> (options: [Option], total: Int?) {
-        var base = connection.serviceRoot
-        if let root = query.help.collectionRoot {
-            guard let resolved = URL(string: root, relativeTo: connection.serviceRoot)?.absoluteURL else {
-                throw .badAnswer("the value list's service root \(root) is no URL")
-            }
-            guard ServiceOrigin(url: resolved) == connection.origin else {
-                throw .redirectRefused(origin: ServiceOrigin(url: resolved)?.description ?? root)
-            }
-            base = resolved.absoluteString.hasSuffix("/") ? resolved : URL(string: resolved.absoluteString + "/")!
-        }
+        let base = try query.help.collectionRoot.map(sameOriginRoot) ?? connection.serviceRoot
         let target = url(PercentEncoding.pathSegment(query.help.collectionPath), query: options, root: base)
         let answer = try await exchange(
             .GET, url: target, headers: versionHeaders(query.binding.version), accept: accept(query.binding.version),

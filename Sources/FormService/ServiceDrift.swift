@@ -24,9 +24,53 @@ package struct ServiceDrift: Codable, Sendable, Hashable {
     }
 
     package var differences: [Difference]
+    /// The value helps in services of their own (`Common.ValueListReferences`) that were followed
+    /// and those that were not; nil when the forms have none.
+    package var valueHelpReferences: References?
 
-    package init(differences: [Difference] = []) {
+    /// How the value helps in services of their own fared when the connection was tested.
+    package struct References: Codable, Sendable, Hashable {
+        /// How many were followed: their service's `$metadata` read, a mapping found.
+        package var followed: Int
+        /// Each one that was not, with why.
+        package var unresolved: [Unresolved]
+
+        package init(followed: Int, unresolved: [Unresolved]) {
+            self.followed = followed
+            self.unresolved = unresolved
+        }
+
+        /// "2 of 3 value helps in services of their own were followed."
+        package var summary: String {
+            let total = followed + unresolved.count
+            let helps = total == 1 ? "value help in a service of its own" : "value helps in services of their own"
+            let verb = followed == 1 && total == 1 ? "was" : "were"
+            return "\(followed) of \(total) \(helps) \(verb) followed."
+        }
+    }
+
+    /// A value help in a service of its own that could not be followed.
+    package struct Unresolved: Error, Codable, Sendable, Hashable {
+        /// The form's field.
+        package var field: String
+        /// The property that refers to the value help.
+        package var property: String
+        /// The reference as written (`../../srvd_f4/…/$metadata`).
+        package var reference: String
+        /// Why, in a sentence an admin can act on.
+        package var message: String
+
+        package init(field: String, property: String, reference: String, message: String) {
+            self.field = field
+            self.property = property
+            self.reference = reference
+            self.message = message
+        }
+    }
+
+    package init(differences: [Difference] = [], valueHelpReferences: References? = nil) {
         self.differences = differences
+        self.valueHelpReferences = valueHelpReferences
     }
 
     package var isEmpty: Bool { differences.isEmpty }

@@ -56,15 +56,23 @@ struct ConnectionAPITests {
                 status: .ok, headers: [.contentType: "application/xml"],
                 body: .init(byteBuffer: ByteBuffer(string: served)))
         }
+        try await withService(router, root: "odata/", importing: metadata, test)
+    }
+
+    /// Runs `test` with Fieldwork (`importing` imported) and the service `router` answers on a
+    /// real port, its root at the path `root`.
+    static func withService(
+        _ router: Router<BasicRequestContext>, root: String, importing imported: String,
+        _ test: @escaping @Sendable (any TestClientProtocol, String, URL) async throws -> Void
+    ) async throws {
         try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             .test(.live) { service in
-                let root = "http://127.0.0.1:\(service.port!)/odata/"
                 let data = Fixtures.temporaryDataFolder()
                 try await TestApp.run(forms: [], data: data, keepData: true, adminToken: token) { client in
-                    let imported = try await send(
-                        client, "/api/forms", method: .post, body: metadata, type: "application/xml")
-                    #expect(imported.status == .created, "\(imported.body)")
-                    try await test(client, root, data)
+                    let answer = try await send(
+                        client, "/api/forms", method: .post, body: imported, type: "application/xml")
+                    #expect(answer.status == .created, "\(answer.body)")
+                    try await test(client, "http://127.0.0.1:\(service.port!)/" + root, data)
                 }
                 try? FileManager.default.removeItem(at: data)
             }

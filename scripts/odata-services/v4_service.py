@@ -8,11 +8,15 @@ what the real service does and odatapy does not:
 - keys and values the server fills: a Guid key, the draft columns, createdAt/modifiedAt,
   DefaultValue from the metadata;
 - the draft protocol of a Common.DraftRoot set: POST creates a draft (IsActiveEntity=false);
-  the bound actions draftActivate, draftEdit and draftPrepare;
+  the bound actions its DraftRoot names (CAP: draftActivate, draftEdit, draftPrepare; RAP:
+  Activate, Edit, Prepare);
 - the service's own checks (an incident identifier that is missing or already used), refused
   with ODataApplicationException(message, 400, code, target, details) as CAP and RAP answer;
   targets of a bound action's errors start with the binding parameter: "in/identifier";
-- basic auth (when --user is given) and a request log at GET /_log (and --log FILE).
+- basic auth (when --user is given) and a request log at GET /_log (and --log FILE);
+- with --value-helps, the value-help services of their own that the metadata's
+  Common.ValueListReferences name (SAP RAP's srvd_f4 services), each at the path its reference
+  resolves to, read only, behind the same basic auth.
 
   python v4_service.py --port 8404 --metadata ../shared/corpus/odata-v4/fts__incident-management.cap.metadata.xml \
       --seed scripts/odata-services/seeds/incident_management.json
@@ -22,6 +26,9 @@ import argparse
 import copy
 import datetime
 import json
+import os
+import re
+import urllib.parse
 import uuid
 import xml.etree.ElementTree as ET
 
@@ -39,8 +46,12 @@ from odatapy.server.processor import ActionProcessor, CustomETagSupport
 from odatapy.server.serializer.json_serializer import EntitySerializerOptions
 
 
+DRAFT_ROLES = {"ActivationAction": "activate", "EditAction": "edit", "PreparationAction": "prepare"}
+
+
 class Model:
-    """Property types, defaults and draft roots, read from the file with ElementTree."""
+    """Property types, defaults, draft roots and their actions, and the value-list references,
+    read from the file with ElementTree."""
 
     def __init__(self, path):
         root = ET.parse(path).getroot()
@@ -61,11 +72,21 @@ class Model:
                     for es in el:
                         if es.tag.endswith("}EntitySet"):
                             self.sets[es.get("Name")] = es.get("EntityType")
+        # The draft actions by their short names (CAP: draftActivate; RAP: Activate), by role.
+        self.draft_actions = {}
+        self.references = []  # Common.ValueListReferences URLs, as written
         for ann in root.iter():
             if ann.tag.endswith("}Annotations"):
                 for a in ann:
-                    if a.get("Term", "").endswith("Common.DraftRoot"):
+                    term = a.get("Term", "")
+                    if term.endswith("common.DraftRoot") or term.endswith("Common.DraftRoot"):
                         self.draft_roots.add(ann.get("Target", "").split("/")[-1])
+                        for pv in a.iter():
+                            role = DRAFT_ROLES.get(pv.get("Property"))
+                            if role and pv.get("String"):
+                                self.draft_actions[pv.get("String").split(".")[-1]] = role
+                    elif term.endswith("ValueListReferences"):
+                        self.references += [el.text.strip() for el in a.iter() if el.tag.endswith("}String") and el.text]
 
     def type_of(self, set_name):
         return self.types[self.sets[set_name]]
@@ -171,21 +192,34 @@ class Processor(InMemoryProcessor, ActionProcessor):
                 return other
         return None
 
+    def process_action_void(self, request, response, uri_info, request_ct):
+        """RAP's Prepare returns nothing: the draft must exist; 204."""
+        with self.store.lock:
+            parts = uri_info.resource_parts
+            name = parts[-1].name.split(".")[-1]
+            entity_set = self._require_entity_set(uri_info)
+            if entity_set.name not in self.model.draft_roots or self.model.draft_actions.get(name) != "prepare":
+                raise ODataApplicationException("The action %s is not implemented by this test service." % name,
+                                                HttpStatusCode.NOT_IMPLEMENTED, code="501")
+            self._find_by_key(entity_set, parts[0])
+            response.set_status(HttpStatusCode.NO_CONTENT)
+
     def process_action_entity(self, request, response, uri_info, request_ct, response_ct):
         with self.store.lock:
             parts = uri_info.resource_parts
-            action = parts[-1].name.split(".")[-1]
+            name = parts[-1].name.split(".")[-1]
+            action = self.model.draft_actions.get(name)
             entity_set = self._require_entity_set(uri_info)
             set_name = entity_set.name
-            if set_name not in self.model.draft_roots or action not in ("draftActivate", "draftEdit", "draftPrepare"):
-                raise ODataApplicationException("The action %s is not implemented by this test service." % action,
+            if set_name not in self.model.draft_roots or action is None:
+                raise ODataApplicationException("The action %s is not implemented by this test service." % name,
                                                 HttpStatusCode.NOT_IMPLEMENTED, code="501")
             entity = self._find_by_key(entity_set, parts[0])
             t = self.model.type_of(set_name)
             status = HttpStatusCode.OK
-            if action == "draftPrepare":
+            if action == "prepare":
                 result = entity
-            elif action == "draftEdit":
+            elif action == "edit":
                 if entity.get_value("IsActiveEntity") is not True:
                     raise ODataApplicationException("Only an active entity can be edited.", HttpStatusCode.BAD_REQUEST, code="400")
                 if self._sibling(set_name, entity, False) is not None:
@@ -199,7 +233,7 @@ class Processor(InMemoryProcessor, ActionProcessor):
                 self._bump_etag(entity_set, entity)
                 self.store.insert_entity(set_name, result)
                 self._bump_etag(entity_set, result, create=True)
-            else:  # draftActivate
+            else:  # activate
                 if entity.get_value("IsActiveEntity") is not False:
                     raise ODataApplicationException("Only a draft can be activated.", HttpStatusCode.BAD_REQUEST, code="400")
                 self.check(set_name, entity, "in/")
@@ -240,6 +274,37 @@ class AllSetsHaveETags(CustomETagSupport):
         return True
 
 
+def seed(store, model, data):
+    for set_name, rows in data.items():
+        props = model.type_of(set_name)["props"]
+        entities = []
+        for row in rows:
+            e = Entity()
+            for k, v in row.items():
+                e.set_property(k, primitive_from_json(v, props[k]["type"]), ValueType.PRIMITIVE, props[k]["type"])
+            entities.append(e)
+        store.set_entities(set_name, entities)
+
+
+class ValueHelpService:
+    """A value-help service of its own (SAP RAP's srvd_f4): its CSDL file served by odatapy over
+    an in-memory store, read only, mounted inside the app at /_f4/<view>/."""
+
+    def __init__(self, path, rows, view):
+        self.mount = "/_f4/" + view
+        provider = XmlEdmProvider.from_file(path)
+        odata = OData.new_instance(strict_deserialization=True)
+        handler = odata.create_handler(odata.create_service_metadata(provider, service_version="4.0"))
+        store = InMemoryDataStore()
+        handler.register(InMemoryProcessor(store))
+        seed(store, Model(path), rows)
+        self.app = ODataWSGIApp(handler, mount_path=self.mount)
+
+    def __call__(self, environ, start_response, rest):
+        environ = dict(environ, PATH_INFO=self.mount + "/" + rest)
+        return self.app(environ, start_response)
+
+
 class App:
     def __init__(self, args, port):
         self.root = "/" + args.root.strip("/") + "/"
@@ -254,17 +319,31 @@ class App:
         self.odata_app = ODataWSGIApp(handler, mount_path=self.root.rstrip("/"))
         self.log = fw_common.RequestLog(args.log)
         self.seed(json.load(open(args.seed, encoding="utf-8")))
+        self.value_helps = {}
+        if args.value_helps:
+            seeds = json.load(open(args.value_help_seed, encoding="utf-8")) if args.value_help_seed else {}
+            self.value_helps = self.value_help_services(args.value_helps, seeds)
 
     def seed(self, data):
-        for set_name, rows in data.items():
-            props = self.model.type_of(set_name)["props"]
-            entities = []
-            for row in rows:
-                e = Entity()
-                for k, v in row.items():
-                    e.set_property(k, primitive_from_json(v, props[k]["type"]), ValueType.PRIMITIVE, props[k]["type"])
-                entities.append(e)
-            self.store.set_entities(set_name, entities)
+        seed(self.store, self.model, data)
+
+    def value_help_services(self, folder, seeds):
+        """The value-help services the metadata's Common.ValueListReferences name, each at the path
+        its reference resolves to (against this service's $metadata, as Fiori elements and
+        Fieldwork resolve it) and found in `folder` as <view>.xml by the view in that path
+        (.../srvd_f4/sap/i_currency/0001;ps=...;va=.../): resolved path -> service."""
+        services, routes = {}, {}
+        base = "http://service" + self.root + "$metadata"
+        for reference in self.model.references:
+            path = urllib.parse.urlsplit(urllib.parse.urljoin(base, reference)).path
+            found = re.search(r"/srvd_f4/[^/]+/([^/;]+)/[^/]*/\$metadata$", path)
+            if not found or not os.path.exists(os.path.join(folder, found.group(1) + ".xml")):
+                continue
+            view = found.group(1)
+            if view not in services:
+                services[view] = ValueHelpService(os.path.join(folder, view + ".xml"), seeds.get(view, {}), view)
+            routes[path[:-len("$metadata")]] = services[view]
+        return routes
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
@@ -282,6 +361,9 @@ class App:
             start("401 Unauthorized", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                        ("WWW-Authenticate", 'Basic realm="Users"')])
             out = [body]
+        elif any(path.startswith(r) for r in self.value_helps):
+            root = next(r for r in self.value_helps if path.startswith(r))
+            out = [b"".join(self.value_helps[root](environ, start, path[len(root):]))]
         elif not (path + "/").startswith(self.root):
             body = b"Not found: the service root is " + self.root.encode() + b"\n"
             start("404 Not Found", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
@@ -296,6 +378,10 @@ class App:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     fw_common.add_common_args(parser, "/odata/v4/incident/")
+    parser.add_argument("--value-helps", default=None,
+                        help="a folder of value-help services (<view>.xml) to serve where the metadata's "
+                             "Common.ValueListReferences point")
+    parser.add_argument("--value-help-seed", default=None, help="their rows: {view: {entity set: [rows]}}")
     args = parser.parse_args()
     fw_common.serve(lambda port: App(args, port), args.port, "v4_service")
 

@@ -108,7 +108,7 @@ extension ODataFormMapper {
                 guard let entry = entries.first(where: { $0.qualifier == nil }) ?? entries.first,
                     let record = entry.value.record
                 else { continue }
-                return valueHelp(record, fixed: fixed, set: set, fieldOfProperty: fieldOfProperty)
+                return valueHelp(record, fixed: fixed, container: set.container, fieldOfProperty: fieldOfProperty)
             }
         }
         for target in targets {
@@ -130,9 +130,10 @@ extension ODataFormMapper {
         return String(url.dropLast("$metadata".count))
     }
 
-    /// A `Common.ValueListType` (or `ValueListMappingType`) record as a value help.
-    private func valueHelp(
-        _ record: AnnotationRecord, fixed: Bool, set: EntitySetDecl, fieldOfProperty: [String: String]
+    /// A `Common.ValueListType` (or `ValueListMappingType`) record as a value help; its collection
+    /// is looked up among the entity sets of `container` first.
+    func valueHelp(
+        _ record: AnnotationRecord, fixed: Bool, container: String, fieldOfProperty: [String: String]
     ) -> ValueHelp {
         let collectionPath = record["CollectionPath"]?.literalText?.trimmingASCIIWhitespace ?? ""
         let collectionRoot = nonEmpty(record["CollectionRoot"]?.literalText?.trimmingASCIIWhitespace)
@@ -151,7 +152,7 @@ extension ODataFormMapper {
         // `SearchSupported` is true unless written false (the vocabulary's default).
         var searchSupported = true
         if case .bool(false)? = record["SearchSupported"] { searchSupported = false }
-        let listType = collectionRoot == nil ? listEntityType(collectionPath, container: set.container) : nil
+        let listType = collectionRoot == nil ? listEntityType(collectionPath, container: container) : nil
         var listTypes: [String: String] = [:]
         var textProperty: String?
         if let listType {
@@ -192,9 +193,14 @@ extension ODataFormMapper {
     /// The entity type of the collection a value help names, when it is an entity set of this
     /// metadata (the form's container first).
     private func listEntityType(_ collectionPath: String, container: String) -> String? {
+        listSet(collectionPath, container: container)?.entityType
+    }
+
+    /// The entity set a value help names, when it is one of this metadata (`container`'s first).
+    func listSet(_ collectionPath: String, container: String) -> EntitySetDecl? {
         guard !collectionPath.isEmpty else { return nil }
         let sets = metadata.entitySets.filter { $0.name == collectionPath }
-        return (sets.first { $0.container == container } ?? sets.first)?.entityType
+        return sets.first { $0.container == container } ?? sets.first
     }
 
     /// The primitive type of each property of a value help's collection, by name.

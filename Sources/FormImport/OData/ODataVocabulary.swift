@@ -109,6 +109,7 @@ enum Term {
 
     static let insertRestrictions = Vocabulary.capabilities + ".InsertRestrictions"
     static let updateRestrictions = Vocabulary.capabilities + ".UpdateRestrictions"
+    static let searchRestrictions = Vocabulary.capabilities + ".SearchRestrictions"
 
     static let minimum = Vocabulary.validation + ".Minimum"
     static let maximum = Vocabulary.validation + ".Maximum"
@@ -130,8 +131,8 @@ enum Term {
         computed, immutable, mediaType, acceptableMediaTypes, description, symbolicName,
         insertRestrictions, updateRestrictions, minimum, maximum, exclusive, pattern, allowedValues,
         isEmailAddress, isPhoneNumber, isoCurrency, unit, inputMask, valueList,
-        // Read for the service binding only.
-        valueListReferences, valueListMapping, draftRoot,
+        // Read for the service binding only (`SearchRestrictions` of a value-help service's set).
+        valueListReferences, valueListMapping, draftRoot, searchRestrictions,
     ]
 
     // Enumeration types.

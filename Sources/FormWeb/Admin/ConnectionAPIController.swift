@@ -76,6 +76,9 @@ struct ConnectionAPIController {
     struct Answer: Encodable {
         var connection: ConnectionJSON?
         var drift: [ServiceDrift.Difference]
+        /// The value helps in services of their own: followed, and each that was not; absent
+        /// when the forms have none.
+        var valueHelpReferences: ServiceDrift.References?
         var forms: [String]
         var tested: Bool
     }
@@ -128,8 +131,8 @@ struct ConnectionAPIController {
         case .connected(let connection, let drift, let formIDs):
             return try JSONResponse.make(
                 Answer(
-                    connection: connection.map(ConnectionJSON.init), drift: drift.differences, forms: formIDs,
-                    tested: body.test ?? false),
+                    connection: connection.map(ConnectionJSON.init), drift: drift.differences,
+                    valueHelpReferences: drift.valueHelpReferences, forms: formIDs, tested: body.test ?? false),
                 status: .ok)
         case .invalid(let problems):
             return try JSONResponse.make(
@@ -155,7 +158,8 @@ struct ConnectionAPIController {
         return try JSONResponse.make(
             Answer(
                 connection: ConnectionJSON(connection), drift: drift?.differences ?? [],
-                forms: connection.modes.keys.sorted(), tested: false), status: .ok)
+                valueHelpReferences: drift?.valueHelpReferences, forms: connection.modes.keys.sorted(), tested: false),
+            status: .ok)
     }
 
     @Sendable func disconnect(_ request: Request, context: AppRequestContext) async throws -> Response {

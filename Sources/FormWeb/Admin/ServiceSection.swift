@@ -32,10 +32,18 @@ struct ServiceSection {
     struct DriftReport {
         let differences: [PageText]
         let noDrift: Bool
+        /// How many value helps in services of their own were followed; nil when there are none.
+        let references: PageText?
+        /// Why each value help in a service of its own that was not followed was not.
+        let unresolved: [PageText]
+        let hasUnresolved: Bool
 
         init(_ drift: ServiceDrift) {
             differences = drift.differences.map { PageText($0.message) }
             noDrift = drift.isEmpty
+            references = drift.valueHelpReferences.map { PageText($0.summary) }
+            unresolved = drift.valueHelpReferences?.unresolved.map { PageText($0.message) } ?? []
+            hasUnresolved = !unresolved.isEmpty
         }
     }
 

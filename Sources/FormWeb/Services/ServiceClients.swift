@@ -16,6 +16,8 @@ final class ServiceClients: Sendable {
     private let clients = Mutex<[UUID: ODataClient]>([:])
     /// Each version's binding and its fields' kinds, decoded once: a version never changes.
     private let bindings = Mutex<[String: (ServiceBinding, [String: FieldKind])]>([:])
+    /// The value helps in services of their own, followed once per connection.
+    let references = ValueHelpReferences()
 
     init(http: ServiceHTTPClient, connections: ConnectionStore, feed: ChangeFeed?, timeZone: TimeZone) {
         self.http = http
@@ -24,11 +26,13 @@ final class ServiceClients: Sendable {
         feed?.subscribe { [weak self] change in
             guard case .form = change else { return }
             self?.clients.withLock { $0.removeAll() }
+            self?.references.forget()
         }
     }
 
     /// What a form in mode `service` writes to: its connection's client, its version's binding
-    /// and its fields' kinds; nil for a form whose objects Fieldwork keeps.
+    /// (its value helps in services of their own followed) and its fields' kinds; nil for a form
+    /// whose objects Fieldwork keeps.
     func target(for form: StoredForm, schema: FormSchema) async throws -> ServiceTarget? {
         guard form.usesService, let connection = form.service else { return nil }
         let key = "\(form.id)#\(form.version)"
@@ -40,7 +44,9 @@ final class ServiceClients: Sendable {
             decoded = (binding, Self.kinds(of: schema))
             bindings.withLock { $0[key] = decoded }
         }
-        return ServiceTarget(client: try await client(connection.connectionID), binding: decoded.0, kinds: decoded.1)
+        let client = try await client(connection.connectionID)
+        let binding = await references.resolve(decoded.0, client: client, connection: connection.connectionID)
+        return ServiceTarget(client: client, binding: binding, kinds: decoded.1)
     }
 
     /// The client of a stored connection.

@@ -49,6 +49,10 @@ extension ServiceConnections {
                 : forms.map { "\($0): connected to \(settings.url), mode \(mode.rawValue)" }
             lines += drift.differences.map { "warning: \($0.message)" }
             if drift.isEmpty { lines.append("No drift: the service's metadata matches the import.") }
+            if let references = drift.valueHelpReferences {
+                lines.append(references.summary)
+                lines += references.unresolved.map { "warning: \($0.message)" }
+            }
             return (true, lines)
         case .invalid(let problems):
             return (false, problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })

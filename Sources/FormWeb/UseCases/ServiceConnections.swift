@@ -7,7 +7,8 @@ import Foundation
 /// Connecting an import's forms to their OData service, for the admin page, the admin API and
 /// `fieldwork connect` alike (`../shared/spec/odata-service.md`, "Connection"): the settings are
 /// checked, the service's `$metadata` is fetched with them and compared with the imported one
-/// (the drift report), and only then is the connection stored, its secret sealed.
+/// (the drift report), the value helps in services of their own are followed, and only then is
+/// the connection stored, its secret sealed.
 struct ServiceConnections: Sendable {
     let forms: FormStore
     let connections: ConnectionStore
@@ -74,16 +75,17 @@ struct ServiceConnections: Sendable {
         }
         guard problems.isEmpty else { return .invalid(problems) }
 
-        let metadata: [UInt8]
+        let client: ODataClient
         do {
-            let client = try ODataClient(connection: connection, http: http)
-            do {
-                metadata = try await client.metadata()
-            } catch {
-                return .failed(Self.why(error, url: connection.serviceRoot.absoluteString))
-            }
+            client = try ODataClient(connection: connection, http: http)
         } catch {
             return .invalid(["url": error.message])
+        }
+        let metadata: [UInt8]
+        do {
+            metadata = try await client.metadata()
+        } catch {
+            return .failed(Self.why(error, url: connection.serviceRoot.absoluteString))
         }
         let formIDs = try await forms.formsOfSameImport(formID: formID)
         var imported: [ServiceBinding] = []
@@ -100,7 +102,11 @@ struct ServiceConnections: Sendable {
             )
         case nil: served = []
         }
-        let drift = ServiceDrift.compare(imported: imported, served: served)
+        var drift = ServiceDrift.compare(imported: imported, served: served)
+        if imported.contains(where: { !ValueHelpReferences.referring($0).isEmpty }) {
+            let (followed, unresolved) = await ValueHelpReferences.check(imported, client: client)
+            drift.valueHelpReferences = ServiceDrift.References(followed: followed, unresolved: unresolved)
+        }
         if request.testOnly { return .connected(stored, drift: drift, forms: formIDs) }
         let driftJSON = String(decoding: try JSONEncoder().encode(drift), as: UTF8.self)
         let change: SecretChange = settings.auth == .none ? .clear : (secret.map { .set($0) } ?? .keep)

@@ -1,4 +1,5 @@
-"""Writes the committed seed files (sepmra_prod_man.json, incident_management.json).
+"""Writes the committed seed files (sepmra_prod_man.json, incident_management.json, travel.json and
+travel_value_helps.json).
 
 Run once by hand: python3 make_seeds.py. Currencies come from Debian's iso-codes package
 (/usr/share/iso-codes/json/iso_4217.json); the rest is written out below. Deterministic."""
@@ -188,7 +189,38 @@ def incidents():
     return seed
 
 
-for name, seed in (("sepmra_prod_man.json", sepmra()), ("incident_management.json", incidents())):
+# The /DMO/ flight reference scenario's agencies and customers, in its style.
+AGENCY_CITIES = [("Sunshine Travel", "Rochester", "US"), ("Fly High", "Hamburg", "DE"),
+                 ("Happy Hopping", "Berlin", "DE"), ("Pink Panther", "Frankfurt", "DE"),
+                 ("Your Choice", "Walldorf", "DE"), ("Rainy, Stormy, Cloudy", "Sydney", "AU"),
+                 ("Fly Low", "Paris", "FR"), ("Aussie Travel", "Melbourne", "AU"),
+                 ("Caribian Dreams", "Kingston", "JM"), ("Asia By Plane", "Tokyo", "JP"),
+                 ("Everywhere", "Rome", "IT"), ("No Name", "Madrid", "ES"),
+                 ("Travel from Walldorf", "Walldorf", "DE"), ("Voyager Enterprises", "Vancouver", "CA"),
+                 ("Ben McCloskey Ltd.", "Dublin", "IE"), ("Pacific Holidays", "Honolulu", "US"),
+                 ("Fjord Reisen", "Bergen", "NO"), ("Alpen Tours", "Innsbruck", "AT"),
+                 ("Nile Cruises", "Cairo", "EG"), ("Tulip Travel", "Amsterdam", "NL")]
+
+
+def travel():
+    """The travel service's value-help services (SAP RAP's srvd_f4 for I_Currency, /DMO/I_Agency
+    and /DMO/I_Customer), by service and entity set; the travel service itself starts empty."""
+    agencies = [{"AgencyID": "%06d" % (70001 + i), "Name": n, "City": c, "CountryCode": k}
+                for i, (n, c, k) in enumerate(AGENCY_CITIES)]
+    customers = []
+    for i in range(60):
+        f, l = FIRST[i % len(FIRST)], LAST[(i * 7) % len(LAST)]
+        city, country = AGENCY_CITIES[i % len(AGENCY_CITIES)][1:]
+        customers.append({"CustomerID": "%06d" % (i + 1), "FirstName": f, "LastName": l, "City": city,
+                          "CountryCode": country})
+    currencies_ = [{"Currency": r["alpha_3"], "Currency_Text": r["name"], "Decimals": DECIMALS.get(r["alpha_3"], 2),
+                    "CurrencyISOCode": r["alpha_3"]} for r in currencies()]
+    return {"i_currency": {"I_Currency": currencies_}, "i_agency": {"I_Agency": agencies},
+            "i_customer": {"I_Customer": customers}}
+
+
+for name, seed in (("sepmra_prod_man.json", sepmra()), ("incident_management.json", incidents()),
+                   ("travel.json", {"Travel": []}), ("travel_value_helps.json", travel())):
     with open(os.path.join(HERE, name), "w", encoding="utf-8") as f:
         json.dump(seed, f, indent=1, ensure_ascii=False)
         f.write("\n")
