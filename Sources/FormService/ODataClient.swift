@@ -235,7 +235,9 @@ package final class ODataClient: Sendable {
                 try query.page(search: search, formValues: formValues, top: top, skip: skip)
             }
             let (rows, total) = try await collection(query, options: options)
-            return OptionPage(options: rows, total: total)
+            var fills: [String: [String: String]] = [:]
+            for row in rows where !row.fills.isEmpty { fills[row.option.value] = row.fills }
+            return OptionPage(options: rows.map(\.option), total: total, fills: fills)
         }
     }
 
@@ -248,20 +250,20 @@ package final class ODataClient: Sendable {
             let options = try writable { () throws(ODataValueError) in
                 try query.fixedList(formValues: formValues, limit: limit)
             }
-            return Array(try await collection(query, options: options).options.prefix(limit))
+            return try await collection(query, options: options).rows.prefix(limit).map(\.option)
         }
     }
 
-    /// The option a submitted value is, looked up with the same filters the list has; nil when the
-    /// service has no such option (the value is refused).
+    /// The row of a submitted value (its option and what it gives other fields), looked up with
+    /// the same filters the list has; nil when the service has no such option (the value is refused).
     package func lookup(
         _ value: FieldValue, for field: String, binding: ServiceBinding, formValues: [String: FieldValue]
-    ) async throws(ServiceFailure) -> Option? {
+    ) async throws(ServiceFailure) -> ValueHelpRow? {
         try await guarded { () async throws(ServiceFailure) in
             let query = try valueHelpQuery(field, binding: binding)
             let options = try writable { () throws(ODataValueError) in try query.lookup(value, formValues: formValues) }
             let wanted = try writable { () throws(ODataValueError) in try query.valueText(value) }
-            return try await collection(query, options: options).options.first { $0.value == wanted }
+            return try await collection(query, options: options).rows.first { $0.option.value == wanted }
         }
     }
 
@@ -278,7 +280,7 @@ package final class ODataClient: Sendable {
 
     private func collection(
         _ query: ValueHelpQuery, options: [(String, String)]
-    ) async throws(ServiceFailure) -> (options: [Option], total: Int?) {
+    ) async throws(ServiceFailure) -> (rows: [ValueHelpRow], total: Int?) {
         var base = connection.serviceRoot
         if let root = query.help.collectionRoot {
             guard let resolved = URL(string: root, relativeTo: connection.serviceRoot)?.absoluteURL else {
@@ -296,7 +298,11 @@ package final class ODataClient: Sendable {
         try check(answer, binding: nil)
         let json = connection.json(query.binding.version)
         let (rows, total) = try json.collection(ODataJSON.parse(answer.body))
-        return (rows.compactMap { query.option($0, json: json) }, total)
+        return (
+            rows.compactMap { row in
+                query.option(row, json: json).map { ValueHelpRow(option: $0, fills: query.fills(row, json: json)) }
+            }, total
+        )
     }
 
     // MARK: Pieces
