@@ -102,14 +102,27 @@ struct ObjectController {
         let kept = view.offeredChoices.missing(in: stored)
         let again: ShownAgain
         let serverValues: [String: [String]]
-        if let search = received.listSearch(longLists: view.optionSearches.keys) {
-            // The Search button of a long list: the edit view again with everything typed kept.
-            again = .searching(search)
+        let service =
+            object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
+        if let field = received.listPick(longLists: view.optionSearches.keys) {
+            // "Use this choice": the edit view again with the fields the choice gives filled in.
+            let filled = await submissions.valueHelps.pick(
+                field, strings: received.submission.fields, schema: view.schema, readOnly: view.readOnlyFields,
+                target: service)
+            again = .picked
+            serverValues = view.form.serverValues(known: stored).merging(filled) { server, _ in server }
+        } else if let search = received.listSearch(longLists: view.optionSearches.keys) {
+            // The Search button of a long list: the edit view again with everything typed kept,
+            // with the matches (the service's, for a list it feeds) to choose from.
+            again = .searching(
+                await submissions.valueHelps.search(
+                    search, strings: received.submission.fields, schema: view.schema,
+                    readOnly: view.readOnlyFields, target: service))
             serverValues = view.form.serverValues(known: stored)
         } else {
             switch try await submissions.update(
                 received.submission, object: object, form: view.form, viewer: viewer, stagedIDs: received.stagedIDs,
-                noLongerOffered: kept, service: try await services.target(for: try context.form, schema: view.schema))
+                noLongerOffered: kept, service: service)
             {
             case .stored, .keyReused:  // an update carries no one-time key
                 return Response.seeOther(Self.path(object.formID, object.id))
@@ -125,10 +138,9 @@ struct ObjectController {
         }
         var state = try await reader.state(
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: storedFiles)
-        if object.service != nil {
+        if service != nil {
             state.choiceLabels = await submissions.valueHelps.labels(
-                of: state.values, schema: view.schema,
-                target: try await services.target(for: try context.form, schema: view.schema))
+                of: state.values, schema: view.schema, target: service)
         }
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = kept

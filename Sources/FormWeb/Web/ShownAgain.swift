@@ -10,6 +10,9 @@ enum ShownAgain: Sendable {
     /// (``ReceivedSubmission/listSearch(longLists:)``): the list's matches to choose from.
     /// Nothing was validated or stored.
     case searching(ListSearch)
+    /// Sent by "Use this choice" under a long list's matches (``ReceivedSubmission/listPick(longLists:)``):
+    /// the form again with the fields the choice gives filled in. Nothing was validated or stored.
+    case picked
     /// The service a form in mode `service` writes to did not answer: nothing was created or
     /// changed; the message says so and asks to send again.
     case serviceAway(String)
@@ -18,7 +21,7 @@ enum ShownAgain: Sendable {
     var status: HTTPResponse.Status {
         switch self {
         case .refused: .unprocessableContent
-        case .searching: .ok
+        case .searching, .picked: .ok
         case .serviceAway: .serviceUnavailable
         }
     }
@@ -44,6 +47,8 @@ extension SubmissionReader {
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
         case .serviceAway(let message):
             state.errors = [FieldError(field: "", message: message)]
+        case .picked:
+            break
         case .searching(let search):
             if let found = search.found {
                 state.listSearches[search.field] = found
