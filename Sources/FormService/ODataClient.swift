@@ -241,16 +241,18 @@ package final class ODataClient: Sendable {
         }
     }
 
-    /// The whole list of a fixed-value help (`ValueListWithFixedValues`), at most `limit` options.
+    /// The whole list of a fixed-value help (`ValueListWithFixedValues`), at most `limit` options,
+    /// and how many it has when the service counted them (more than given: not whole).
     package func fixedOptions(
         for field: String, binding: ServiceBinding, formValues: [String: FieldValue], limit: Int = 500
-    ) async throws(ServiceFailure) -> [Option] {
+    ) async throws(ServiceFailure) -> OptionPage {
         try await guarded { () async throws(ServiceFailure) in
             let query = try valueHelpQuery(field, binding: binding)
             let options = try writable { () throws(ODataValueError) in
                 try query.fixedList(formValues: formValues, limit: limit)
             }
-            return try await collection(query, options: options).rows.prefix(limit).map(\.option)
+            let (rows, total) = try await collection(query, options: options)
+            return OptionPage(options: rows.prefix(limit).map(\.option), total: total)
         }
     }
 

@@ -67,13 +67,15 @@ package struct ValueHelpQuery: Sendable {
         return options
     }
 
-    /// A fixed-value list, read whole up to `limit` options.
+    /// A fixed-value list, read whole up to `limit` options, with the total: a service that pages
+    /// on its own answers fewer rows than it has.
     package func fixedList(formValues: [String: FieldValue], limit: Int) throws(ODataValueError) -> [(String, String)] {
         let filters = try fixedFilters(formValues)
         var options: [(String, String)] = [("$select", selected.joined(separator: ","))]
         if !filters.isEmpty { options.append(("$filter", filters.joined(separator: " and "))) }
         options.append(("$orderby", valueProperty))
         options.append(("$top", String(max(limit, 1))))
+        options.append(version == .v2 ? ("$inlinecount", "allpages") : ("$count", "true"))
         return options
     }
 

@@ -21,7 +21,7 @@ final class ServiceValueHelps: Sendable {
         var expires: ContinuousClock.Instant
         var page: OptionPage? = nil
         var found: ValueHelpRow?? = nil
-        var fixed: [Option]? = nil
+        var fixed: OptionPage? = nil
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -64,12 +64,12 @@ final class ServiceValueHelps: Sendable {
         return "l|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(value)|\(describe(filters))"
     }
 
-    /// The whole list of a fixed-value help, or nil when the service did not answer.
-    func fixedOptions(_ field: String, formValues: [String: FieldValue], target: ServiceTarget) async -> [Option]? {
+    /// The whole list of a fixed-value help up to one more than a list shown whole may hold,
+    /// with its total when counted; nil when the service did not answer.
+    func fixedOptions(_ field: String, formValues: [String: FieldValue], target: ServiceTarget) async -> OptionPage? {
         let formValues = Self.filters(of: field, in: formValues, target: target)
         let key = "f|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(Self.describe(formValues))"
         if let hit = cached(key)?.fixed { return hit }
-        // One more than a list shown whole may hold: a longer one is searched as a long list.
         guard
             let found = try? await target.client.fixedOptions(
                 for: field, binding: target.binding, formValues: formValues, limit: FormSchema.longListThreshold + 1)
@@ -90,16 +90,18 @@ final class ServiceValueHelps: Sendable {
             return !help.parameters.contains { $0.field != nil && $0.field != field.name && $0.kind != .displayOnly }
         }
         guard !fields.isEmpty else { return false }
-        let lists = await withTaskGroup(of: (String, [Option]?).self) { group in
+        let lists = await withTaskGroup(of: (String, OptionPage?).self) { group in
             for field in fields {
                 group.addTask { (field.name, await self.fixedOptions(field.name, formValues: [:], target: target)) }
             }
-            var lists: [String: [Option]] = [:]
-            for await (name, options) in group { lists[name] = options }
+            var lists: [String: OptionPage] = [:]
+            for await (name, page) in group { lists[name] = page }
             return lists
         }
         for field in fields {
-            guard let options = lists[field.name], !options.isEmpty, options.count <= FormSchema.longListThreshold,
+            // Whole: all the service counted (a service may page below what was asked for).
+            guard let page = lists[field.name], case let options = page.options, !options.isEmpty,
+                options.count <= FormSchema.longListThreshold, (page.total ?? options.count) == options.count,
                 let index = schema.lists.firstIndex(where: { $0.id == field.list })
             else { continue }
             schema.lists[index].groups = [OptionGroup(options: options)]
@@ -129,7 +131,9 @@ final class ServiceValueHelps: Sendable {
             if gives.contains(where: { replacing != nil || empty($0.name) }) { asks.append((field.name, value)) }
         }
         guard !asks.isEmpty else { return [:] }
-        let values = fields.compactMapValues { $0.first.map(FieldValue.choice) }
+        // A choice made on purpose is looked up without the values it replaces.
+        let replaced = replacing.map { Set(Self.gives($0, schema: schema, target: target).map(\.name)) } ?? []
+        let values = fields.filter { !replaced.contains($0.key) }.compactMapValues { $0.first.map(FieldValue.choice) }
         let rows = await withTaskGroup(of: (Int, ValueHelpRow?).self) { group in
             for (index, ask) in asks.enumerated() {
                 group.addTask {
