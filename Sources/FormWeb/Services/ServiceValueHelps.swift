@@ -133,7 +133,7 @@ final class ServiceValueHelps: Sendable {
         guard !asks.isEmpty else { return [:] }
         // A choice made on purpose is looked up without the values it replaces.
         let replaced = replacing.map { Set(Self.gives($0, schema: schema, target: target).map(\.name)) } ?? []
-        let values = fields.filter { !replaced.contains($0.key) }.compactMapValues { $0.first.map(FieldValue.choice) }
+        let values = Self.choices(fields.filter { !replaced.contains($0.key) })
         let rows = await withTaskGroup(of: (Int, ValueHelpRow?).self) { group in
             for (index, ask) in asks.enumerated() {
                 group.addTask {
@@ -153,7 +153,7 @@ final class ServiceValueHelps: Sendable {
         }
         for (name, strings) in filled { fields[name] = strings }
         // The row meets the filters its own values make: the check after the fill asks nothing again.
-        let now = fields.compactMapValues { $0.first.map(FieldValue.choice) }
+        let now = Self.choices(fields)
         for (ask, row) in rows {
             keep(
                 Self.lookupKey(ask.value, field: ask.field, formValues: now, target: target),
@@ -256,7 +256,7 @@ final class ServiceValueHelps: Sendable {
             asks += (strings[field.name] ?? []).filter { !$0.isEmpty }.map { (field.name, $0) }
         }
         guard !asks.isEmpty else { return [:] }
-        let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
+        let values = Self.choices(strings)
         return await withTaskGroup(of: (String, String, String?).self) { group in
             for ask in asks {
                 group.addTask {
@@ -290,7 +290,7 @@ final class ServiceValueHelps: Sendable {
     ) async -> ListSearch {
         guard let target, Self.feeds(search.field, schema, target) else { return search }
         var searched = search
-        let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
+        let values = Self.choices(strings)
         let found = try? await page(search.field, query: search.query, page: 1, formValues: values, target: target)
         let matches = (found?.options ?? []).map { OptionSearch.Match(value: $0.value, label: $0.label) }
         searched.found = ListSearchResult(
@@ -345,6 +345,12 @@ final class ServiceValueHelps: Sendable {
             }
             .compactMap(\.field))
         return values.filter { names.contains($0.key) }
+    }
+
+    /// A page's strings as the values that filter lists: each field's first, when not empty (a
+    /// select left at "Select" sends an empty one, which filters nothing).
+    static func choices(_ strings: [String: [String]]) -> [String: FieldValue] {
+        strings.compactMapValues { $0.first.flatMap { $0.isEmpty ? nil : FieldValue.choice($0) } }
     }
 
     /// The form's values as a stable text, for a cache key.
