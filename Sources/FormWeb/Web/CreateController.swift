@@ -56,21 +56,13 @@ struct CreateController {
         let serverValues: [String: [String]]
         let token = SubmissionToken.parse(received.control(InputName.once))
         let service = try await services.target(for: form, schema: view.schema)
-        if let field = received.listPick(longLists: view.optionSearches.keys) {
-            // "Use this choice": the same form again with the fields the choice gives filled in.
-            let filled = await submissions.valueHelps.pick(
-                field, strings: received.submission.fields, schema: view.schema, readOnly: view.readOnlyFields,
-                target: service)
-            again = .picked
+        if let (shown, filled) = await ShownAgain.browsing(
+            received, view: view, valueHelps: submissions.valueHelps, target: service)
+        {
+            // A long list's Search button or Use this choice: the same form again, everything
+            // typed kept. Nothing is validated or stored.
+            again = shown
             serverValues = view.form.serverValues(known: sealed).merging(filled) { server, _ in server }
-        } else if let search = received.listSearch(longLists: view.optionSearches.keys) {
-            // The Search button of a long list: the same form again, everything typed kept,
-            // with the list's matches to choose from. Nothing is validated or stored.
-            again = .searching(
-                await submissions.valueHelps.search(
-                    search, strings: received.submission.fields, schema: view.schema,
-                    readOnly: view.readOnlyFields, target: service))
-            serverValues = view.form.serverValues(known: sealed)
         } else {
             switch try await submissions.create(
                 received.submission, form: view.form, viewer: viewer, readOnlyValues: sealed,

@@ -104,21 +104,13 @@ struct ObjectController {
         let serverValues: [String: [String]]
         let service =
             object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
-        if let field = received.listPick(longLists: view.optionSearches.keys) {
-            // "Use this choice": the edit view again with the fields the choice gives filled in.
-            let filled = await submissions.valueHelps.pick(
-                field, strings: received.submission.fields, schema: view.schema, readOnly: view.readOnlyFields,
-                target: service)
-            again = .picked
+        if let (shown, filled) = await ShownAgain.browsing(
+            received, view: view, valueHelps: submissions.valueHelps, target: service)
+        {
+            // A long list's Search button or Use this choice: the edit view again, everything
+            // typed kept.
+            again = shown
             serverValues = view.form.serverValues(known: stored).merging(filled) { server, _ in server }
-        } else if let search = received.listSearch(longLists: view.optionSearches.keys) {
-            // The Search button of a long list: the edit view again with everything typed kept,
-            // with the matches (the service's, for a list it feeds) to choose from.
-            again = .searching(
-                await submissions.valueHelps.search(
-                    search, strings: received.submission.fields, schema: view.schema,
-                    readOnly: view.readOnlyFields, target: service))
-            serverValues = view.form.serverValues(known: stored)
         } else {
             switch try await submissions.update(
                 received.submission, object: object, form: view.form, viewer: viewer, stagedIDs: received.stagedIDs,

@@ -27,6 +27,27 @@ enum ShownAgain: Sendable {
     }
 }
 
+extension ShownAgain {
+    /// Why a form sent without JavaScript to browse a long list comes back, and the values Use
+    /// this choice filled in: a long list's Search button (its matches, the service's for a list
+    /// it feeds) or Use this choice (the fields the chosen match gives, filled in); nil when the
+    /// form was sent to be stored.
+    static func browsing(
+        _ received: ReceivedSubmission, view: FormView, valueHelps: ServiceValueHelps, target: ServiceTarget?
+    ) async -> (ShownAgain, filled: [String: [String]])? {
+        let fields = received.submission.fields
+        if let field = received.listPick(longLists: view.optionSearches.keys) {
+            let filled = await valueHelps.pick(
+                field, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
+            return (.picked, filled)
+        }
+        guard let search = received.listSearch(longLists: view.optionSearches.keys) else { return nil }
+        let found = await valueHelps.search(
+            search, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
+        return (.searching(found), [:])
+    }
+}
+
 extension SubmissionReader {
     /// The view's state for a submission shown again: every entered string kept (unchecked
     /// boxes stay unchecked because they are absent), read-only fields showing the server's
