@@ -5,8 +5,9 @@ import Foundation
 import Synchronization
 
 /// Value helps read from a form's OData service (`../shared/spec/odata-service.md`, "Value
-/// helps"): a page of options for the list screen and the no-JavaScript search, and the check of
-/// each submitted value, which the server makes before it accepts an object. Answers are kept
+/// helps"): a page of options for the list screen and the no-JavaScript search, the whole of a
+/// fixed-value list, the fields a chosen row fills, and the check of each submitted value, which
+/// the server makes before it accepts an object. Answers are kept
 /// for ``lifetime``: a list screen paging back and forth, or a create shown again, asks the
 /// service once.
 final class ServiceValueHelps: Sendable {
@@ -152,9 +153,10 @@ final class ServiceValueHelps: Sendable {
             }
         }
         for (name, strings) in filled { fields[name] = strings }
-        // The row meets the filters its own values make: the check after the fill asks nothing again.
+        // The row meets the filters its own values make: the check after the fill asks nothing
+        // again (unless a value it was to replace stayed, which it was not looked up with).
         let now = Self.choices(fields)
-        for (ask, row) in rows {
+        for (ask, row) in rows where replaced.allSatisfy({ filled[$0] != nil }) {
             keep(
                 Self.lookupKey(ask.value, field: ask.field, formValues: now, target: target),
                 Entry(expires: .now + Self.lifetime, found: .some(row)))
