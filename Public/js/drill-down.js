@@ -8,6 +8,7 @@
 import { button, element } from "./element.js";
 import { labelText } from "./label-text.js";
 import { isCompact } from "./layout.js";
+import { fill, longListInput } from "./value-fills.js";
 
 let counter = 0;
 
@@ -39,28 +40,21 @@ function optionsOf(control) {
 }
 
 /// A match from the server for a long list, chosen through the list's inputs in the page (an
-/// input is added for a value the page does not hold yet).
-function remoteOption(control, match, multiple) {
+/// input is added for a value the page does not hold yet). Chosen, it fills the other fields
+/// the match gives values to (`fills`).
+function remoteOption(control, match) {
   const find = () => Array.from(control.querySelectorAll("input[type=checkbox], input[type=radio]"))
     .find((input) => input.value === match.value);
   return {
     value: match.value, label: match.label, group: match.group || "",
     get chosen() { return !!find()?.checked; },
     choose(on) {
-      let input = find();
-      if (!input && on) {
-        input = document.createElement("input");
-        input.type = multiple ? "checkbox" : "radio";
-        input.name = control.dataset.name;
-        input.value = match.value;
-        input.dataset.label = match.label;
-        input.hidden = true;
-        control.querySelector(".fw-longlist__options").append(input);
-      }
+      const input = on ? longListInput(control, match.value, match.label) : find();
       if (input) {
         input.checked = on;
         input.dispatchEvent(new Event("change", { bubbles: true }));
       }
+      if (on) fill(control.closest("form"), match.fills);
     },
   };
 }
@@ -183,7 +177,7 @@ function openList(cell, control, title, multiple, done) {
     const found = await answer.json();
     const chosen = optionsOf(control).filter((o) => o.chosen);
     const matches = found.options.filter((m) => !chosen.some((o) => o.value === m.value))
-      .map((m) => remoteOption(control, m, multiple));
+      .map((m) => remoteOption(control, m));
     if (page === 1) {
       shown = multiple ? chosen : [];
       got = 0;
@@ -314,6 +308,8 @@ export function enhance(root) {
     }
     update();
     new ResizeObserver(update).observe(cell);
+    // A value put in by another field's choice (value-fills.js) shows at once.
+    control.addEventListener("change", update);
     if (!readOnly) {
       cell.addEventListener("click", () => openList(cell, control, control.dataset.title || name, multiple, update));
     }

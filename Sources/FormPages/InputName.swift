@@ -29,6 +29,11 @@ package enum InputName {
     /// JavaScript); its value names the field. The form comes back with everything typed kept.
     package static let search = "_search"
 
+    /// The submit button that takes the match chosen in a long value list's search, without
+    /// JavaScript, and comes back with the fields that choice gives filled in; its value names
+    /// the field. Nothing is validated or stored.
+    package static let pick = "_pick"
+
     /// The search box of a long value list, `NAME._q`.
     package static func searchQuery(of field: String) -> String { "\(field)._q" }
 

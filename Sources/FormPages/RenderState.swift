@@ -31,11 +31,15 @@ package struct ListSearchResult: Sendable, Hashable {
     package var matches: [OptionSearch.Match]
     /// How many options match in all; more than `matches` when only the first page is shown.
     package var total: Int
+    /// The labels of the other fields a chosen match gives values to (its value help's `Out`
+    /// parameters): the page then offers to take the choice and fill them in.
+    package var gives: [String]
 
-    package init(query: String, matches: [OptionSearch.Match], total: Int? = nil) {
+    package init(query: String, matches: [OptionSearch.Match], total: Int? = nil, gives: [String] = []) {
         self.query = query
         self.matches = matches
         self.total = total ?? matches.count
+        self.gives = gives
     }
 }
 

@@ -80,6 +80,9 @@ final class SlotMarkup: Sendable {
     let noMatches: Fragment
     /// A long value list's search that found more than the page shows: `{{count}}`, `{{total}}`.
     let moreMatches: Fragment
+    /// The button that takes a long value list's chosen match and fills the fields it gives
+    /// (without JavaScript): `{{name}}`, `{{value}}` (the field), `{{text}}` (those fields).
+    let pick: Fragment
     /// A select's option no longer offered: `{{value}}`, `{{checked}}` (as ` selected`), `{{text}}`.
     let keptOption: Fragment
     /// The label of a choice no longer offered: `{{value}}`.
@@ -129,6 +132,7 @@ final class SlotMarkup: Sendable {
         noMatches = try slot("no-matches")
         moreMatches = try slot("more-matches")
         keptOption = try slot("kept-option")
+        pick = try slot("pick")
         noLongerOffered = try slot("no-longer-offered")
         cancelLink = try slot("cancel-link")
         cancelDraft = try slot("cancel-draft")

@@ -275,33 +275,37 @@ package final class ODataClient: Sendable {
                 try query.page(search: search, formValues: formValues, top: top, skip: skip)
             }
             let (rows, total) = try await collection(query, options: options)
-            return OptionPage(options: rows, total: total)
+            var fills: [String: [String: String]] = [:]
+            for row in rows where !row.fills.isEmpty { fills[row.option.value] = row.fills }
+            return OptionPage(options: rows.map(\.option), total: total, fills: fills)
         }
     }
 
-    /// The whole list of a fixed-value help (`ValueListWithFixedValues`), at most `limit` options.
+    /// The whole list of a fixed-value help (`ValueListWithFixedValues`), at most `limit` options,
+    /// and how many it has when the service counted them (more than given: not whole).
     package func fixedOptions(
         for field: String, binding: ServiceBinding, formValues: [String: FieldValue], limit: Int = 500
-    ) async throws(ServiceFailure) -> [Option] {
+    ) async throws(ServiceFailure) -> OptionPage {
         try await guarded { () async throws(ServiceFailure) in
             let query = try valueHelpQuery(field, binding: binding)
             let options = try writable { () throws(ODataValueError) in
                 try query.fixedList(formValues: formValues, limit: limit)
             }
-            return Array(try await collection(query, options: options).options.prefix(limit))
+            let (rows, total) = try await collection(query, options: options)
+            return OptionPage(options: rows.prefix(limit).map(\.option), total: total)
         }
     }
 
-    /// The option a submitted value is, looked up with the same filters the list has; nil when the
-    /// service has no such option (the value is refused).
+    /// The row of a submitted value (its option and what it gives other fields), looked up with
+    /// the same filters the list has; nil when the service has no such option (the value is refused).
     package func lookup(
         _ value: FieldValue, for field: String, binding: ServiceBinding, formValues: [String: FieldValue]
-    ) async throws(ServiceFailure) -> Option? {
+    ) async throws(ServiceFailure) -> ValueHelpRow? {
         try await guarded { () async throws(ServiceFailure) in
             let query = try valueHelpQuery(field, binding: binding)
             let options = try writable { () throws(ODataValueError) in try query.lookup(value, formValues: formValues) }
             let wanted = try writable { () throws(ODataValueError) in try query.valueText(value) }
-            return try await collection(query, options: options).options.first { $0.value == wanted }
+            return try await collection(query, options: options).rows.first { $0.option.value == wanted }
         }
     }
 
@@ -318,7 +322,7 @@ package final class ODataClient: Sendable {
 
     private func collection(
         _ query: ValueHelpQuery, options: [(String, String)]
-    ) async throws(ServiceFailure) -> (options: [Option], total: Int?) {
+    ) async throws(ServiceFailure) -> (rows: [ValueHelpRow], total: Int?) {
         let base = try query.help.collectionRoot.map(sameOriginRoot) ?? connection.serviceRoot
         let target = url(PercentEncoding.pathSegment(query.help.collectionPath), query: options, root: base)
         let answer = try await exchange(
@@ -327,7 +331,11 @@ package final class ODataClient: Sendable {
         try check(answer, binding: nil)
         let json = connection.json(query.binding.version)
         let (rows, total) = try json.collection(ODataJSON.parse(answer.body))
-        return (rows.compactMap { query.option($0, json: json) }, total)
+        return (
+            rows.compactMap { row in
+                query.option(row, json: json).map { ValueHelpRow(option: $0, fills: query.fills(row, json: json)) }
+            }, total
+        )
     }
 
     // MARK: Pieces

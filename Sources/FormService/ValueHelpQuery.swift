@@ -67,13 +67,15 @@ package struct ValueHelpQuery: Sendable {
         return options
     }
 
-    /// A fixed-value list, read whole up to `limit` options.
+    /// A fixed-value list, read whole up to `limit` options, with the total: a service that pages
+    /// on its own answers fewer rows than it has.
     package func fixedList(formValues: [String: FieldValue], limit: Int) throws(ODataValueError) -> [(String, String)] {
         let filters = try fixedFilters(formValues)
         var options: [(String, String)] = [("$select", selected.joined(separator: ","))]
         if !filters.isEmpty { options.append(("$filter", filters.joined(separator: " and "))) }
         options.append(("$orderby", valueProperty))
         options.append(("$top", String(max(limit, 1))))
+        options.append(version == .v2 ? ("$inlinecount", "allpages") : ("$count", "true"))
         return options
     }
 
@@ -109,15 +111,41 @@ package struct ValueHelpQuery: Sendable {
         return Option(value: value, label: labels.isEmpty ? value : labels.joined(separator: " "))
     }
 
+    /// What a row gives the form's other fields, by field name: the value of each `Out` and
+    /// `InOut` parameter of another field (Fiori elements fills them all when a row is chosen).
+    /// A parameter whose local property is no field of the form gives nothing.
+    package func fills(_ row: [String: JSONValue], json: ODataJSON) -> [String: String] {
+        var fills: [String: String] = [:]
+        for parameter in filling {
+            guard let field = parameter.field,
+                let value = text(row[parameter.listProperty], type: type(of: parameter.listProperty), json: json)
+            else { continue }
+            fills[field] = value
+        }
+        return fills
+    }
+
+    /// The `Out` and `InOut` parameters of other fields.
+    private var filling: [ValueHelp.Parameter] {
+        help.parameters.filter { ($0.kind == .out || $0.kind == .inOut) && $0.field != nil && $0.field != field }
+    }
+
     private func text(_ json: JSONValue?, type: EdmType, json reader: ODataJSON) -> String? {
         guard let json else { return nil }
         return reader.edmValue(json, type: type)?.plainText
     }
 
-    /// The value property first, then the labels, each once.
-    private var selected: [String] {
+    /// The value property first, then the labels, each once: what a search looks through.
+    private var shown: [String] {
         var out = [valueProperty]
         for name in help.labelProperties where !out.contains(name) { out.append(name) }
+        return out
+    }
+
+    /// What is read of a row: ``shown``, then what the row gives other fields.
+    private var selected: [String] {
+        var out = shown
+        for name in filling.map(\.listProperty) where !out.contains(name) { out.append(name) }
         return out
     }
 
@@ -149,7 +177,7 @@ package struct ValueHelpQuery: Sendable {
 
     /// The search as a filter over the value and label properties that hold text.
     private func searchFilter(_ term: String) -> String? {
-        let searched = selected.filter { type(of: $0).isText }
+        let searched = shown.filter { type(of: $0).isText }
         guard !searched.isEmpty else { return nil }
         let parts = searched.map { name in
             switch version {

@@ -78,7 +78,7 @@ func lookupAndFixed() throws {
             == ["$select=Region,RegionName", "$filter=Region eq 'BY' and Country eq 'DE' and Active eq true", "$top=2"])
     #expect(
         text(try query(.v4).fixedList(formValues: [:], limit: 500))
-            == ["$select=Region,RegionName", "$filter=Active eq true", "$orderby=Region", "$top=500"])
+            == ["$select=Region,RegionName", "$filter=Active eq true", "$orderby=Region", "$top=500", "$count=true"])
 }
 
 @Test("an option is labelled by its display properties, else by its value")
@@ -89,4 +89,25 @@ func optionLabels() {
             == Option(value: "BY", label: "Bavaria"))
     #expect(query(.v4).option(["Region": .string("BY")], json: json) == Option(value: "BY", label: "BY"))
     #expect(query(.v4).option(["RegionName": .string("x")], json: json) == nil)
+}
+
+@Test("a row gives the other fields its Out and InOut parameters name, read with $select and never searched")
+func fills() throws {
+    var binding = binding(.v4)
+    binding.fields["regionName"] = ServiceProperty(name: "RegionName", type: "Edm.String")
+    binding.valueHelps["region"]?.parameters += [
+        .init(kind: .out, listProperty: "Name", field: "regionName"),
+        .init(kind: .out, listProperty: "Capital"),
+        .init(kind: .inOut, listProperty: "Country", field: "country"),
+    ]
+    let query = try #require(ValueHelpQuery(help: binding.valueHelps["region"]!, field: "region", binding: binding))
+    let page = text(try query.page(search: "ba", formValues: [:], top: 5, skip: 0))
+    #expect(page[0] == "$select=Region,RegionName,Name,Country")
+    #expect(
+        page[1] == "$filter=Active eq true and (contains(tolower(Region),'ba') or contains(tolower(RegionName),'ba'))")
+    let row: [String: JSONValue] = [
+        "Region": .string("BY"), "RegionName": .string("Bavaria"), "Name": .string("Freistaat Bayern"),
+        "Country": .string("DE"), "Capital": .string("München"),
+    ]
+    #expect(query.fills(row, json: ODataJSON(version: .v4)) == ["regionName": "Freistaat Bayern", "country": "DE"])
 }

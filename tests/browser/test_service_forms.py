@@ -1,6 +1,6 @@
 """A form connected to its real OData service, in headless Chromium: the value lists come from the
-service (the list screen with JavaScript, the Search button without), a create lands in the
-service, the service's own refusal appears under its field, and a service that does not answer
+service (the list screen with JavaScript, the Search button without; fixed-value lists as selects
+of the service's rows), choosing a row fills the fields it gives, a create lands in the service, the service's own refusal appears under its field, and a service that does not answer
 gives the page that says nothing was created. Runs when FIELDWORK_ODATA_PYTHON names the Python of
 the test services' virtual environment (scripts/odata-services/setup-venv), as .ci/run sets it."""
 import json
@@ -15,7 +15,7 @@ import uuid
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import describe_violations, failing_violations, signed_in, wait_gone
 
@@ -96,6 +96,15 @@ def reload_waiting(b, action):
     WebDriverWait(b.driver, 45).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
 
 
+def click(b, element, target=None):
+    """Clicks `element`; when the page is still settling under the sticky bar and something else
+    would take the click, clicks `target` (else the element) directly."""
+    try:
+        element.click()
+    except Exception:  # noqa: BLE001 - ElementClickInterceptedException mid-scroll
+        b.driver.execute_script("arguments[0].click()", target or element)
+
+
 def pick_without_script(b, field, query, label=None):
     """Types into a long list's search box, sends it with Enter (the page comes back with the
     service's matches) and chooses the first match, or the one labelled `label`."""
@@ -109,7 +118,7 @@ def pick_without_script(b, field, query, label=None):
     # In the regular layout's sheet, the option may sit below the sheet's fold.
     b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chosen)
     choice = b.driver.find_element(By.ID, chosen.get_attribute("for"))
-    chosen.click()
+    click(b, chosen, choice)
     try:
         WebDriverWait(b.driver, 2).until(lambda d: choice.is_selected())
     except Exception:  # noqa: BLE001 - a click that landed during a layout shift: choose again
@@ -117,14 +126,19 @@ def pick_without_script(b, field, query, label=None):
     assert choice.is_selected(), f"{field}: {label or query} is not chosen"
 
 
+# The fixed-value lists the service answers for whole: selects of its rows, by value.
+FIXED = [("MainProductCategory", "Computer Systems"), ("ProductBaseUnit", "EA"), ("DimensionUnit", "CM"),
+         ("WeightUnit", "KG")]
+
+
 def fill_product_without_script(b, product_id):
     b.driver.find_element(By.ID, "field-ProductForEdit").send_keys(product_id)
     b.driver.find_element(By.ID, "field-Price").send_keys("19.90")
     pick_without_script(b, "Supplier", "asia", "ASIA HIGH TECH")
-    for field, query in [("ProductCategory", "Notebooks"), ("MainProductCategory", "Computer Systems"),
-                         ("Currency", "EUR"), ("ProductBaseUnit", "EA"), ("DimensionUnit", "CM"),
-                         ("WeightUnit", "KG")]:
+    for field, query in [("ProductCategory", "Notebooks"), ("Currency", "EUR")]:
         pick_without_script(b, field, query)
+    for field, value in FIXED:
+        Select(b.driver.find_element(By.ID, f"field-{field}")).select_by_value(value)
 
 
 def service_has(url, product_id):
@@ -176,6 +190,55 @@ def test_the_list_screen_shows_the_services_options(size, admin):
     assert b.driver.find_element(By.ID, "field-Supplier").text == "ASIA HIGH TECH"
 
 
+def choose_on_list_screen(b, field, value):
+    """Opens a select's list screen (its rows are in the page) and chooses the row of `value`."""
+    label = b.js_eval("return Array.from(document.querySelector(`select[name=${arguments[0]}]`).options)"
+                      ".find(o => o.value === arguments[1]).textContent", field, value)
+    b.driver.find_element(By.ID, f"field-{field}").click()
+    b.settle()
+    rows = b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__label")
+    row = next((r for r in rows if r.get_attribute("textContent") == label), None)
+    assert row is not None, f"{field}: no row {label} in {[r.get_attribute('textContent') for r in rows]}"
+    b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    row.click()
+    assert wait_gone(b, "dialog.fw-drilldown")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["compact", "regular"])
+@pytest.mark.parametrize("js", [False, True], ids=["nojs", "js"])
+def test_choosing_a_product_category_fills_its_main_category(js, size, admin, admin_nojs):
+    b = (admin if js else admin_nojs).viewport(*size).open(f"/forms/{PRODUCT}/new")
+    main = "return document.querySelector('select[name=MainProductCategory]').value"
+    # A fixed-value list is a select of the service's nine main categories.
+    options = b.js_eval("return Array.from(document.querySelectorAll('select[name=MainProductCategory] option'))"
+                        ".map(o => o.value).filter(v => v)")
+    assert len(options) == 9 and "Computer Systems" in options, options
+    assert b.js_eval(main) == ""
+    if js:
+        b.driver.find_element(By.ID, "field-ProductCategory").click()
+        b.settle()
+        screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
+        screen.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("Notebooks")
+        labels = "return Array.from(document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__label')).map(e => e.textContent)"
+        WebDriverWait(b.driver, 10).until(lambda d: b.js_eval(labels) == ["Notebooks"])
+        screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__label").click()
+        assert wait_gone(b, "dialog.fw-drilldown")
+        WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(main) == "Computer Systems")
+        # The list screen's cell of the filled field shows its new choice.
+        assert b.driver.find_element(By.ID, "field-MainProductCategory").text == "Computer Systems"
+        assert b.driver.find_element(By.ID, "field-ProductCategory").text == "Notebooks"
+    else:
+        pick_without_script(b, "ProductCategory", "Notebooks")
+        button = b.driver.find_element(By.CSS_SELECTOR, "button[name=_pick][value=ProductCategory]")
+        assert "Category" in b.driver.find_element(By.CSS_SELECTOR, ".fw-longlist__note").text
+        b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        reload_waiting(b, lambda: click(b, button))
+        assert b.js_eval(main) == "Computer Systems"
+        chosen = b.driver.find_element(By.CSS_SELECTOR, ".fw-longlist[data-name='ProductCategory'] input:checked")
+        assert chosen.get_attribute("value") == "Notebooks"
+    b.screenshot(f"service-fills-{'js' if js else 'nojs'}-{size[0]}")
+
+
 @pytest.mark.parametrize("js", [False, True], ids=["nojs", "js"])
 def test_the_services_refusal_is_shown_under_its_field(js, admin, admin_nojs, product_service):
     b = (admin if js else admin_nojs).viewport(1280, 800).open(f"/forms/{PRODUCT}/new")
@@ -183,9 +246,7 @@ def test_the_services_refusal_is_shown_under_its_field(js, admin, admin_nojs, pr
         # Chosen through the list screens, as a person with scripts would.
         b.driver.find_element(By.ID, "field-ProductForEdit").send_keys("HT-1000")
         b.driver.find_element(By.ID, "field-Price").send_keys("5")
-        for field, query in [("Supplier", "asia"), ("ProductCategory", "Notebooks"),
-                             ("MainProductCategory", "Computer Systems"), ("Currency", "EUR"),
-                             ("ProductBaseUnit", "EA"), ("DimensionUnit", "CM"), ("WeightUnit", "KG")]:
+        for field, query in [("Supplier", "asia"), ("ProductCategory", "Notebooks"), ("Currency", "EUR")]:
             b.driver.find_element(By.ID, f"field-{field}").click()
             b.settle()
             screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
@@ -202,6 +263,10 @@ def test_the_services_refusal_is_shown_under_its_field(js, admin, admin_nojs, pr
             assert found, f"the list screen of {field} found nothing for {query}: {screen.text}"
             found[0].click()
             assert wait_gone(b, "dialog.fw-drilldown")
+        # Notebooks gave its main category already.
+        assert b.js_eval("return document.querySelector('select[name=MainProductCategory]').value") == "Computer Systems"
+        for field, value in FIXED[1:]:
+            choose_on_list_screen(b, field, value)
     else:
         fill_product_without_script(b, "HT-1000")
     reload_waiting(b, lambda: b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click())

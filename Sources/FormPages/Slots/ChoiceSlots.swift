@@ -1,8 +1,11 @@
+import FormModel
+
 /// The slots of choices whose options are not in the plan: a long value list's, which are
 /// searched on the server, and on an edit view the stored choices a field no longer offers.
 enum ChoiceSlots {
     /// A long value list's chosen values (checked), then the matches of the search asked for
-    /// without JavaScript (``RenderState/listSearches``), as radios or checkboxes.
+    /// without JavaScript (``RenderState/listSearches``), as radios or checkboxes, and, when a
+    /// choice gives other fields their values, the button that takes it and fills them.
     struct LongList: Slot {
         let field: String
         let several: Bool
@@ -31,6 +34,16 @@ enum ChoiceSlots {
                     switch part {
                     case .count: String(search.matches.count)
                     case .total: String(search.total)
+                    default: nil
+                    }
+                }
+            }
+            if !search.gives.isEmpty, !search.matches.isEmpty {
+                markup.pick.write(to: &buffer) { part in
+                    switch part {
+                    case .name: InputName.pick
+                    case .value: field
+                    case .text: Words.list(search.gives)
                     default: nil
                     }
                 }

@@ -5,8 +5,9 @@ import Foundation
 import Synchronization
 
 /// Value helps read from a form's OData service (`../shared/spec/odata-service.md`, "Value
-/// helps"): a page of options for the list screen and the no-JavaScript search, and the check of
-/// each submitted value, which the server makes before it accepts an object. Answers are kept
+/// helps"): a page of options for the list screen and the no-JavaScript search, the whole of a
+/// fixed-value list, the fields a chosen row fills, and the check of each submitted value, which
+/// the server makes before it accepts an object. Answers are kept
 /// for ``lifetime``: a list screen paging back and forth, or a create shown again, asks the
 /// service once.
 final class ServiceValueHelps: Sendable {
@@ -19,8 +20,9 @@ final class ServiceValueHelps: Sendable {
 
     private struct Entry: Sendable {
         var expires: ContinuousClock.Instant
-        var page: OptionPage?
-        var found: Option??
+        var page: OptionPage? = nil
+        var found: ValueHelpRow?? = nil
+        var fixed: OptionPage? = nil
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -38,22 +40,128 @@ final class ServiceValueHelps: Sendable {
         let found = try await target.client.options(
             for: field, binding: target.binding, search: query.isEmpty ? nil : query, formValues: formValues,
             top: Self.pageSize, skip: (page - 1) * Self.pageSize)
-        keep(key, Entry(expires: .now + Self.lifetime, page: found, found: nil))
+        keep(key, Entry(expires: .now + Self.lifetime, page: found))
         return found
     }
 
-    /// The option a submitted value is in the service, or nil when it has none.
+    /// The row of a submitted value in the service (its option and what it gives other
+    /// fields), or nil when it has none.
     func lookup(
         _ value: String, field: String, formValues: [String: FieldValue], target: ServiceTarget
-    ) async throws(ServiceFailure) -> Option? {
-        let formValues = Self.filters(of: field, in: formValues, target: target)
-        let key =
-            "l|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(value)|\(Self.describe(formValues))"
+    ) async throws(ServiceFailure) -> ValueHelpRow? {
+        let key = Self.lookupKey(value, field: field, formValues: formValues, target: target)
         if let hit = cached(key)?.found { return hit }
         let found = try await target.client.lookup(
-            .choice(value), for: field, binding: target.binding, formValues: formValues)
-        keep(key, Entry(expires: .now + Self.lifetime, page: nil, found: .some(found)))
+            .choice(value), for: field, binding: target.binding,
+            formValues: Self.filters(of: field, in: formValues, target: target))
+        keep(key, Entry(expires: .now + Self.lifetime, found: .some(found)))
         return found
+    }
+
+    private static func lookupKey(
+        _ value: String, field: String, formValues: [String: FieldValue], target: ServiceTarget
+    ) -> String {
+        let filters = filters(of: field, in: formValues, target: target)
+        return "l|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(value)|\(describe(filters))"
+    }
+
+    /// The whole list of a fixed-value help up to one more than a list shown whole may hold,
+    /// with its total when counted; nil when the service did not answer.
+    func fixedOptions(_ field: String, formValues: [String: FieldValue], target: ServiceTarget) async -> OptionPage? {
+        let formValues = Self.filters(of: field, in: formValues, target: target)
+        let key = "f|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(Self.describe(formValues))"
+        if let hit = cached(key)?.fixed { return hit }
+        guard
+            let found = try? await target.client.fixedOptions(
+                for: field, binding: target.binding, formValues: formValues, limit: FormSchema.longListThreshold + 1)
+        else { return nil }
+        keep(key, Entry(expires: .now + Self.lifetime, fixed: found))
+        return found
+    }
+
+    /// Puts the service's whole list into each fixed-value list (`ValueListWithFixedValues`)
+    /// that stands alone, as Fiori elements shows it, a dropdown: one neither filtered by other
+    /// fields nor giving them values, that the service answered for, with at most
+    /// ``FormSchema/longListThreshold`` options. Such a field is an ordinary choice, checked
+    /// against that list; any other stays a long list. Returns whether the schema has such
+    /// lists, whose options are then good for ``lifetime``.
+    func putFixedLists(into schema: inout FormSchema, target: ServiceTarget) async -> Bool {
+        let fields = Self.fed(schema, target).filter { field in
+            guard let help = target.binding.valueHelps[field.name], help.fixedValues else { return false }
+            return !help.parameters.contains { $0.field != nil && $0.field != field.name && $0.kind != .displayOnly }
+        }
+        guard !fields.isEmpty else { return false }
+        let lists = await withTaskGroup(of: (String, OptionPage?).self) { group in
+            for field in fields {
+                group.addTask { (field.name, await self.fixedOptions(field.name, formValues: [:], target: target)) }
+            }
+            var lists: [String: OptionPage] = [:]
+            for await (name, page) in group { lists[name] = page }
+            return lists
+        }
+        for field in fields {
+            // Whole: all the service counted (a service may page below what was asked for).
+            guard let page = lists[field.name], case let options = page.options, !options.isEmpty,
+                options.count <= FormSchema.longListThreshold, (page.total ?? options.count) == options.count,
+                let index = schema.lists.firstIndex(where: { $0.id == field.list })
+            else { continue }
+            schema.lists[index].groups = [OptionGroup(options: options)]
+            schema.lists[index].remote = false
+        }
+        return true
+    }
+
+    /// Fills the fields a chosen value gives (its value help's `Out` and `InOut` parameters of
+    /// other fields) that are empty, as Fiori elements does when a row is chosen, from the row
+    /// the service has for it; read-only fields and fields of other forms are left alone. Returns
+    /// the values filled, by field name. A value the service has no row for fills nothing (its
+    /// check refuses it); the row found also answers the check once the fields are filled.
+    /// - Parameter replacing: the one list whose row replaces the other fields' values (a
+    ///   choice made on purpose, without JavaScript), not only fills the empty ones.
+    func fill(
+        _ fields: inout [String: [String]], schema: FormSchema, readOnly: Set<String> = [], target: ServiceTarget,
+        replacing: String? = nil
+    ) async -> [String: [String]] {
+        let given = fields
+        let empty = { (name: String) in (given[name] ?? []).allSatisfy(\.isEmpty) }
+        var asks: [(field: String, value: String)] = []
+        for field in Self.fed(schema, target) where replacing == nil || replacing == field.name {
+            guard let strings = fields[field.name], strings.count == 1, let value = strings.first, !value.isEmpty
+            else { continue }
+            let gives = Self.gives(field.name, schema: schema, readOnly: readOnly, target: target)
+            if gives.contains(where: { replacing != nil || empty($0.name) }) { asks.append((field.name, value)) }
+        }
+        guard !asks.isEmpty else { return [:] }
+        // A choice made on purpose is looked up without the values it replaces.
+        let replaced = replacing.map { Set(Self.gives($0, schema: schema, target: target).map(\.name)) } ?? []
+        let values = Self.choices(fields.filter { !replaced.contains($0.key) })
+        let rows = await withTaskGroup(of: (Int, ValueHelpRow?).self) { group in
+            for (index, ask) in asks.enumerated() {
+                group.addTask {
+                    (index, try? await self.lookup(ask.value, field: ask.field, formValues: values, target: target))
+                }
+            }
+            var rows: [(ask: (field: String, value: String), row: ValueHelpRow)] = []
+            for await (index, row) in group { if let row { rows.append((asks[index], row)) } }
+            return rows.sorted { $0.ask.field < $1.ask.field }
+        }
+        var filled: [String: [String]] = [:]
+        for (ask, row) in rows {
+            for field in Self.gives(ask.field, schema: schema, readOnly: readOnly, target: target)
+            where (replacing != nil || empty(field.name)) && filled[field.name] == nil {
+                if let value = row.fills[field.name] { filled[field.name] = [value] }
+            }
+        }
+        for (name, strings) in filled { fields[name] = strings }
+        // The row meets the filters its own values make: the check after the fill asks nothing
+        // again (unless a value it was to replace stayed, which it was not looked up with).
+        let now = Self.choices(fields)
+        for (ask, row) in rows where replaced.allSatisfy({ filled[$0] != nil }) {
+            keep(
+                Self.lookupKey(ask.value, field: ask.field, formValues: now, target: target),
+                Entry(expires: .now + Self.lifetime, found: .some(row)))
+        }
+        return filled
     }
 
     /// Checks every value of the form's service-fed lists in the service; a value it does not
@@ -150,12 +258,12 @@ final class ServiceValueHelps: Sendable {
             asks += (strings[field.name] ?? []).filter { !$0.isEmpty }.map { (field.name, $0) }
         }
         guard !asks.isEmpty else { return [:] }
-        let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
+        let values = Self.choices(strings)
         return await withTaskGroup(of: (String, String, String?).self) { group in
             for ask in asks {
                 group.addTask {
                     let found = try? await self.lookup(ask.value, field: ask.field, formValues: values, target: target)
-                    return (ask.field, ask.value, found?.label)
+                    return (ask.field, ask.value, found?.option.label)
                 }
             }
             var labels: [String: [String: String]] = [:]
@@ -166,18 +274,50 @@ final class ServiceValueHelps: Sendable {
         }
     }
 
+    /// What "Use this choice" under a long list's matches (without JavaScript) fills in: the
+    /// values the chosen one gives other fields, by field name, replacing theirs.
+    func pick(
+        _ field: String, strings: [String: [String]], schema: FormSchema, readOnly: [String], target: ServiceTarget?
+    ) async -> [String: [String]] {
+        guard let target else { return [:] }
+        var fields = strings
+        return await fill(&fields, schema: schema, readOnly: Set(readOnly), target: target, replacing: field)
+    }
+
     /// A long list's search in the no-JavaScript page, when the service feeds the list: its first
     /// page of matches (none when the service did not answer); nil for a list of the form's own.
     func search(
-        _ search: ListSearch, strings: [String: [String]], schema: FormSchema, target: ServiceTarget?
+        _ search: ListSearch, strings: [String: [String]], schema: FormSchema, readOnly: [String],
+        target: ServiceTarget?
     ) async -> ListSearch {
         guard let target, Self.feeds(search.field, schema, target) else { return search }
         var searched = search
-        let values = strings.compactMapValues { $0.first.map(FieldValue.choice) }
+        let values = Self.choices(strings)
         let found = try? await page(search.field, query: search.query, page: 1, formValues: values, target: target)
         let matches = (found?.options ?? []).map { OptionSearch.Match(value: $0.value, label: $0.label) }
-        searched.found = ListSearchResult(query: search.query, matches: matches, total: found?.total ?? matches.count)
+        searched.found = ListSearchResult(
+            query: search.query, matches: matches, total: found?.total ?? matches.count,
+            gives: Self.gives(search.field, schema: schema, readOnly: Set(readOnly), target: target).map(\.displayName))
         return searched
+    }
+
+    /// The fields of the form a choice in a field's value help gives values to (its `Out` and
+    /// `InOut` parameters of other fields), in form order; read-only ones are not given anything.
+    static func gives(
+        _ field: String, schema: FormSchema, readOnly: Set<String> = [], target: ServiceTarget
+    ) -> [Field] {
+        let names = Set(
+            (target.binding.valueHelps[field]?.parameters ?? []).filter { $0.kind == .out || $0.kind == .inOut }
+                .compactMap(\.field))
+        return schema.allFields.filter { $0.name != field && names.contains($0.name) && !readOnly.contains($0.name) }
+    }
+
+    /// What a row gives the form's fields (``gives(_:schema:readOnly:target:)``), by field name.
+    static func fills(
+        _ fills: [String: String], of field: String, schema: FormSchema, readOnly: Set<String>, target: ServiceTarget
+    ) -> [String: String] {
+        let given = Set(gives(field, schema: schema, readOnly: readOnly, target: target).map(\.name))
+        return fills.filter { given.contains($0.key) }
     }
 
     /// Whether the service feeds a field's list: a value help in the binding, and a list the form
@@ -207,6 +347,12 @@ final class ServiceValueHelps: Sendable {
             }
             .compactMap(\.field))
         return values.filter { names.contains($0.key) }
+    }
+
+    /// A page's strings as the values that filter lists: each field's first, when not empty (a
+    /// select left at "Select" sends an empty one, which filters nothing).
+    static func choices(_ strings: [String: [String]]) -> [String: FieldValue] {
+        strings.compactMapValues { $0.first.flatMap { $0.isEmpty ? nil : FieldValue.choice($0) } }
     }
 
     /// The form's values as a stable text, for a cache key.

@@ -51,14 +51,15 @@ struct ObjectSubmissions: Sendable {
     ) async throws -> Outcome {
         // A used key is found when its row refuses the insert below, so a first create (nearly
         // every create) costs no extra query.
-        let serverValues = form.serverValues(known: readOnlyValues)
+        var submission = submission
+        let (serverValues, shown) = await filling(&submission, form: form, known: readOnlyValues, service: service)
         var result = FormValidator.validate(
             form.schema, submission,
             context: ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock()))
         result.issues = readIssues + result.issues
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.create)
-            return .refused(result, serverValues: serverValues)
+            return .refused(result, serverValues: shown)
         }
         let fileIDs = Self.fileIDs(result.values)
         let attachments = attachments
@@ -68,11 +69,11 @@ struct ObjectSubmissions: Sendable {
             await valueHelps.check(&result, schema: form.schema, target: service)
             guard result.isValid else {
                 FieldworkMetrics.submissionRefused(.create)
-                return .refused(result, serverValues: serverValues, service: ServiceContinuation(draft: draft.kept))
+                return .refused(result, serverValues: shown, service: ServiceContinuation(draft: draft.kept))
             }
             return try await createInService(
                 result, form: form, viewer: viewer, once: once, target: service, fileIDs: fileIDs,
-                serverValues: serverValues, draft: draft)
+                serverValues: shown, draft: draft)
         }
         do {
             let object = try await objects.create(
@@ -226,6 +227,20 @@ struct ObjectSubmissions: Sendable {
         return .deleted
     }
 
+    /// The read-only fields' values, and the values a refused submission shows again: those, and
+    /// the fields the service filled. A form in mode `service` fills the empty fields a chosen
+    /// value gives (its value help's `Out` parameters) from the service's row, as Fiori elements
+    /// does when the row is chosen, before validation, which then judges them too.
+    private func filling(
+        _ submission: inout Submission, form: PreparedForm, known: [String: [String]], service: ServiceTarget?
+    ) async -> (server: [String: [String]], shown: [String: [String]]) {
+        let serverValues = form.serverValues(known: known)
+        guard let service else { return (serverValues, serverValues) }
+        let filled = await valueHelps.fill(
+            &submission.fields, schema: form.schema, readOnly: Set(form.readOnlyFields), target: service)
+        return (serverValues, serverValues.merging(filled) { server, _ in server })
+    }
+
     /// What a create that failed with a one-time key is answered. Another request with the key
     /// may have committed first (its row made this transaction fail): then `firstCreate` finds
     /// its answer. With the database gone there is nothing to look up, and the outage answers
@@ -264,7 +279,9 @@ struct ObjectSubmissions: Sendable {
         noLongerOffered: [String: [String]], service: ServiceTarget? = nil, etag: String? = nil
     ) async throws -> Outcome {
         let stored = InputStrings.of(object.values)
-        let serverValues = form.serverValues(known: stored)
+        var submission = submission
+        let (serverValues, shown) = await filling(
+            &submission, form: form, known: stored, service: object.service == nil ? nil : service)
         let result = FormValidator.validate(
             form.schema, submission,
             context: ValidationContext(
@@ -272,11 +289,11 @@ struct ObjectSubmissions: Sendable {
                 noLongerOffered: noLongerOffered))
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
-            return .refused(result, serverValues: serverValues)
+            return .refused(result, serverValues: shown)
         }
         if let service, object.service != nil {
             return try await updateInService(
-                result, object: object, form: form, viewer: viewer, stagedIDs: stagedIDs, serverValues: serverValues,
+                result, object: object, form: form, viewer: viewer, stagedIDs: stagedIDs, serverValues: shown,
                 target: service, etag: etag)
         }
         let keptIDs = Self.fileIDs(result.values)

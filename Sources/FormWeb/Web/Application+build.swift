@@ -84,13 +84,26 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // Form heads, the form list, sessions and accounts are read from memory in the steady
     // state; every instance follows the database's change feed to drop what another one changed.
     let heads = CachedFormHeads(store, feed: database.feed)
+    // Connected OData forms: the secrets sealed with a key that is not in the database, one HTTP
+    // client for every connection.
+    let connections = ConnectionStore(
+        database: database,
+        sealing: try SealingKey.load(environment: configuration.sealingKey, dataFolder: configuration.dataFolder))
+    let http = ServiceHTTPClient()
+    let services = ServiceClients(
+        http: http, connections: connections, feed: database.feed, timeZone: configuration.timeZone)
+    let valueHelps = ServiceValueHelps()
     let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone) { form in
         var schema = try await store.schema(of: form)
-        // A form in mode `service` reads its value helps from the service: searched as long lists.
-        if form.usesService, let binding = try form.binding() {
-            schema.markRemoteLists(forFields: binding.valueHelps.keys)
-        }
-        return schema
+        // A form in mode `service` reads its value helps from the service: searched as long
+        // lists, but for the fixed-value lists it answers for whole, shown as other choices are.
+        guard form.usesService, let binding = try form.binding() else { return ViewSchema(schema) }
+        schema.markRemoteLists(forFields: binding.valueHelps.keys)
+        let target = try? await services.target(for: form, schema: schema)
+        if let target, !(await valueHelps.putFixedLists(into: &schema, target: target)) { return ViewSchema(schema) }
+        // Its lists as the service has them now (or, when it could not be asked, long lists for
+        // now): asked again when they expire.
+        return ViewSchema(schema, expires: .now + ServiceValueHelps.lifetime)
     }
     let csrf = CSRF(secret: secret)
     let viewers = ViewerResolver(users: users, csrf: csrf)
@@ -133,16 +146,8 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let attachments = AttachmentStore(
         database: database, dataFolder: configuration.dataFolder, folder: configuration.attachmentsFolder)
     let reader = SubmissionReader(attachments: attachments)
-    let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments)
+    let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments, valueHelps: valueHelps)
     let imports = FormImports(forms: store)
-    // Connected OData forms: the secrets sealed with a key that is not in the database, one HTTP
-    // client for every connection.
-    let connections = ConnectionStore(
-        database: database,
-        sealing: try SealingKey.load(environment: configuration.sealingKey, dataFolder: configuration.dataFolder))
-    let http = ServiceHTTPClient()
-    let services = ServiceClients(
-        http: http, connections: connections, feed: database.feed, timeZone: configuration.timeZone)
     let serviceConnections = ServiceConnections(
         forms: store, connections: connections, http: http, timeZone: configuration.timeZone)
 

@@ -60,13 +60,13 @@ struct CreateController {
         let service = try await services.target(for: form, schema: view.schema)
         // The draft a refused activation kept: the corrected create goes on with it.
         var keptDraft = drafts.open(received.control(InputName.draft), formID: form.id, owner: viewer.ownerKey)
-        if let search = received.listSearch(longLists: view.optionSearches.keys) {
-            // The Search button of a long list: the same form again, everything typed kept,
-            // with the list's matches to choose from. Nothing is validated or stored.
-            again = .searching(
-                await submissions.valueHelps.search(
-                    search, strings: received.submission.fields, schema: view.schema, target: service))
-            serverValues = view.form.serverValues(known: sealed)
+        if let (shown, filled) = await ShownAgain.browsing(
+            received, view: view, valueHelps: submissions.valueHelps, target: service)
+        {
+            // A long list's Search button or Use this choice: the same form again, everything
+            // typed kept. Nothing is validated or stored.
+            again = shown
+            serverValues = view.form.serverValues(known: sealed).merging(filled) { server, _ in server }
         } else {
             switch try await submissions.create(
                 received.submission, form: view.form, viewer: viewer, readOnlyValues: sealed,

@@ -79,7 +79,9 @@ struct FormController {
 
     /// `GET /api/forms/{id}/fields/{field}/options?q=&page=`: the options of a value list that
     /// match what was typed, 50 a page, for the list screen of a long list (and for scripts).
-    /// `{"options": [{"value", "label", "group"?}], "total", "page", "more"}`; 404 for a field
+    /// `{"options": [{"value", "label", "group"?, "fills"?}], "total", "page", "more"}`, where
+    /// `fills` gives, by field name, the values choosing the option puts into other fields of
+    /// the form (its service value help's `Out` parameters); 404 for a field
     /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
@@ -106,9 +108,17 @@ struct FormController {
                 let found = try await valueHelps.page(
                     field, query: String(query.prefix(200)), page: number, formValues: values, target: target)
                 let total = found.total ?? ((number - 1) * ServiceValueHelps.pageSize + found.options.count)
+                let readOnly = Set(view.readOnlyFields)
                 return try JSONResponse.make(
                     OptionsPage(
-                        options: found.options.map { OptionSearch.Match(value: $0.value, label: $0.label) },
+                        options: found.options.map { option in
+                            let fills = found.fills[option.value].map {
+                                ServiceValueHelps.fills(
+                                    $0, of: field, schema: view.schema, readOnly: readOnly, target: target)
+                            }
+                            return OptionsPage.Option(
+                                value: option.value, label: option.label, fills: fills?.isEmpty == false ? fills : nil)
+                        },
                         total: total,
                         page: number, more: number * ServiceValueHelps.pageSize < total),
                     status: .ok)
@@ -119,7 +129,10 @@ struct FormController {
         }
         let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000))
         return try JSONResponse.make(
-            OptionsPage(options: found.matches, total: found.total, page: found.page, more: found.hasMore), status: .ok)
+            OptionsPage(
+                options: found.matches.map { OptionsPage.Option(value: $0.value, label: $0.label, group: $0.group) },
+                total: found.total, page: found.page, more: found.hasMore),
+            status: .ok)
     }
 
     /// Objects per page of the parent page's list.
@@ -128,7 +141,15 @@ struct FormController {
 
 /// A page of a value list's options, as `GET /api/forms/{id}/fields/{field}/options` gives it.
 struct OptionsPage: Encodable {
-    var options: [OptionSearch.Match]
+    /// One option; `group` and `fills` only when it has them.
+    struct Option: Encodable {
+        var value: String
+        var label: String
+        var group: String? = nil
+        var fills: [String: String]? = nil
+    }
+
+    var options: [Option]
     var total: Int
     var page: Int
     var more: Bool

@@ -105,23 +105,27 @@ struct ObjectController {
         let again: ShownAgain
         let serverValues: [String: [String]]
         var etag = object.service == nil ? nil : ServiceContinuation.etag(sent: received.control(InputName.etag))
-        if let search = received.listSearch(longLists: view.optionSearches.keys) {
-            // The Search button of a long list: the edit view again with everything typed kept.
-            again = .searching(search)
-            serverValues = view.form.serverValues(known: stored)
+        let service =
+            object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
+        if let (shown, filled) = await ShownAgain.browsing(
+            received, view: view, valueHelps: submissions.valueHelps, target: service)
+        {
+            // A long list's Search button or Use this choice: the edit view again, everything
+            // typed kept.
+            again = shown
+            serverValues = view.form.serverValues(known: stored).merging(filled) { server, _ in server }
         } else {
             switch try await submissions.update(
                 received.submission, object: object, form: view.form, viewer: viewer, stagedIDs: received.stagedIDs,
-                noLongerOffered: kept, service: try await services.target(for: try context.form, schema: view.schema),
-                etag: etag)
+                noLongerOffered: kept, service: service, etag: etag)
             {
             case .stored, .keyReused:  // an update carries no one-time key
                 return Response.seeOther(Self.path(object.formID, object.id))
-            case .refused(let result, let refusedValues, let service):
+            case .refused(let result, let refusedValues, let continuation):
                 again = .refused(result.issues)
                 serverValues = refusedValues
                 // After a 412 the view shows the service's values now, and goes on from their ETag.
-                etag = service?.etag ?? etag
+                etag = continuation?.etag ?? etag
             case .serviceAway(let message):
                 again = .serviceAway(message)
                 serverValues = view.form.serverValues(known: stored)
@@ -131,10 +135,9 @@ struct ObjectController {
         }
         var state = try await reader.state(
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: storedFiles)
-        if object.service != nil {
+        if service != nil {
             state.choiceLabels = await submissions.valueHelps.labels(
-                of: state.values, schema: view.schema,
-                target: try await services.target(for: try context.form, schema: view.schema))
+                of: state.values, schema: view.schema, target: service)
         }
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = kept

@@ -9,6 +9,9 @@ import Synchronization
 /// at most ``capacity`` per kind of page (least recently used out), so memory stays bounded
 /// however many forms and versions there are.
 ///
+/// A view whose options a form's service gave (its fixed-value lists, read whole) holds until
+/// those options do (``ViewSchema/expires``), then is built again from the service's lists then.
+///
 /// A lookup is a few instructions under a lock, on the request's own thread: no actor to hop to
 /// and back on every page. A plan is built outside the lock; two requests that miss at once may
 /// both build it, and the second one's is kept: the same plan, built from the same version.
@@ -37,10 +40,18 @@ final class PlanCache: Sendable {
         }
     }
 
+    /// A view as kept: until when its options hold, nil for ever.
+    private struct BuiltView: Sendable {
+        var view: FormView
+        var expires: ContinuousClock.Instant?
+
+        var isCurrent: Bool { expires.map { $0 > .now } ?? true }
+    }
+
     private struct Tables {
         /// Create and edit views by mode. Edit views, detail and delete pages stay for every
         /// version objects were created with; create views only for the newest.
-        var views: [FormMode: LRUCache<Key, FormView>] = [:]
+        var views: [FormMode: LRUCache<Key, BuiltView>] = [:]
         var detailPages = LRUCache<Key, RenderPlan>(capacity: capacity)
         var deletePages = LRUCache<Key, RenderPlan>(capacity: capacity)
         var parentPages = LRUCache<Key, RenderPlan>(capacity: capacity)
@@ -50,14 +61,15 @@ final class PlanCache: Sendable {
 
     private let tables = Mutex(Tables())
     private let renderer: PageRenderer
-    /// The schema of a stored version with its uploaded options; only called to build a plan.
-    private let schemas: @Sendable (StoredForm) async throws -> FormSchema
+    /// The schema of a stored version with its uploaded options (and its service's fixed
+    /// lists); only called to build a plan.
+    private let schemas: @Sendable (StoredForm) async throws -> ViewSchema
     /// Where the views read `today` and `now`.
     private let timeZone: TimeZone
 
     init(
         renderer: PageRenderer, timeZone: TimeZone = .current,
-        schemas: @escaping @Sendable (StoredForm) async throws -> FormSchema
+        schemas: @escaping @Sendable (StoredForm) async throws -> ViewSchema
     ) {
         self.renderer = renderer
         self.timeZone = timeZone
@@ -97,16 +109,19 @@ final class PlanCache: Sendable {
 
     /// The view when it is built already, counted as a hit; nil otherwise.
     private func cachedView(for form: StoredForm, mode: FormMode) -> FormView? {
-        guard let view = tables.withLock({ $0.views[mode]?.value(for: Key(form)) }) else { return nil }
+        guard let built = tables.withLock({ $0.views[mode]?.value(for: Key(form)) }), built.isCurrent else {
+            return nil
+        }
         FieldworkMetrics.cacheHit(.plans)
-        return view
+        return built.view
     }
 
     /// The edit view of a form version, if built already: saves loading the version.
     func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
-        tables.withLock {
+        let built = tables.withLock {
             $0.views[.edit]?.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
         }
+        return built?.isCurrent == true ? built?.view : nil
     }
 
     /// The edit view of a stored form version, built once.
@@ -118,24 +133,24 @@ final class PlanCache: Sendable {
     /// shown for the newest version; edit views keep every version their objects were made with.
     private func view(for form: StoredForm, mode: FormMode) async throws -> FormView {
         let key = Key(form)
-        // A long list's search is the same in both views of a version: folded once.
-        let (cached, searches) = tables.withLock { tables in
-            (
-                tables.views[mode]?.value(for: key),
-                tables.views[mode == .create ? .edit : .create]?.value(for: key)?.optionSearches
-            )
+        // A long list's search is the same in both views of a version: folded once (unless the
+        // service's lists are in them, which change).
+        let (cached, other) = tables.withLock { tables in
+            (tables.views[mode]?.value(for: key), tables.views[mode == .create ? .edit : .create]?.value(for: key))
         }
-        if let cached {
+        if let cached, cached.isCurrent {
             FieldworkMetrics.cacheHit(.plans)
-            return cached
+            return cached.view
         }
         FieldworkMetrics.cacheMiss(.plans)
+        let source = try await schemas(form)
         let view = try renderer.formView(
-            for: try await schemas(form), version: form.version, mode: mode, listsRevision: form.listsRevision,
-            timeZone: timeZone, optionSearches: searches)
+            for: source.schema, version: form.version, mode: mode, listsRevision: form.listsRevision,
+            timeZone: timeZone, optionSearches: other?.expires == nil ? other?.view.optionSearches : nil)
         tables.withLock { tables in
             Self.keep(
-                view, in: &tables.views[mode, default: LRUCache(capacity: Self.capacity)], for: key,
+                BuiltView(view: view, expires: source.expires),
+                in: &tables.views[mode, default: LRUCache(capacity: Self.capacity)], for: key,
                 latestOnly: mode == .create)
         }
         return view
@@ -175,5 +190,18 @@ final class PlanCache: Sendable {
             tables.indexes[signature] = plan
         }
         return plan
+    }
+}
+
+/// The schema a view is built from, and until when its options hold: a connected form's
+/// fixed-value lists read whole from its service hold for ``ServiceValueHelps/lifetime``; nil
+/// for ever.
+struct ViewSchema: Sendable {
+    var schema: FormSchema
+    var expires: ContinuousClock.Instant?
+
+    init(_ schema: FormSchema, expires: ContinuousClock.Instant? = nil) {
+        self.schema = schema
+        self.expires = expires
     }
 }

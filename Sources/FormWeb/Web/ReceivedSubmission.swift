@@ -13,8 +13,8 @@ struct ReceivedSubmission: Sendable {
 
     /// Inputs that steer the request rather than carry a field's value.
     static let controlNames: Set<String> = [
-        InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter, InputName.draft,
-        InputName.discard, InputName.etag,
+        InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter, InputName.pick,
+        InputName.draft, InputName.discard, InputName.etag,
     ]
 
     /// Splits the control inputs off a body's fields.
@@ -43,6 +43,13 @@ struct ReceivedSubmission: Sendable {
             !search.query.isEmpty
                 && search.query != submission.fields[InputName.searchedQuery(of: search.field)]?.first
         }
+    }
+
+    /// The long value list whose chosen match "Use this choice" takes (without JavaScript), to
+    /// fill in the fields it gives; nil when the form was sent for anything else.
+    func listPick(longLists: some Collection<String>) -> String? {
+        guard let field = controls[InputName.pick], longLists.contains(field) else { return nil }
+        return field
     }
 
     private func search(_ field: String) -> ListSearch {

@@ -10,6 +10,9 @@ enum ShownAgain: Sendable {
     /// (``ReceivedSubmission/listSearch(longLists:)``): the list's matches to choose from.
     /// Nothing was validated or stored.
     case searching(ListSearch)
+    /// Sent by "Use this choice" under a long list's matches (``ReceivedSubmission/listPick(longLists:)``):
+    /// the form again with the fields the choice gives filled in. Nothing was validated or stored.
+    case picked
     /// The service a form in mode `service` writes to did not answer: nothing was created or
     /// changed; the message says so and asks to send again.
     case serviceAway(String)
@@ -18,9 +21,30 @@ enum ShownAgain: Sendable {
     var status: HTTPResponse.Status {
         switch self {
         case .refused: .unprocessableContent
-        case .searching: .ok
+        case .searching, .picked: .ok
         case .serviceAway: .serviceUnavailable
         }
+    }
+}
+
+extension ShownAgain {
+    /// Why a form sent without JavaScript to browse a long list comes back, and the values Use
+    /// this choice filled in: a long list's Search button (its matches, the service's for a list
+    /// it feeds) or Use this choice (the fields the chosen match gives, filled in); nil when the
+    /// form was sent to be stored.
+    static func browsing(
+        _ received: ReceivedSubmission, view: FormView, valueHelps: ServiceValueHelps, target: ServiceTarget?
+    ) async -> (ShownAgain, filled: [String: [String]])? {
+        let fields = received.submission.fields
+        if let field = received.listPick(longLists: view.optionSearches.keys) {
+            let filled = await valueHelps.pick(
+                field, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
+            return (.picked, filled)
+        }
+        guard let search = received.listSearch(longLists: view.optionSearches.keys) else { return nil }
+        let found = await valueHelps.search(
+            search, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
+        return (.searching(found), [:])
     }
 }
 
@@ -44,6 +68,8 @@ extension SubmissionReader {
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
         case .serviceAway(let message):
             state.errors = [FieldError(field: "", message: message)]
+        case .picked:
+            break
         case .searching(let search):
             if let found = search.found {
                 state.listSearches[search.field] = found
