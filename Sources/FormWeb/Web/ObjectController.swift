@@ -150,7 +150,9 @@ struct ObjectController {
         _ = try await FormBody.verifiedFields(request, viewer: try context.viewer)
         if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
             // The entity goes first; the record only once the service agreed.
-            switch try await ServiceObjects(objects: objects).delete(object, target: target) {
+            switch try await ServiceObjects(objects: objects, webhooks: submissions.webhooks).delete(
+                object, target: target)
+            {
             case .done: break
             case .refused(let issues):
                 throw HTTPError(.conflict, message: issues.map(\.message).joined(separator: " "))
@@ -170,7 +172,7 @@ struct ObjectController {
             try await attachments.delete(objectID: object.id)
             return Response.seeOther("/forms/\(object.formID)")
         }
-        try await objects.delete(formID: object.formID, id: object.id)
+        try await submissions.delete(object)
         try await attachments.delete(objectID: object.id)
         return Response.seeOther("/forms/\(object.formID)")
     }
