@@ -80,7 +80,8 @@ package struct WebhookSender: Sendable {
             return WebhookAttempt(
                 status: Int(response.status.code), answer: Self.excerpt(bytes), latency: ContinuousClock.now - start)
         } catch {
-            return WebhookAttempt(status: nil, answer: Self.describe(error), latency: ContinuousClock.now - start)
+            return WebhookAttempt(
+                status: nil, answer: Self.describe(error, url: url), latency: ContinuousClock.now - start)
         }
     }
 
@@ -102,7 +103,8 @@ package struct WebhookSender: Sendable {
     }
 
     /// Why no answer came, for the admin page.
-    static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error, url: URL) -> String {
+        let place = "\(url.host ?? "the receiver"):\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
         if let client = error as? HTTPClientError {
             if client == .deadlineExceeded || client == .readTimeout || client == .connectTimeout {
                 return "No answer within the time limit."
@@ -114,6 +116,9 @@ package struct WebhookSender: Sendable {
                 return "The host name \(connect.host) was not found."
             }
             return "\(connect.host):\(connect.port) refused the connection."
+        }
+        if let io = error as? IOError, io.errnoCode == ECONNREFUSED {
+            return "\(place) refused the connection."
         }
         if let channel = error as? ChannelError, case .connectTimeout = channel {
             return "No answer within the time limit."

@@ -28,7 +28,7 @@ package struct WebhookStore: Sendable {
         record.events = events.map(\.rawValue).joined(separator: ",")
         record.sealedSecret = try sealing.seal(secret, context: id.uuidString)
         record.createdBy = account
-        try await record.create(on: database.database())
+        try await database.transaction { db in try await record.create(on: db) }
         return Self.webhook(record, id: id)
     }
 
@@ -144,30 +144,36 @@ package struct WebhookStore: Sendable {
         }
     }
 
-    /// Records an attempt at an event: delivered, due again at a time, or failed.
+    /// Records an attempt at an event: delivered, due again at a time, or failed. In a write
+    /// transaction, so that on SQLite it queues with this process's other writers rather than
+    /// waiting in SQLite's busy handler (see ``FieldworkDatabase/transaction(deadline:_:)``).
     package func record(_ attempt: WebhookAttemptRecord, eventID: String) async throws {
-        // The counters go up in the statement itself: no read, no lost count.
-        guard let sql = database.database() as? any SQLDatabase else { throw ObjectStore.SQLStoreRequired() }
-        let update = sql.update(WebhookEventRecord.schema)
-            .set(SQLIdentifier("attempts"), to: SQLRaw("attempts + 1"))
-            .set(SQLIdentifier("round_attempts"), to: SQLRaw("round_attempts + 1"))
-            .set(SQLIdentifier("last_attempt_at"), to: SQLBind(attempt.at))
-            .set(SQLIdentifier("last_status"), to: SQLBind(attempt.status))
-            .set(SQLIdentifier("last_answer"), to: SQLBind(attempt.answer))
-            .set(SQLIdentifier("last_latency_ms"), to: SQLBind(attempt.latencyMS))
-            .where(SQLIdentifier("id"), .equal, SQLBind(eventID))
+        try await database.transaction { db in
+            // Gone: its endpoint was removed meanwhile.
+            guard let event = try await WebhookEventRecord.find(eventID, on: db) else { return }
+            Self.apply(attempt, to: event)
+            try await event.update(on: db)
+        }
+    }
+
+    private static func apply(_ attempt: WebhookAttemptRecord, to event: WebhookEventRecord) {
+        event.attempts += 1
+        event.roundAttempts += 1
+        event.lastAttemptAt = attempt.at
+        event.lastStatus = attempt.status
+        event.lastAnswer = attempt.answer
+        event.lastLatencyMS = attempt.latencyMS
         switch attempt.next {
         case .delivered:
-            update.set(SQLIdentifier("status"), to: SQLBind(WebhookDelivery.Status.delivered.rawValue))
-                .set(SQLIdentifier("next_attempt_at"), to: SQLLiteral.null)
-                .set(SQLIdentifier("delivered_at"), to: SQLBind(attempt.at))
+            event.status = WebhookDelivery.Status.delivered.rawValue
+            event.nextAttemptAt = nil
+            event.deliveredAt = attempt.at
         case .retry(let at):
-            update.set(SQLIdentifier("next_attempt_at"), to: SQLBind(at))
+            event.nextAttemptAt = at
         case .failed:
-            update.set(SQLIdentifier("status"), to: SQLBind(WebhookDelivery.Status.failed.rawValue))
-                .set(SQLIdentifier("next_attempt_at"), to: SQLLiteral.null)
+            event.status = WebhookDelivery.Status.failed.rawValue
+            event.nextAttemptAt = nil
         }
-        try await update.run()
     }
 
     /// "Send again": the event is due at once, with 24 hours of retries from now; false when the
