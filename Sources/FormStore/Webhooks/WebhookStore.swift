@@ -107,6 +107,12 @@ package struct WebhookStore: Sendable {
     /// with `FOR UPDATE SKIP LOCKED`: two instances claiming at once take different events. On
     /// SQLite the claim is a write transaction of the one instance on the file.
     package func claimDue(now: Date, lease: TimeInterval, limit: Int) async throws -> [DueWebhook] {
+        // Nearly always none: looked for without taking the write lock (every instance asks
+        // every few seconds).
+        let any = try await WebhookEventRecord.query(on: database.database())
+            .filter(\.$status == WebhookDelivery.Status.pending.rawValue)
+            .filter(\.$nextAttemptAt <= now).limit(1).count()
+        guard any > 0 else { return [] }
         let usesSQLite = database.usesSQLite
         let claimed: [WebhookEventRecord] = try await database.transaction { db in
             let ids: [String]

@@ -29,14 +29,8 @@ struct WebhooksAPIController {
         var secret: String
     }
 
-    struct FieldError: Encodable {
-        var field: String
-        var message: String
-    }
-
-    struct Errors: Encodable {
-        var errors: [FieldError]
-    }
+    typealias FieldError = APIFieldErrors.FieldError
+    typealias Errors = APIFieldErrors
 
     /// An endpoint as listed: never its secret.
     struct WebhookJSON: Encodable {
