@@ -77,13 +77,15 @@ let package = Package(
         ),
         // The connectors to other systems: OData V2 and V4 services over AsyncHTTPClient (requests,
         // literals, JSON values, the SAP CSRF token, error bodies, ETags), on the connection's
-        // origin only, with time and size limits. Knows neither Hummingbird nor Fluent.
+        // origin only, with time and size limits; webhook deliveries, signed as Standard Webhooks
+        // says (HMAC-SHA256, swift-crypto). Knows neither Hummingbird nor Fluent.
         .target(
             name: "FormService",
             dependencies: [
                 "FormModel",
                 "FormXML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -162,6 +164,7 @@ let package = Package(
             dependencies: [
                 "FormService",
                 "FormModel",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -192,6 +195,8 @@ let package = Package(
                 "FormPages",
                 "FormImport",
                 "FormModel",
+                "FormService",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]

@@ -22,14 +22,14 @@ struct CreateBatchTests {
     /// `alongside` is each create's work in its transaction, given the create's index.
     static func createTogether(
         _ count: Int, on database: FieldworkDatabase, once: (Int) -> OnceKey? = { _ in nil },
-        alongside: (@Sendable (Int, any Database) async throws -> Void)? = nil
+        alongside: (@Sendable (Int, StoreTransaction, UUID) async throws -> Void)? = nil
     ) async throws -> [Result<StoredObject, any Error>] {
         await database.writes.lock()
         let outcomes = try await withThrowingTaskGroup(of: (Int, Result<StoredObject, any Error>).self) { group in
             for index in 0..<count {
                 let key = once(index)
                 var work: AlongsideWork?
-                if let alongside { work = { transaction, _ in try await alongside(index, transaction.database) } }
+                if let alongside { work = { transaction, id in try await alongside(index, transaction, id) } }
                 group.addTask { [work] in
                     do {
                         let object = try await database.objects.create(
@@ -60,7 +60,7 @@ struct CreateBatchTests {
         let runs = NIOLockedValueBox(0)
         let outcomes = try await createTogether(
             6, on: database,
-            alongside: { index, _ in
+            alongside: { index, _, _ in
                 runs.withLockedValue { $0 += 1 }
                 if index == 3 { throw error }
             })
@@ -78,7 +78,7 @@ struct CreateBatchTests {
             let runs = NIOLockedValueBox(0)
             let outcomes = try await Self.createTogether(
                 12, on: database, once: { _ in OnceKey.page(SubmissionToken.make()) },
-                alongside: { _, _ in runs.withLockedValue { $0 += 1 } })
+                alongside: { _, _, _ in runs.withLockedValue { $0 += 1 } })
             let objects = try outcomes.map { try $0.get() }
             #expect(Set(objects.map(\.id)).count == 12)
             #expect(objects.allSatisfy { ($0.createdAt?.timeIntervalSinceNow ?? -100) > -60 })

@@ -135,10 +135,13 @@ package struct ObjectStore: Sendable {
     /// Deletes an object with the one-time keys that made it, in one transaction; false when it
     /// was already gone. A create sent again with one of those keys then makes a new object,
     /// where it would otherwise find its key used and its object gone.
+    /// - Parameter alongside: runs in the same transaction before the row goes, so it still
+    ///   reads the object (its webhooks announce it).
     @discardableResult
-    package func delete(formID: String, id: UUID) async throws -> Bool {
+    package func delete(formID: String, id: UUID, alongside: AlongsideWork? = nil) async throws -> Bool {
         try await database.transaction { db in
             guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            try await alongside?(StoreTransaction(database: db), id)
             try await SubmissionTokenRecord.query(on: db).filter(\.$objectID == id).delete()
             try await record.delete(on: db)
             return true
@@ -147,12 +150,31 @@ package struct ObjectStore: Sendable {
 
     /// Records what the service answered a create or an edit: the link's new state, key and ETag
     /// and the values as the service holds them (a row that is gone is left so).
+    /// - Parameter alongside: runs after the UPDATE in the same transaction (the object's
+    ///   webhooks announce it once the service took it); without it there is no transaction.
     @discardableResult
     package func settle(
-        formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]? = nil, keyText: String? = nil
+        formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]? = nil, keyText: String? = nil,
+        alongside: AlongsideWork? = nil
     ) async throws -> Bool {
-        // One UPDATE, no transaction around a read: it runs on every create a service takes.
-        let query = ObjectRecord.query(on: database.database())
+        guard let alongside else {
+            // One UPDATE, no transaction around a read: it runs on every create a service takes.
+            try await settling(
+                formID: formID, id: id, link: link, values: values, keyText: keyText, on: database.database())
+            return true
+        }
+        try await database.transaction { db in
+            try await settling(formID: formID, id: id, link: link, values: values, keyText: keyText, on: db)
+            try await alongside(StoreTransaction(database: db), id)
+        }
+        return true
+    }
+
+    private func settling(
+        formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]?, keyText: String?,
+        on db: any Database
+    ) async throws {
+        let query = ObjectRecord.query(on: db)
             .filter(\.$id == id).filter(\.$formID == formID)
             .set(\.$serviceState, to: link.state.rawValue)
             .set(\.$serviceKey, to: link.key)
@@ -162,7 +184,6 @@ package struct ObjectStore: Sendable {
         if let values { query.set(\.$values, to: StoredValues(values)) }
         if let keyText { query.set(\.$keyText, to: keyText) }
         try await query.update()
-        return true
     }
 
     /// Marks creates still `sending` since before `cutoff` as `unknown`: their answer was lost

@@ -20,6 +20,7 @@ struct AdminFormsController {
     let timeZone: TimeZone
     let connections: ConnectionStore
     let service: ServiceConnections
+    let webhooks: Webhooks
 
     func addRoutes(to admin: RouterGroup<AppRequestContext>) {
         admin.get("forms/:id", use: formPage)
@@ -33,6 +34,9 @@ struct AdminFormsController {
         admin.post("forms/:id/connection", use: connect)
         admin.post("forms/:id/connection/mode", use: setModes)
         admin.post("forms/:id/connection/delete", use: disconnect)
+        admin.post("forms/:id/webhooks", use: addWebhook)
+        admin.post("forms/:id/webhooks/:hook/delete", use: removeWebhook)
+        admin.post("forms/:id/webhooks/:hook/deliveries/:event/retry", use: sendWebhookAgain)
     }
 
     /// `GET /admin/forms/{id}`: the form's settings, versions and value lists.
@@ -169,9 +173,12 @@ struct AdminFormsController {
     /// - Parameters:
     ///   - entered: the service form as sent, after a refusal or a test.
     ///   - tested: the drift a test found, when the page answers "Test connection".
+    ///   - webhookEntered: the webhook form as sent, after a refusal.
+    ///   - webhookCreated: the endpoint just added and its secret, shown this once.
     func formPage(
         _ form: StoredForm, viewer: Viewer, notice: String? = nil, listErrors: [String: [String]] = [:],
         entered: ServiceConnectionForm? = nil, tested: ServiceDrift? = nil, secretTyped: Bool = false,
+        webhookEntered: WebhookSection.Entered? = nil, webhookCreated: (url: String, secret: String)? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let schema = try form.schema()
@@ -181,6 +188,7 @@ struct AdminFormsController {
         page.navForms = true
         page.problems =
             (entered?.problems ?? [])
+            + WebhookSection.problems(webhookEntered)
             + listErrors.flatMap { listID, errors in
                 errors.map { AdminProblem(text: $0, href: "#list-\(listID)-csv") }
             }
@@ -237,6 +245,9 @@ struct AdminFormsController {
             kind: form.sourceKind.displayName, version: form.version, objects: objectCounts.values.reduce(0, +),
             retired: form.state == .retired, isPublic: form.access == .public,
             service: try await serviceSection(form, entered: entered, tested: tested, secretTyped: secretTyped),
+            webhooks: WebhookSection(
+                formID: form.id, endpoints: try await webhooks.endpoints(formID: form.id), entered: webhookEntered,
+                created: webhookCreated),
             versions: versions, lists: lists)
         return try renderer.adminPage(settings, template: "admin/form", status: status)
     }
@@ -292,6 +303,7 @@ extension AdminFormsController {
         let isPublic: Bool
         /// The service section, for forms imported from OData.
         let service: ServiceSection?
+        let webhooks: WebhookSection
         let versions: [VersionRow]
         let lists: [ListRow]
 

@@ -83,6 +83,8 @@ enum AdminNotice {
         case "connected": "Connected: the service answered and the connection is stored."
         case "modes": "Modes saved."
         case "disconnected": "Disconnected: the import's forms keep their objects in Fieldwork again."
+        case "webhook-removed": "Endpoint removed, with its deliveries."
+        case "webhook-sent": "The delivery is being sent again; reload the page to see its answer."
         case "added": "User added."
         case "password": "Password reset; the user's sessions have ended."
         case "removed": "User removed."

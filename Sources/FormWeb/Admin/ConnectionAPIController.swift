@@ -83,14 +83,8 @@ struct ConnectionAPIController {
         var tested: Bool
     }
 
-    struct FieldError: Encodable {
-        var field: String
-        var message: String
-    }
-
-    struct Errors: Encodable {
-        var errors: [FieldError]
-    }
+    typealias FieldError = APIFieldErrors.FieldError
+    typealias Errors = APIFieldErrors
 
     @Sendable func connect(_ request: Request, context: AppRequestContext) async throws -> Response {
         let formID = try context.parameters.require("id")

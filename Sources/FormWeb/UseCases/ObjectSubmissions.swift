@@ -13,6 +13,9 @@ struct ObjectSubmissions: Sendable {
     let attachments: AttachmentStore
     /// The value helps of forms in mode `service`, which judge their fields' values.
     var valueHelps = ServiceValueHelps()
+    /// The forms' webhooks: each committed create, update and delete writes its events in its
+    /// own transaction.
+    var webhooks: Webhooks?
 
     /// What became of a submission.
     enum Outcome: Sendable {
@@ -76,15 +79,17 @@ struct ObjectSubmissions: Sendable {
                 serverValues: shown, draft: draft)
         }
         do {
-            let object = try await objects.create(
-                formID: form.formID, version: form.version, values: result.values,
-                keyText: InputStrings.keyText(result.values, schema: form.schema), creator: viewer.creator, once: once
-            ) { transaction, objectID in
-                // The files become the object's in the object's own transaction.
+            // The files become the object's, and its events are written, in the object's own transaction.
+            let claim: AlongsideWork = { transaction, objectID in
                 if !fileIDs.isEmpty {
                     try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, in: transaction)
                 }
             }
+            let object = try await objects.create(
+                formID: form.formID, version: form.version, values: result.values,
+                keyText: InputStrings.keyText(result.values, schema: form.schema), creator: viewer.creator, once: once,
+                alongside: webhooks.announcing(.created, formID: form.formID, after: claim))
+            webhooks.committed()
             FieldworkMetrics.objectCreated()
             return .stored(object)
         } catch {
@@ -102,7 +107,7 @@ struct ObjectSubmissions: Sendable {
         let attachments = attachments
         let owner = viewer.ownerKey
         let requestID = UUID()
-        let writer = ServiceObjects(objects: objects)
+        let writer = ServiceObjects(objects: objects, webhooks: webhooks)
         var record: StoredObject?
         for _ in 0..<2 where record == nil {
             do {
@@ -158,7 +163,7 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: serverValues)
         }
-        switch try await ServiceObjects(objects: objects).update(
+        switch try await ServiceObjects(objects: objects, webhooks: webhooks).update(
             object, values: result.values, target: target, etag: etag)
         {
         case .done(let updated):
@@ -214,14 +219,16 @@ struct ObjectSubmissions: Sendable {
     /// `If-Match`: `etag`, else the one last read), the record only once the service agreed.
     func delete(_ object: StoredObject, service: ServiceTarget?, etag: String? = nil) async throws -> Deletion {
         if object.service != nil, let service {
-            switch try await ServiceObjects(objects: objects).delete(object, target: service, etag: etag) {
+            switch try await ServiceObjects(objects: objects, webhooks: webhooks).delete(
+                object, target: service, etag: etag)
+            {
             case .done: break
             case .refused(let issues): return .refused(issues)
             case .changedMeanwhile(let current): return .changedMeanwhile(current)
             case .away(let message): return .serviceAway(message)
             }
         } else {
-            try await objects.delete(formID: object.formID, id: object.id)
+            try await deleteHere(object)
         }
         try await attachments.delete(objectID: object.id)
         return .deleted
@@ -300,16 +307,18 @@ struct ObjectSubmissions: Sendable {
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }
         let attachments = attachments
         let owner = viewer.ownerKey
+        let claim: AlongsideWork = { transaction, objectID in
+            if !newIDs.isEmpty {
+                try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, in: transaction)
+            }
+        }
         guard
             try await objects.update(
                 formID: object.formID, id: object.id, values: result.values,
                 keyText: InputStrings.keyText(result.values, schema: form.schema),
-                alongside: { transaction, objectID in
-                    if !newIDs.isEmpty {
-                        try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, in: transaction)
-                    }
-                })
+                alongside: webhooks.announcing(.updated, formID: object.formID, after: claim))
         else { throw HTTPError(.notFound) }
+        webhooks.committed()
         // Files the edit dropped go once the new values are committed.
         let dropped = InputStrings.files(of: object.values).values.flatMap { $0.map(\.id) }.filter {
             !keptIDs.contains($0)
@@ -319,6 +328,16 @@ struct ObjectSubmissions: Sendable {
         var updated = object
         updated.values = result.values
         return .stored(updated)
+    }
+
+    /// Deletes an object kept in Fieldwork, its events written in the same transaction; false when
+    /// it was gone already. (An object a service holds goes through ``ServiceObjects/delete(_:target:)``.)
+    @discardableResult
+    private func deleteHere(_ object: StoredObject) async throws -> Bool {
+        let deleted = try await objects.delete(
+            formID: object.formID, id: object.id, alongside: webhooks.announcing(.deleted, formID: object.formID))
+        if deleted { webhooks.committed() }
+        return deleted
     }
 
     /// The ids of every file among the valid values, for the store to claim.

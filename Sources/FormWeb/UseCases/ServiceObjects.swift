@@ -39,6 +39,8 @@ struct ServiceContinuation: Sendable, Hashable {
 /// outcome, and a create whose answer was lost is left `unknown`, never sent again by itself.
 struct ServiceObjects: Sendable {
     let objects: ObjectStore
+    /// The form's webhooks, which hear of a create, an edit or a delete once the service took it.
+    var webhooks: Webhooks? = nil
 
     /// How long a repeat of a create waits for the first one's outcome.
     static let repeatWait: Duration = .seconds(15)
@@ -113,8 +115,11 @@ struct ServiceObjects: Sendable {
             let keyText =
                 shownKey.isEmpty || shownKey == record.keyText
                 ? record.keyText : record.keyText.isEmpty ? shownKey : "\(record.keyText) (\(shownKey))"
+            // Announced once the service holds it: the link settles and the events are written together.
             try await objects.settle(
-                formID: record.formID, id: record.id, link: link, values: stored, keyText: keyText)
+                formID: record.formID, id: record.id, link: link, values: stored, keyText: keyText,
+                alongside: webhooks.announcing(.created, formID: record.formID))
+            webhooks.committed()
             var created = record
             created.values = stored
             created.service = link
@@ -312,7 +317,10 @@ extension ServiceObjects {
             updated.service?.etag = etag
             var newLink = link
             newLink.etag = etag
-            try await objects.settle(formID: object.formID, id: object.id, link: newLink, values: values)
+            try await objects.settle(
+                formID: object.formID, id: object.id, link: newLink, values: values,
+                alongside: webhooks.announcing(.updated, formID: object.formID))
+            webhooks.committed()
             return .done(updated)
         }
     }
@@ -323,8 +331,15 @@ extension ServiceObjects {
         guard let link = object.service, link.state == .created, let keyText = link.key,
             let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: target.client.connection.timeZone)
         else {
-            // Never created there (or unknown): only Fieldwork's record goes.
-            try await objects.delete(formID: object.formID, id: object.id)
+            // Never created there (or unknown): only Fieldwork's record goes, announced only when
+            // its create was (a key that no longer reads).
+            let announced = object.service?.state == .created
+            if try await objects.delete(
+                formID: object.formID, id: object.id,
+                alongside: announced ? webhooks.announcing(.deleted, formID: object.formID) : nil), announced
+            {
+                webhooks.committed()
+            }
             return .done(object)
         }
         do {
@@ -334,7 +349,11 @@ extension ServiceObjects {
         } catch let failure {
             return try await changeFailure(failure, object: object, link: link, target: target)
         }
-        try await objects.delete(formID: object.formID, id: object.id)
+        if try await objects.delete(
+            formID: object.formID, id: object.id, alongside: webhooks.announcing(.deleted, formID: object.formID))
+        {
+            webhooks.committed()
+        }
         return .done(object)
     }
 

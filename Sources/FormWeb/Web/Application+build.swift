@@ -84,11 +84,11 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // Form heads, the form list, sessions and accounts are read from memory in the steady
     // state; every instance follows the database's change feed to drop what another one changed.
     let heads = CachedFormHeads(store, feed: database.feed)
-    // Connected OData forms: the secrets sealed with a key that is not in the database, one HTTP
-    // client for every connection.
-    let connections = ConnectionStore(
-        database: database,
-        sealing: try SealingKey.load(environment: configuration.sealingKey, dataFolder: configuration.dataFolder))
+    // Secrets (of service connections, of webhook endpoints) are sealed with a key that is not in
+    // the database. Connected OData forms: one HTTP client for every connection (and every
+    // webhook delivery).
+    let sealing = try SealingKey.load(environment: configuration.sealingKey, dataFolder: configuration.dataFolder)
+    let connections = ConnectionStore(database: database, sealing: sealing)
     let http = ServiceHTTPClient()
     let services = ServiceClients(
         http: http, connections: connections, feed: database.feed, timeZone: configuration.timeZone)
@@ -146,7 +146,11 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let attachments = AttachmentStore(
         database: database, dataFolder: configuration.dataFolder, folder: configuration.attachmentsFolder)
     let reader = SubmissionReader(attachments: attachments)
-    let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments, valueHelps: valueHelps)
+    // Each create, update and delete writes its webhook events in its own transaction.
+    let webhookStore = WebhookStore(database: database, sealing: sealing)
+    let webhooks = Webhooks(store: webhookStore, wakeup: WebhookWakeup())
+    var submissions = ObjectSubmissions(objects: database.objects, attachments: attachments, valueHelps: valueHelps)
+    submissions.webhooks = webhooks
     let imports = FormImports(forms: store)
     let serviceConnections = ServiceConnections(
         forms: store, connections: connections, http: http, timeZone: configuration.timeZone)
@@ -175,12 +179,13 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     ).addRoutes(to: admin)
     AdminFormsController(
         forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone,
-        connections: connections, service: serviceConnections
+        connections: connections, service: serviceConnections, webhooks: webhooks
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
     ConnectionAPIController(forms: store, connections: connections, service: serviceConnections)
         .addRoutes(to: adminAPI)
+    WebhooksAPIController(forms: store, webhooks: webhooks).addRoutes(to: adminAPI)
     // Every other address and method under /api answers JSON too.
     api.refuseTheRest()
     // Prometheus asks for /metrics with the admin token; an admin's session will do too.
@@ -208,6 +213,10 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         AttachmentPurgeService(store: attachments, drafts: drafts, objects: database.objects, logger: logger),
         ChangeFeedService(feed: database.feed, database: database, logger: logger),
         ServiceHTTPClientService(http: http),
-        LostSendsService(objects: database.objects, logger: logger))
+        LostSendsService(objects: database.objects, logger: logger),
+        // Last: on shutdown, services stop in reverse order, so it stops before the HTTP client
+        // and the database it uses.
+        WebhookDeliveryService(
+            store: webhookStore, sender: WebhookSender(http: http), wakeup: webhooks.wakeup, logger: logger))
     return app
 }

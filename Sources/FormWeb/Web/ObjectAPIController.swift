@@ -397,6 +397,17 @@ struct APIMessage: Encodable {
     }
 }
 
+/// `{"errors": [{"field", "message"}…]}`: why the admin API refused settings (a connection, a
+/// webhook endpoint), each message under the field at fault.
+struct APIFieldErrors: Encodable {
+    struct FieldError: Encodable {
+        var field: String
+        var message: String
+    }
+
+    var errors: [FieldError]
+}
+
 /// `{"errors": [{"field", "code", "message"}…]}`: every issue of a refused object.
 struct APIIssues: Encodable {
     struct Issue: Encodable {
