@@ -169,12 +169,20 @@ public enum FieldJSONSchema {
         return schema
     }
 
-    /// Attachments, in answers only: `{"id", "name", "size", "contentType"}` a file.
+    /// Attachments, in answers only: an array of ``file(maxSize:)``.
     static func files(_ field: Field) -> JSONValue {
         let c = field.constraints
+        var schema: JSONValue = ["type": "array", "items": file(maxSize: c.maxSize)]
+        if let min = c.minCount { schema["minItems"] = .int(min) }
+        if let max = c.maxCount { schema["maxItems"] = .int(max) }
+        return schema
+    }
+
+    /// One stored file, as the object JSON writes it: `{"id", "name", "size", "contentType"}`.
+    public static func file(maxSize: Int?) -> JSONValue {
         var size: JSONValue = ["type": "integer", "minimum": 0]
-        if let max = c.maxSize { size["maximum"] = .int(max) }
-        let file: JSONValue = [
+        if let maxSize { size["maximum"] = .int(maxSize) }
+        return [
             "type": "object",
             "required": ["id", "name", "size"],
             "properties": [
@@ -184,10 +192,6 @@ public enum FieldJSONSchema {
                 "contentType": ["type": "string", "description": "The type sniffed from the content."],
             ],
         ]
-        var schema: JSONValue = ["type": "array", "items": file]
-        if let min = c.minCount { schema["minItems"] = .int(min) }
-        if let max = c.maxCount { schema["maxItems"] = .int(max) }
-        return schema
     }
 
     /// The bounds JSON Schema has no words for, for people: a date's or a duration's range, the

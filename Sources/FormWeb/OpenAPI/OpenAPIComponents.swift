@@ -139,6 +139,19 @@ enum OpenAPIComponents {
     /// A string in a schema.
     private static let string: JSONValue = ["type": "string"]
 
+    /// `{"errors": [item…]}`: the shape of every refusal with several reasons.
+    private static func errorList(_ item: JSONValue) -> JSONValue {
+        ["type": "object", "required": ["errors"], "properties": ["errors": ["type": "array", "items": item]]]
+    }
+
+    /// A value a create or an edit may send for a field: what ``JSONInput`` takes.
+    private static let sentValue: JSONValue = [
+        "anyOf": [
+            ["type": ["string", "number", "boolean", "null"]],
+            ["type": "array", "items": ["type": ["string", "number", "boolean", "null"]]],
+        ]
+    ]
+
     static let schemas: [String: JSONValue] = [
         "Message": [
             "type": "object", "required": ["error"],
@@ -152,10 +165,7 @@ enum OpenAPIComponents {
                 "message": ["type": "string", "description": "What to do, for people."],
             ],
         ],
-        "Issues": [
-            "type": "object", "required": ["errors"],
-            "properties": ["errors": ["type": "array", "items": ref(schema: "Issue")]],
-        ],
+        "Issues": errorList(ref(schema: "Issue")),
         "OutcomeUnknown": [
             "type": "object", "required": ["errors", "object"],
             "description": "A create sent to the service whose answer was lost (code outcome-unknown).",
@@ -206,34 +216,18 @@ enum OpenAPIComponents {
                 ]
             ],
         ],
-        "File": [
-            "type": "object", "required": ["id", "name", "size"],
-            "properties": [
-                "id": string, "name": string, "size": ["type": "integer", "minimum": 0],
-                "contentType": ["type": "string", "description": "The type sniffed from the content."],
-            ],
-        ],
+        "File": FieldJSONSchema.file(maxSize: nil),
         "CreateRequest": [
             "type": "object",
             "description":
                 "By field name: strings, numbers, booleans or lists of them; null sends no value, a field left out takes its default. Files cannot be sent as JSON.",
-            "additionalProperties": [
-                "anyOf": [
-                    ["type": ["string", "number", "boolean", "null"]],
-                    ["type": "array", "items": ["type": ["string", "number", "boolean", "null"]]],
-                ]
-            ],
+            "additionalProperties": sentValue,
         ],
         "EditRequest": [
             "type": "object",
             "description":
                 "The fields named change (null empties one); the others, files included, keep their values.",
-            "additionalProperties": [
-                "anyOf": [
-                    ["type": ["string", "number", "boolean", "null"]],
-                    ["type": "array", "items": ["type": ["string", "number", "boolean", "null"]]],
-                ]
-            ],
+            "additionalProperties": sentValue,
         ],
         "OptionsPage": [
             "type": "object", "required": ["options", "total", "page", "more"],
@@ -287,40 +281,21 @@ enum OpenAPIComponents {
                 "warnings": ["type": "array", "items": ref(schema: "ImportMessage")],
             ],
         ],
-        "ImportErrors": [
-            "type": "object", "required": ["errors"],
-            "properties": ["errors": ["type": "array", "items": ref(schema: "ImportMessage")]],
-        ],
+        "ImportErrors": errorList(ref(schema: "ImportMessage")),
         "OptionsAnswer": [
             "type": "object", "required": ["list", "options"],
             "properties": [
                 "list": string, "options": ["type": "integer", "minimum": 0, "description": "How many options."],
             ],
         ],
-        "LineErrors": [
-            "type": "object", "required": ["errors"],
-            "properties": [
-                "errors": [
-                    "type": "array",
-                    "items": [
-                        "type": "object", "required": ["line", "message"],
-                        "properties": ["line": ["type": "integer"], "message": string],
-                    ],
-                ]
-            ],
-        ],
-        "SettingErrors": [
-            "type": "object", "required": ["errors"],
-            "properties": [
-                "errors": [
-                    "type": "array",
-                    "items": [
-                        "type": "object", "required": ["field", "message"],
-                        "properties": ["field": string, "message": string],
-                    ],
-                ]
-            ],
-        ],
+        "LineErrors": errorList([
+            "type": "object", "required": ["line", "message"],
+            "properties": ["line": ["type": "integer"], "message": string],
+        ]),
+        "SettingErrors": errorList([
+            "type": "object", "required": ["field", "message"],
+            "properties": ["field": string, "message": string],
+        ]),
         "ConnectionRequest": [
             "type": "object",
             "properties": [
