@@ -40,7 +40,7 @@ struct LayerTests {
             // Several methods are named as people write them; the header lists them.
             let objects = try await Self.send(client, "/api/forms/notes/objects/\(UUID())", method: .put)
             #expect(objects.status == .methodNotAllowed)
-            #expect(objects.headers[.allow] == "GET")
+            #expect(objects.headers[.allow] == "GET, PATCH, DELETE")
             let schema = try await Self.send(client, "/api/forms/notes", method: .head)
             #expect(schema.status == .methodNotAllowed && schema.headers[.allow] == "GET")
             let unknown = try await Self.send(client, "/api/no/such/thing", method: .patch)
