@@ -61,7 +61,7 @@ struct APIOperation: Sendable {
     /// Query and header parameters, as references into the components.
     var parameters: [String] = []
     var requestBody: JSONValue?
-    /// By status: `OpenAPIComponents.response(…)` or a reference into the components' responses.
+    /// By status: `OpenAPIComponents.json(…)`, `empty(…)` or a reference into the components' responses.
     var responses: [String: JSONValue]
 
     init(
@@ -100,9 +100,8 @@ struct APIOperation: Sendable {
     func security(access: FormAccessLevel?) -> JSONValue {
         let credentials: [JSONValue] = [["adminToken": []], ["session": []]]
         switch (caller, access) {
-        case (.anyone, _), (.formAccess, .anyone?): return .array([[:]] + credentials)
-        // Whole-API description: the form decides, anyone for a public form.
-        case (.formAccess, nil): return .array([[:]] + credentials)
+        // In the whole API's description the form decides: anyone, for a public form.
+        case (.anyone, _), (.formAccess, .anyone?), (.formAccess, nil): return .array([[:]] + credentials)
         case (.formAccess, .signedIn?), (.admin, _): return .array(credentials)
         }
     }
