@@ -157,10 +157,11 @@ public struct ISODuration: Sendable, Hashable, Comparable, CustomStringConvertib
         guard any, number.isEmpty, !(inTime && !seen.contains(where: { $0.hasPrefix("T") })) else { return nil }
     }
 
-    /// The length in seconds, with years as 365 days and months as 30.
+    /// The length in seconds, with years as 365 days and months as 30. Worked out in `Decimal`:
+    /// each part may have up to 18 digits, which in `Int` seconds would overflow.
     public var totalSeconds: Decimal {
-        let whole = ((((years * 365 + months * 30 + weeks * 7 + days) * 24 + hours) * 60) + minutes) * 60
-        return Decimal(whole) + seconds
+        let days = Decimal(years) * 365 + Decimal(months) * 30 + Decimal(weeks) * 7 + Decimal(self.days)
+        return ((days * 24 + Decimal(hours)) * 60 + Decimal(minutes)) * 60 + seconds
     }
 
     public var description: String {

@@ -11,6 +11,7 @@ struct Fieldwork: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldwork",
         abstract: "Server-side forms from XML form specs and OData metadata.",
+        version: FieldworkVersion.current,
         subcommands: [Serve.self, Import.self, Check.self, Connect.self]
     )
 }

@@ -63,6 +63,15 @@ struct ValuesTests {
         #expect(ISODuration("P1W")?.totalSeconds == Decimal(7 * 86400))
     }
 
+    @Test("a duration of 18-digit parts has its length, and orders, without overflowing")
+    func hugeDurations() throws {
+        // Found by schemathesis: the length in Int seconds overflowed and stopped the server.
+        let huge = try #require(ISODuration("P709748476921113MT34M"))
+        #expect(huge.totalSeconds == Decimal(string: "1839668052179524896000")! + 34 * 60)
+        #expect(try #require(ISODuration("P30D")) < huge)
+        #expect(try #require(ISODuration("P999999999999999999Y")).totalSeconds > huge.totalSeconds)
+    }
+
     @Test(
         "malformed durations are refused",
         arguments: ["", "P", "PT", "1H", "PT1H1H", "P1H", "PT-5M", "P1DT", "pt1h", "P1.5D", "PT1M2"])

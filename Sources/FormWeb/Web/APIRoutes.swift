@@ -13,7 +13,7 @@ struct APIRoutes: RouterMethods {
 
     private let group: RouterGroup<Context>
     /// The methods of each address added so far, by path relative to `/api`.
-    private let routes = Routes()
+    private let added = Routes()
 
     private final class Routes: Sendable {
         let methods = Mutex<[String: Set<HTTPRequest.Method>]>([:])
@@ -26,7 +26,7 @@ struct APIRoutes: RouterMethods {
     @discardableResult func on<Responder: HTTPResponder>(
         _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
     ) -> Self where Responder.Context == Context {
-        routes.methods.withLock { _ = $0[path.description, default: []].insert(method) }
+        added.methods.withLock { _ = $0[path.description, default: []].insert(method) }
         group.on(path, method: method, responder: responder)
         return self
     }
@@ -36,13 +36,17 @@ struct APIRoutes: RouterMethods {
         return self
     }
 
+    /// The methods of each address added so far, by path relative to `/api` (`/forms/{id}`):
+    /// what the OpenAPI description must describe.
+    var routes: [String: Set<HTTPRequest.Method>] { added.methods.withLock { $0 } }
+
     /// The methods any address of the API may be asked with.
     static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
 
     /// Answers, in JSON: 405 with `Allow` for a known address asked with another method, 404 for
     /// any other address. Call once, after every route of the API was added.
     func refuseTheRest() {
-        let known = routes.methods.withLock { $0 }
+        let known = routes
         for (path, methods) in known {
             let taken = Self.methods.filter(methods.contains).map(\.rawValue)
             let allow = taken.joined(separator: ", ")

@@ -186,6 +186,15 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     ConnectionAPIController(forms: store, connections: connections, service: serviceConnections)
         .addRoutes(to: adminAPI)
     WebhooksAPIController(forms: store, webhooks: webhooks).addRoutes(to: adminAPI)
+    try OpenAPIController(plans: plans).addRoutes(api: api, apiForm: apiForm)
+    // The description says every route of the API, and no other: a route added without its
+    // value in APIPaths stops the server here, and so every web test.
+    let mismatches = OpenAPIDocument.mismatches(routes: api.routes)
+    guard mismatches.isEmpty else {
+        await database.shutdown()
+        throw FieldworkConfigurationError(
+            "The OpenAPI description and the routes under /api disagree: " + mismatches.joined(separator: "; "))
+    }
     // Every other address and method under /api answers JSON too.
     api.refuseTheRest()
     // Prometheus asks for /metrics with the admin token; an admin's session will do too.

@@ -15,7 +15,11 @@ enum JSONResponse {
 
     /// Bytes that are JSON already, such as a stored canonical schema.
     static func response(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
-        let body = withoutMarkup(body)
+        prepared(withoutMarkup(body), status: status)
+    }
+
+    /// Bytes that are JSON without markup already (``withoutMarkup(_:)`` was applied once).
+    static func prepared(_ body: ByteBuffer, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
