@@ -128,6 +128,9 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let apiActiveForm = api.group("forms/:id")
         .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: true, audience: .api))
     let adminAPI = api.group().add(middleware: AdminOnlyMiddleware(audience: .api))
+    // A form's routes for admins only: the admin is checked first, so nobody else learns which forms exist.
+    let adminAPIForm = adminAPI.group("forms/:id")
+        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: false, audience: .api))
 
     let prefill = SignedPrefill(secret: secret)
     let attachments = AttachmentStore(
@@ -135,6 +138,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let reader = SubmissionReader(attachments: attachments)
     let submissions = ObjectSubmissions(objects: database.objects, attachments: attachments)
     let imports = FormImports(forms: store)
+    let exports = ObjectExports(objects: database.objects, attachments: attachments, users: users)
     // Connected OData forms: the secrets sealed with a key that is not in the database, one HTTP
     // client for every connection.
     let connections = ConnectionStore(
@@ -165,12 +169,16 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     ).addRoutes(to: admin)
     AdminFormsController(
         forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone,
-        connections: connections, service: serviceConnections
+        connections: connections, service: serviceConnections, exports: exports
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
     ConnectionAPIController(forms: store, connections: connections, service: serviceConnections)
         .addRoutes(to: adminAPI)
+    ExportAPIController(
+        objects: database.objects, exports: exports, cursors: ObjectCursor(secret: secret),
+        timeZone: configuration.timeZone
+    ).addRoutes(to: adminAPIForm)
     // Every other address and method under /api answers JSON too.
     api.refuseTheRest()
     // Prometheus asks for /metrics with the admin token; an admin's session will do too.
