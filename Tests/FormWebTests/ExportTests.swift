@@ -510,6 +510,44 @@ struct ExportTests {
 
     // MARK: The store's walk
 
+    @Test("the store's walk meets each object once in change order, objects changed in the same microsecond included")
+    func storeWalk() async throws {
+        // On SQLite, and on PostgreSQL with FIELDWORK_TEST_POSTGRES: each keeps `updated_at` its own way.
+        try await TestDatabases.run { _, databases in
+            let database = databases[0]
+            try await database.forms.store(Fixtures.importResult([Self.form]), access: .public)
+            var ids: [UUID] = []
+            for index in 0..<9 {
+                let object = try await database.objects.create(
+                    formID: "jobs", version: 1, values: ["title": .text("T\(index)")], keyText: "T\(index)",
+                    creator: .browser("b"))
+                ids.append(object.id)
+            }
+            let moment = Self.day("2026-05-01T10:00:00Z").addingTimeInterval(0.654321)
+            let sql = try #require(database.database() as? any SQLDatabase)
+            for (index, id) in ids.enumerated() {
+                let time = index % 3 == 0 ? moment.addingTimeInterval(Double(index)) : moment
+                try await sql.update(ObjectRecord.schema).set(SQLIdentifier("updated_at"), to: SQLBind(time))
+                    .where(SQLIdentifier("id"), .equal, SQLBind(id)).run()
+            }
+            var seen: [ObjectChange] = []
+            var position: ChangePosition?
+            while true {
+                let page = try await database.objects.changes(formID: "jobs", after: position, limit: 2)
+                seen += page
+                guard page.count == 2 else { break }
+                position = page.last?.position
+            }
+            #expect(Set(seen.map(\.object.id)) == Set(ids) && seen.count == ids.count)
+            let order = seen.map { ($0.object.updatedAt ?? .distantPast, $0.object.id.uuidString.lowercased()) }
+            let ascending = zip(order, order.dropFirst()).allSatisfy { pair in pair.0 <= pair.1 }
+            #expect(ascending)
+            let since = try await database.objects.changes(
+                formID: "jobs", after: nil, window: ChangeWindow(since: moment.addingTimeInterval(1)), limit: 10)
+            #expect(since.map(\.object.id) == [ids[3], ids[6]])
+        }
+    }
+
     @Test("the walk in change order is one search of the index (form_id, updated_at, id), and a create sets updated_at")
     func queryPlan() async throws {
         try await TestDatabases.run { _, databases in
