@@ -78,11 +78,11 @@ struct OpenAPITests {
             routes[String(path.path.dropFirst("/api".count)), default: []].formUnion(path.operations.map(\.method))
         }
         #expect(OpenAPIDocument.mismatches(routes: routes).isEmpty)
-        routes["/forms/{id}/export.csv"] = [.get]
+        routes["/forms/{id}/export.xlsx"] = [.get]
         routes["/forms/{id}/connection"]?.remove(.delete)
         #expect(
             OpenAPIDocument.mismatches(routes: routes) == [
-                "GET /api/forms/{id}/export.csv is not described",
+                "GET /api/forms/{id}/export.xlsx is not described",
                 "DELETE /api/forms/{id}/connection is described but not routed",
             ])
     }
@@ -101,6 +101,8 @@ struct OpenAPITests {
                     "/api/forms/new-issue/fields/{field}/options", "/api/forms/new-issue/objects",
                     "/api/forms/new-issue/objects/{object}", "/api/forms/new-issue/lists/{list}",
                     "/api/forms/new-issue/connection", "/api/forms/new-issue/webhooks",
+                    "/api/forms/new-issue/export.csv", "/api/forms/new-issue/export.jsonl",
+                    "/api/forms/new-issue/export.zip",
                     "/api/forms/new-issue/webhooks/{hook}",
                     "/api/forms/new-issue/webhooks/{hook}/deliveries/{event}/retry",
                 ])

@@ -133,6 +133,19 @@ package struct AttachmentStore: Sendable {
             .all().map(StoredAttachment.init)
     }
 
+    /// The files of several objects (a page of an export) in one query, by object, each
+    /// object's in the order they were sent.
+    package func files(objectIDs: [UUID]) async throws -> [UUID: [StoredAttachment]] {
+        guard !objectIDs.isEmpty else { return [:] }
+        let rows = try await AttachmentRecord.query(on: database.database())
+            .filter(\.$objectID ~~ objectIDs).filter(\.$staged == false)
+            .sort(\.$createdAt).sort(\.$position).sort(\.$id)
+            .all().map(StoredAttachment.init)
+        var byObject: [UUID: [StoredAttachment]] = [:]
+        for file in rows { if let id = file.objectID { byObject[id, default: []].append(file) } }
+        return byObject
+    }
+
     /// One file of an object, or nil (also when the id belongs to another object).
     package func file(id: String, objectID: UUID) async throws -> StoredAttachment? {
         guard !Self.wellFormed([id]).isEmpty else { return nil }

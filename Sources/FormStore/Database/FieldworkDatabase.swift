@@ -113,6 +113,7 @@ package struct FieldworkDatabase: Sendable {
         AddServerSecrets(),
         IndexSubmissionTokens(),
         AddServiceConnections(),
+        IndexObjectChanges(),
         AddWebhooks(),
     ]
 

@@ -21,6 +21,7 @@ struct AdminFormsController {
     let connections: ConnectionStore
     let service: ServiceConnections
     let webhooks: Webhooks
+    let exports: ObjectExports
 
     func addRoutes(to admin: RouterGroup<AppRequestContext>) {
         admin.get("forms/:id", use: formPage)
@@ -37,6 +38,7 @@ struct AdminFormsController {
         admin.post("forms/:id/webhooks", use: addWebhook)
         admin.post("forms/:id/webhooks/:hook/delete", use: removeWebhook)
         admin.post("forms/:id/webhooks/:hook/deliveries/:event/retry", use: sendWebhookAgain)
+        admin.get("forms/:id/export", use: export)
     }
 
     /// `GET /admin/forms/{id}`: the form's settings, versions and value lists.
@@ -179,15 +181,16 @@ struct AdminFormsController {
         _ form: StoredForm, viewer: Viewer, notice: String? = nil, listErrors: [String: [String]] = [:],
         entered: ServiceConnectionForm? = nil, tested: ServiceDrift? = nil, secretTyped: Bool = false,
         webhookEntered: WebhookSection.Entered? = nil, webhookCreated: (url: String, secret: String)? = nil,
-        status: HTTPResponse.Status = .ok
+        export: ExportSection? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let schema = try form.schema()
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: form.id)
         page.back = ("/admin", "Admin")
         page.notice = notice
         page.navForms = true
+        let export = export ?? ExportSection(formID: form.id)
         page.problems =
-            (entered?.problems ?? [])
+            (entered?.problems ?? []) + export.problems
             + WebhookSection.problems(webhookEntered)
             + listErrors.flatMap { listID, errors in
                 errors.map { AdminProblem(text: $0, href: "#list-\(listID)-csv") }
@@ -248,7 +251,7 @@ struct AdminFormsController {
             webhooks: WebhookSection(
                 formID: form.id, endpoints: try await webhooks.endpoints(formID: form.id), entered: webhookEntered,
                 created: webhookCreated),
-            versions: versions, lists: lists)
+            versions: versions, lists: lists, export: export)
         return try renderer.adminPage(settings, template: "admin/form", status: status)
     }
 
@@ -278,14 +281,20 @@ struct AdminFormsController {
 
     /// A file to save, never shown as a page: attachment disposition, no caching, nothing may run.
     static func download(_ body: ByteBuffer, type: String, filename: String) -> Response {
+        var headers = downloadHeaders(type: type, filename: filename)
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The headers of every admin download, whatever its length.
+    static func downloadHeaders(type: String, filename: String) -> HTTPFields {
         var headers = HTTPFields()
         headers[.contentType] = type
-        headers[.contentLength] = String(body.readableBytes)
         headers[.contentDisposition] = AttachmentResponse.disposition(inline: false, filename: filename)
         headers[.cacheControl] = "no-store"
         // A download is never a page: nothing in it may run even if a browser showed it.
         headers[.fwContentSecurityPolicy] = "default-src 'none'; sandbox"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        return headers
     }
 }
 
@@ -306,6 +315,7 @@ extension AdminFormsController {
         let webhooks: WebhookSection
         let versions: [VersionRow]
         let lists: [ListRow]
+        let export: ExportSection
 
         /// A stored version: when and how it came, its objects and its downloads.
         struct VersionRow {

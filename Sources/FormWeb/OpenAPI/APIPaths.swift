@@ -6,8 +6,8 @@ import FormModel
 /// refuses to start while a route and the description disagree (``OpenAPIDocument/mismatches(routes:)``).
 enum APIPaths {
     static let all: [APIPath] = [
-        openAPI, forms, form, formOpenAPI, options, objects, object, lists, connection, webhooks, webhook,
-        webhookRetry,
+        openAPI, forms, form, formOpenAPI, options, objects, object, exportCSV, exportJSONLines, exportZIP, lists,
+        connection, webhooks, webhook, webhookRetry,
     ]
 
     private typealias C = OpenAPIComponents
@@ -121,8 +121,48 @@ enum APIPaths {
                     "502": C.json(
                         "The form's service did not answer (service-unavailable, nothing created), or its answer was lost (outcome-unknown).",
                         ["oneOf": [C.ref(schema: "Issues"), C.ref(schema: "OutcomeUnknown")]]),
-                ])
+                ]),
+            APIOperation(
+                .get, "listObjects", "The form's objects, oldest change first, a page at a time by an opaque cursor",
+                caller: .admin, parameters: ["Since", "Until", "Cursor", "Limit"],
+                responses: [
+                    "200": C.json("A page of objects; `next` is null on the last page.", "ObjectPage"),
+                    "400": C.json("A parameter that cannot be read (a cursor not given for this form).", "Message"),
+                    "404": C.ref(response: "NotFound"),
+                ]),
         ])
+
+    static let exportCSV = export(
+        "csv", "exportCSV",
+        "Every object (or those created or changed in since…until) as CSV: a column per field of the newest version",
+        type: "text/csv", parameters: ["Since", "Until", "Header"])
+    static let exportJSONLines = export(
+        "jsonl", "exportJSONLines", "Every object (or since…until) as JSON Lines of the object JSON",
+        type: "application/jsonl", parameters: ["Since", "Until"])
+    static let exportZIP = export(
+        "zip", "exportAttachments", "The objects' attachments (or since…until) as a ZIP with a manifest.csv",
+        type: "application/zip", parameters: ["Since", "Until"])
+
+    /// `GET /api/forms/{id}/export.<ext>`: a download, streamed.
+    private static func export(
+        _ ext: String, _ operationID: String, _ summary: String, type: String, parameters: [String]
+    ) -> APIPath {
+        APIPath(
+            "/api/forms/{id}/export.\(ext)", parameters: ["FormID"],
+            [
+                APIOperation(
+                    .get, operationID, summary, caller: .admin, parameters: parameters,
+                    responses: [
+                        "200": [
+                            "description": "The download, streamed.",
+                            "headers": ["Content-Disposition": C.header("attachment, with the file's name.")],
+                            "content": [.init(type): ["schema": ["type": "string"]]],
+                        ],
+                        "400": C.json("A date or header option that cannot be read.", "Message"),
+                        "404": C.ref(response: "NotFound"),
+                    ])
+            ])
+    }
 
     static let object = APIPath(
         "/api/forms/{id}/objects/{object}", parameters: ["FormID", "ObjectID"],

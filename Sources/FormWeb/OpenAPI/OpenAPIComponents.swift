@@ -114,6 +114,30 @@ enum OpenAPIComponents {
                 "The same key and fields make one object (kept for a day); the key with other fields is refused (422, idempotency-key-reused).",
             "schema": ["type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"],
         ],
+        "Since": [
+            "name": "since", "in": "query", "required": false,
+            "description": "Only objects created or changed from this ISO date or datetime on.",
+            "schema": ["type": "string"],
+        ],
+        "Until": [
+            "name": "until", "in": "query", "required": false,
+            "description": "Only objects created or changed before this ISO date (the whole day) or datetime.",
+            "schema": ["type": "string"],
+        ],
+        "Cursor": [
+            "name": "cursor", "in": "query", "required": false,
+            "description": "The `next` of the page before, as given; none for the first page.",
+            "schema": ["type": "string"],
+        ],
+        "Limit": [
+            "name": "limit", "in": "query", "required": false, "description": "Objects a page.",
+            "schema": ["type": "integer", "minimum": 1, "maximum": 1000, "default": 100],
+        ],
+        "Header": [
+            "name": "header", "in": "query", "required": false,
+            "description": "What the CSV's header line names each column by.",
+            "schema": ["type": "string", "enum": ["labels", "names"], "default": "labels"],
+        ],
         "Hook": [
             "name": "hook", "in": "path", "required": true, "description": "A webhook endpoint's id.",
             "schema": ["type": "string", "format": "uuid"],
@@ -300,6 +324,13 @@ enum OpenAPIComponents {
             "type": "object", "required": ["line", "message"],
             "properties": ["line": ["type": "integer"], "message": string],
         ]),
+        "ObjectPage": [
+            "type": "object", "required": ["objects", "next"],
+            "properties": [
+                "objects": ["type": "array", "items": ref(schema: "Object")],
+                "next": ["type": ["string", "null"], "description": "The cursor of the next page; null on the last."],
+            ],
+        ],
         "WebhookRequest": [
             "type": "object", "required": ["url", "events"],
             "properties": [

@@ -56,6 +56,14 @@ package struct CSRF: Sendable {
         return difference == 0
     }
 
+    /// Whether two MACs are equal, in a time that depends on their lengths only.
+    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+
     /// The browser id from a request's cookie, or a new one with the cookie to set.
     package func identify(_ request: Request) -> (id: String, newCookie: String?) {
         if let existing = CookieHeader.value(of: Self.cookieName, in: request.headers[values: .cookie]),

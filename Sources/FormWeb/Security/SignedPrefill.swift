@@ -48,12 +48,10 @@ package struct SignedPrefill: Sendable {
         guard parts.count == 2, let payload = Self.decode(parts[0]), let given = Self.decode(parts[1]) else {
             return nil
         }
-        let expected = mac(formID: formID, version: version, payload: payload)
-        guard given.count == expected.count else { return nil }
         // Constant time, like the CSRF check.
-        var difference: UInt8 = 0
-        for (a, b) in zip(given, expected) { difference |= a ^ b }
-        guard difference == 0 else { return nil }
+        guard CSRF.constantTimeEqual(given, mac(formID: formID, version: version, payload: payload)) else {
+            return nil
+        }
         return try? JSONDecoder().decode([String: [String]].self, from: payload)
     }
 

@@ -141,6 +141,9 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let apiActiveForm = api.group("forms/:id")
         .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: true, audience: .api))
     let adminAPI = api.group().add(middleware: AdminOnlyMiddleware(audience: .api))
+    // A form's routes for admins only: the admin is checked first, so nobody else learns which forms exist.
+    let adminAPIForm = adminAPI.group("forms/:id")
+        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: false, audience: .api))
 
     let prefill = SignedPrefill(secret: secret)
     let attachments = AttachmentStore(
@@ -152,6 +155,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     var submissions = ObjectSubmissions(objects: database.objects, attachments: attachments, valueHelps: valueHelps)
     submissions.webhooks = webhooks
     let imports = FormImports(forms: store)
+    let exports = ObjectExports(objects: database.objects, attachments: attachments, users: users)
     let serviceConnections = ServiceConnections(
         forms: store, connections: connections, http: http, timeZone: configuration.timeZone)
 
@@ -179,13 +183,17 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     ).addRoutes(to: admin)
     AdminFormsController(
         forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone,
-        connections: connections, service: serviceConnections, webhooks: webhooks
+        connections: connections, service: serviceConnections, webhooks: webhooks, exports: exports
     ).addRoutes(to: admin)
     AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
     FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
     ConnectionAPIController(forms: store, connections: connections, service: serviceConnections)
         .addRoutes(to: adminAPI)
     WebhooksAPIController(forms: store, webhooks: webhooks).addRoutes(to: adminAPI)
+    ExportAPIController(
+        objects: database.objects, exports: exports, cursors: ObjectCursor(secret: secret),
+        timeZone: configuration.timeZone
+    ).addRoutes(to: adminAPIForm)
     try OpenAPIController(plans: plans).addRoutes(api: api, apiForm: apiForm)
     // The description says every route of the API, and no other: a route added without its
     // value in APIPaths stops the server here, and so every web test.

@@ -7,10 +7,21 @@ import NIOCore
 enum JSONResponse {
     /// An `Encodable` value as the body.
     static func make(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        response(try body(value, encoder: encoder()), status: status)
+    }
+
+    /// The API's encoder: sorted keys, ISO 8601 dates. One per task (it is not `Sendable`).
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return response(ByteBuffer(bytes: try encoder.encode(value)), status: status)
+        return encoder
+    }
+
+    /// A value's JSON exactly as the API's answers carry it (``withoutMarkup(_:)`` included),
+    /// for the export's JSON Lines.
+    static func body(_ value: some Encodable, encoder: JSONEncoder) throws -> ByteBuffer {
+        withoutMarkup(ByteBuffer(bytes: try encoder.encode(value)))
     }
 
     /// Bytes that are JSON already, such as a stored canonical schema.

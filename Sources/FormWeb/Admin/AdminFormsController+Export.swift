@@ -1,0 +1,68 @@
+import FormPages
+import FormStore
+import Foundation
+import Hummingbird
+
+extension AdminFormsController {
+    /// `GET /admin/forms/{id}/export?format=csv|jsonl|zip&since=&until=&header=`: the Export
+    /// section's form (a GET: it changes nothing). The download itself, as the JSON API sends it;
+    /// a date it cannot read answers 422 with the form page, the error linked and the dates kept.
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        let form = try await requireForm(context)
+        let parameters = ExportDownload.parameters(request)
+        do throws(ExportQuery.Refusal) {
+            let query = try ExportQuery.read(parameters, timeZone: timeZone)
+            guard let format = ExportDownload(rawValue: parameters["format"] ?? ExportDownload.csv.rawValue) else {
+                throw ExportQuery.Refusal(parameter: "format", message: "Choose CSV, JSON Lines or attachments.")
+            }
+            return format.response(form: form, query: query, exports: exports, logger: context.logger)
+        } catch {
+            let section = ExportSection(formID: form.id, entered: parameters, refusal: error)
+            return try await formPage(form, viewer: viewer, export: section, status: .unprocessableContent)
+        }
+    }
+}
+
+/// The form page's Export section (`admin/export`): the window of creates and changes, the CSV's
+/// header line, and a button for each download.
+struct ExportSection {
+    let formID: PageText
+    let since: ServiceSection.TextInput
+    let until: ServiceSection.TextInput
+    let headers: [ServiceSection.Choice]
+    /// The error summary's line for a refused request.
+    let problems: [AdminProblem]
+
+    /// - Parameters:
+    ///   - entered: the query as sent, kept after a refusal.
+    ///   - refusal: what could not be read.
+    init(formID: String, entered: [String: String] = [:], refusal: ExportQuery.Refusal? = nil) {
+        self.formID = PageText(formID)
+        func input(_ name: String, _ label: String, _ hint: String) -> ServiceSection.TextInput {
+            let id = "export-\(name)"
+            let error = refusal?.parameter == name ? refusal?.message : nil
+            return ServiceSection.TextInput(
+                id: id, name: name, label: label, hint: PageText(hint), value: PageText(entered[name]),
+                error: PageText(error), type: "date", autocomplete: "off",
+                describedBy: PageText("\(id)-hint" + (error == nil ? "" : " \(id)-error")))
+        }
+        since = input("since", "From (optional)", "Objects created or changed on this day or later.")
+        until = input("until", "To (optional)", "Objects created or changed on this day or earlier.")
+        let chosen = ExportQuery.CSVHeader(rawValue: entered["header"] ?? "") ?? .labels
+        headers = [
+            ServiceSection.Choice(
+                id: "export-header-labels", name: "header", value: "labels", label: "Field labels",
+                hint: PageText(nil), checked: chosen == .labels),
+            ServiceSection.Choice(
+                id: "export-header-names", name: "header", value: "names", label: "Field names",
+                hint: PageText("As the JSON API and the spec name them, for scripts."), checked: chosen == .names),
+        ]
+        problems =
+            refusal.map { refusal in
+                let target =
+                    ["since", "until"].contains(refusal.parameter) ? "#export-\(refusal.parameter)" : "#export"
+                return [AdminProblem(text: refusal.message, href: target)]
+            } ?? []
+    }
+}
