@@ -156,11 +156,12 @@ struct WebhookDeliveryTests {
                 let before = try WebhookFixtures.webhooks(old, data: data)
                 let secret = try await WebhookFixtures.register(before, url: url)
                 try await WebhookFixtures.create(old, before, title: "Claimed")
-                let clock = WebhookFixtures.clock()
-                // The old instance claims the event and stops before sending it.
-                let claimed = try await before.store.claimDue(now: clock.now, lease: 60, limit: 10)
-                #expect(claimed.count == 1 && claimed[0].secret == secret)
                 try await WebhookFixtures.create(old, before, title: "Pending")
+                // The clock starts once both are written: both are due (however long the writes took).
+                let clock = WebhookFixtures.clock()
+                // The old instance claims the first event and stops before sending it.
+                let claimed = try await before.store.claimDue(now: clock.now, lease: 60, limit: 1)
+                #expect(claimed.count == 1 && claimed[0].secret == secret)
                 // A new instance on the same database (and data folder, for the sealing key).
                 let after = try WebhookFixtures.webhooks(new, data: data)
                 let http = ServiceHTTPClient()
