@@ -13,7 +13,7 @@ struct MigrationTests {
                 "FormWeb.CreateObjects", "FormWeb.CreateAttachments", "FormWeb.AddAdminTables",
                 "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles", "FormWeb.AddCacheChanges",
                 "FormWeb.AddSubmissionTokens", "FormWeb.AddServerSecrets", "FormWeb.IndexSubmissionTokens",
-                "FormWeb.AddServiceConnections",
+                "FormWeb.AddServiceConnections", "FormWeb.IndexObjectLists",
             ])
     }
 }

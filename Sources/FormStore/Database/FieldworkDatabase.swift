@@ -113,6 +113,7 @@ package struct FieldworkDatabase: Sendable {
         AddServerSecrets(),
         IndexSubmissionTokens(),
         AddServiceConnections(),
+        IndexObjectLists(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

@@ -54,22 +54,23 @@ package struct ObjectStore: Sendable {
         return try StoredObject(record)
     }
 
-    /// How many objects each form has, in one query (the admin's form list); forms without
-    /// objects are left out.
-    package func countsByForm() async throws -> [String: Int] {
-        try await groupedCounts(by: "form_id", as: String.self)
+    /// How many objects each of these forms has, in one query (a page of the admin's form list);
+    /// forms without objects are left out.
+    package func countsByForm(_ formIDs: [String]) async throws -> [String: Int] {
+        guard !formIDs.isEmpty else { return [:] }
+        return try await groupedCounts(by: "form_id", as: String.self, formIDs: formIDs)
     }
 
     /// How many objects each version of a form has, in one query (the admin's form page);
     /// versions without objects are left out.
     package func countsByVersion(formID: String) async throws -> [Int: Int] {
-        try await groupedCounts(by: "form_version", as: Int.self, formID: formID)
+        try await groupedCounts(by: "form_version", as: Int.self, formIDs: [formID])
     }
 
-    /// `SELECT column, COUNT(*) FROM objects [WHERE form_id = …] GROUP BY column`. Both stores
+    /// `SELECT column, COUNT(*) FROM objects WHERE form_id IN (…) GROUP BY column`. Both stores
     /// Fieldwork opens (SQLite, PostgreSQL) are SQL databases.
     private func groupedCounts<Key: Decodable & Hashable>(
-        by column: String, as _: Key.Type, formID: String? = nil
+        by column: String, as _: Key.Type, formIDs: [String]
     ) async throws
         -> [Key: Int]
     {
@@ -78,7 +79,7 @@ package struct ObjectStore: Sendable {
             .column(SQLIdentifier(column))
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from(ObjectRecord.schema)
-        if let formID { query.where(SQLIdentifier("form_id"), .equal, SQLBind(formID)) }
+            .where(SQLIdentifier("form_id"), .in, SQLBind.group(formIDs))
         var counts: [Key: Int] = [:]
         for row in try await query.groupBy(SQLIdentifier(column)).all() {
             counts[try row.decode(column: column, as: Key.self)] = try row.decode(column: "n", as: Int.self)
@@ -87,33 +88,6 @@ package struct ObjectStore: Sendable {
     }
 
     struct SQLStoreRequired: Error {}
-
-    /// The objects of a form the viewer may see, newest first; `range` picks a page of them.
-    package func list(
-        formID: String, visibleTo owners: OwnerFilter, range: Range<Int>? = nil
-    ) async throws
-        -> [ObjectSummary]
-    {
-        let query = ObjectRecord.query(on: database.database()).filter(\.$formID == formID)
-        if case .createdBy(let account, let browser) = owners {
-            query.group(.or) { or in
-                // Anonymous objects belong to the browser session that created them.
-                or.group(.and) { and in
-                    and.filter(\.$creatorUserID == nil).filter(\.$creatorBrowser == browser)
-                }
-                if let account { or.filter(\.$creatorUserID == account) }
-            }
-        }
-        // Only the columns the list shows: decoding every row's values JSON made a list of
-        // 300 objects ten times slower.
-        query.field(\.$id).field(\.$keyText).field(\.$createdAt).sort(\.$createdAt, .descending).sort(
-            \.$id, .descending)
-        if let range { query.range(range) }
-        return try await query.all()
-            .compactMap { record in
-                record.id.map { ObjectSummary(id: $0, keyText: record.keyText, createdAt: record.createdAt) }
-            }
-    }
 
     /// Replaces an object's values; false when it is gone.
     /// - Parameter alongside: runs in the same transaction, as for ``create(formID:version:values:keyText:creator:alongside:)``.
