@@ -95,11 +95,11 @@ struct AdminImportsController {
         page.problems = problems
         page.navForms = true
         let listed = try await forms.page(from: cursor, size: Self.pageSize)
-        let counts = try await objects.countsByForm(listed.items.map(\.id))
+        let counts = try await objects.countsByForm(listed.items.map(\.id), upTo: Self.countLimit)
         let rows = listed.items.map { form in
             Dashboard.FormRow(
                 id: PageText(form.id), title: PageText(form.title), kind: form.sourceKind.displayName,
-                version: form.version, objects: counts[form.id] ?? 0, access: form.access.rawValue,
+                version: form.version, objects: Self.describeCount(counts[form.id] ?? 0), access: form.access.rawValue,
                 retired: form.state == .retired)
         }
         let keptFiles = kept.enumerated().map { index, file in
@@ -119,6 +119,16 @@ struct AdminImportsController {
 
     /// Forms per page of the dashboard's list.
     static let pageSize = 50
+
+    /// The list counts each form's objects up to this many, then says "10,000+": counting a
+    /// million would make the page as slow as the table is large (the form's own page counts
+    /// them all, by version).
+    static let countLimit = 10_000
+
+    /// A count as the list shows it: the number, or the limit with a plus past it.
+    static func describeCount(_ count: Int) -> String {
+        count > countLimit ? "\(countLimit.formatted(.number.locale(Locale(identifier: "en_US"))))+" : "\(count)"
+    }
 }
 
 extension AdminImportsController {
@@ -152,7 +162,7 @@ extension AdminImportsController {
             let title: PageText
             let kind: String
             let version: Int
-            let objects: Int
+            let objects: String
             let access: String
             let retired: Bool
         }
