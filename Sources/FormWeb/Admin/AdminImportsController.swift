@@ -120,10 +120,10 @@ struct AdminImportsController {
     /// Forms per page of the dashboard's list.
     static let pageSize = 50
 
-    /// The list counts each form's objects up to this many, then says "10,000+": counting a
+    /// The list counts each form's objects up to this many, then says "1,000+": counting a
     /// million would make the page as slow as the table is large (the form's own page counts
     /// them all, by version).
-    static let countLimit = 10_000
+    static let countLimit = 1_000
 
     /// A count as the list shows it: the number, or the limit with a plus past it.
     static func describeCount(_ count: Int) -> String {
