@@ -231,7 +231,7 @@ package struct FormStore: Sendable {
     /// of small columns however many forms, and no schema read or decoded.
     package func list() async throws -> [FormListing] {
         let db = database.database()
-        return try await listings(of: try await FormRecord.query(on: db).sort(\.$id).all(), on: db)
+        return try await listings(of: try await FormRecord.query(on: db).sort(\.$id).all(), onlyTheirs: false, on: db)
     }
 
     /// A page of every form, ordered by id as ``list()`` orders them: the first page, or the one
@@ -249,7 +249,7 @@ package struct FormStore: Sendable {
                 form.listsRevision = try row.decode(column: "lists_revision", as: Int.self)
                 return form
             }
-            return try await listings(of: forms, on: db)
+            return try await listings(of: forms, onlyTheirs: true, on: db)
         }
     }
 
@@ -264,11 +264,15 @@ package struct FormStore: Sendable {
 
     /// The forms as lists show them, in their order, with their latest versions read in one
     /// query of small columns (no schema read or decoded); a form without a version is left out.
-    private func listings(of forms: [FormRecord], on db: any Database) async throws -> [FormListing] {
+    /// - Parameter onlyTheirs: reads the versions of these forms only (a page of them, by the
+    ///   unique (form, version) index), rather than every version (all forms).
+    private func listings(of forms: [FormRecord], onlyTheirs: Bool, on db: any Database) async throws -> [FormListing] {
         guard !forms.isEmpty else { return [] }
         var newest: [String: FormVersionRecord] = [:]
-        let heads = try await FormVersionRecord.query(on: db)
-            .filter(\.$form.$id ~~ forms.compactMap(\.id))
+        let query = FormVersionRecord.query(on: db)
+        if onlyTheirs { query.filter(\.$form.$id ~~ forms.compactMap(\.id)) }
+        let heads =
+            try await query
             .field(\.$id).field(\.$form.$id).field(\.$version).field(\.$sourceKind).field(\.$title)
             .all()
         for row in heads where row.version > newest[row.$form.id]?.version ?? 0 {
