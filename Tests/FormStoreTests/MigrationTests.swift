@@ -13,7 +13,8 @@ struct MigrationTests {
                 "FormWeb.CreateObjects", "FormWeb.CreateAttachments", "FormWeb.AddAdminTables",
                 "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles", "FormWeb.AddCacheChanges",
                 "FormWeb.AddSubmissionTokens", "FormWeb.AddServerSecrets", "FormWeb.IndexSubmissionTokens",
-                "FormWeb.AddServiceConnections", "FormWeb.IndexObjectChanges", "FormWeb.AddWebhooks",
+                "FormWeb.AddServiceConnections", "FormWeb.IndexObjectLists", "FormWeb.IndexObjectChanges",
+                "FormWeb.AddWebhooks",
             ])
     }
 }

@@ -113,6 +113,7 @@ package struct FieldworkDatabase: Sendable {
         AddServerSecrets(),
         IndexSubmissionTokens(),
         AddServiceConnections(),
+        IndexObjectLists(),
         IndexObjectChanges(),
         AddWebhooks(),
     ]

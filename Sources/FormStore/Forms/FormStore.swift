@@ -2,6 +2,7 @@ import FluentKit
 import FormImport
 import FormModel
 import Foundation
+import SQLKit
 
 /// Reads and writes forms and their versions.
 package struct FormStore: Sendable {
@@ -230,10 +231,48 @@ package struct FormStore: Sendable {
     /// of small columns however many forms, and no schema read or decoded.
     package func list() async throws -> [FormListing] {
         let db = database.database()
-        let forms = try await FormRecord.query(on: db).sort(\.$id).all()
+        return try await listings(of: try await FormRecord.query(on: db).sort(\.$id).all(), onlyTheirs: false, on: db)
+    }
+
+    /// A page of every form, ordered by id as ``list()`` orders them: the first page, or the one
+    /// a cursor names, read by the forms' primary key (see ``listQuery(direction:from:limit:)``).
+    package func page(from cursor: ListCursor<FormListKey>? = nil, size: Int) async throws -> FormPage {
+        let db = database.database()
+        guard let sql = db as? any SQLDatabase else { throw ObjectStore.SQLStoreRequired() }
+        return try await FormPage.read(cursor, size: size, key: { FormListKey(id: $0.id) }) { direction, key, limit in
+            let forms = try await sql.raw(Self.listQuery(direction: direction, from: key, limit: limit)).all().map {
+                row in
+                let form = FormRecord(
+                    id: try row.decode(column: "id", as: String.self),
+                    access: FormAccess(rawValue: try row.decode(column: "access", as: String.self)) ?? .users,
+                    state: FormState(rawValue: try row.decode(column: "state", as: String.self)) ?? .active)
+                form.listsRevision = try row.decode(column: "lists_revision", as: Int.self)
+                return form
+            }
+            return try await listings(of: forms, onlyTheirs: true, on: db)
+        }
+    }
+
+    /// The statement behind a page of forms: up to `limit` forms next to `key` in `direction`,
+    /// nearest first, along the primary key's index.
+    static func listQuery(direction: PageDirection, from key: FormListKey?, limit: Int) -> SQLQueryString {
+        let (comparison, order) = direction == .after ? (">", "ASC") : ("<", "DESC")
+        var query: SQLQueryString = "SELECT id, access, state, lists_revision FROM forms"
+        if let key { query += " WHERE id \(unsafeRaw: comparison) \(bind: key.id)" }
+        return query + " ORDER BY id \(unsafeRaw: order) LIMIT \(literal: limit)"
+    }
+
+    /// The forms as lists show them, in their order, with their latest versions read in one
+    /// query of small columns (no schema read or decoded); a form without a version is left out.
+    /// - Parameter onlyTheirs: reads the versions of these forms only (a page of them, by the
+    ///   unique (form, version) index), rather than every version (all forms).
+    private func listings(of forms: [FormRecord], onlyTheirs: Bool, on db: any Database) async throws -> [FormListing] {
         guard !forms.isEmpty else { return [] }
         var newest: [String: FormVersionRecord] = [:]
-        let heads = try await FormVersionRecord.query(on: db)
+        let query = FormVersionRecord.query(on: db)
+        if onlyTheirs { query.filter(\.$form.$id ~~ forms.compactMap(\.id)) }
+        let heads =
+            try await query
             .field(\.$id).field(\.$form.$id).field(\.$version).field(\.$sourceKind).field(\.$title)
             .all()
         for row in heads where row.version > newest[row.$form.id]?.version ?? 0 {

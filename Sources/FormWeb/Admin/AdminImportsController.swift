@@ -23,11 +23,12 @@ struct AdminImportsController {
         admin.get("imports/:import", use: importReport)
     }
 
-    /// `GET /admin`: the import form and the list of forms.
+    /// `GET /admin[?cursor=…]`: the import form and a page of the list of forms, ordered by id.
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         let notice = request.uri.queryParameters["done"].map(String.init).flatMap(AdminNotice.text)
-        return try await dashboardPage(viewer: viewer, notice: notice)
+        let cursor = try ListCursors.read(ListCursor<FormListKey>.self, from: request)
+        return try await dashboardPage(viewer: viewer, notice: notice, cursor: cursor)
     }
 
     /// `POST /admin/import`: files and pasted XML as one batch, through the same code path as
@@ -82,20 +83,23 @@ struct AdminImportsController {
         return try renderer.adminPage(report, template: "admin/import")
     }
 
-    /// The dashboard: the import form (with a refused import's errors and kept files) and the forms.
+    /// The dashboard: the import form (with a refused import's errors and kept files) and a page
+    /// of the forms, the first unless a cursor names another.
     private func dashboardPage(
         viewer: Viewer, notice: String? = nil, problems: [AdminProblem] = [], importErrors: ImportErrorReport? = nil,
-        pasted: String = "", kept: [ImportDraftStore.Document] = [], status: HTTPResponse.Status = .ok
+        pasted: String = "", kept: [ImportDraftStore.Document] = [], cursor: ListCursor<FormListKey>? = nil,
+        status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Admin")
         page.notice = notice
         page.problems = problems
         page.navForms = true
-        let counts = try await objects.countsByForm()
-        let rows = try await forms.list().map { form in
+        let listed = try await forms.page(from: cursor, size: Self.pageSize)
+        let counts = try await objects.countsByForm(listed.items.map(\.id), upTo: Self.countLimit)
+        let rows = listed.items.map { form in
             Dashboard.FormRow(
                 id: PageText(form.id), title: PageText(form.title), kind: form.sourceKind.displayName,
-                version: form.version, objects: counts[form.id] ?? 0, access: form.access.rawValue,
+                version: form.version, objects: Self.describeCount(counts[form.id] ?? 0), access: form.access.rawValue,
                 retired: form.state == .retired)
         }
         let keptFiles = kept.enumerated().map { index, file in
@@ -105,9 +109,25 @@ struct AdminImportsController {
         }
         let dashboard = Dashboard(
             layout: page.layout(title: nil), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
-            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty, forms: rows
-        )
+            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty,
+            forms: rows,
+            previousPage: listed.before.map { ListCursors.href("/admin", $0) },
+            nextPage: listed.after.map { ListCursors.href("/admin", $0) },
+            hasPager: listed.before != nil || listed.after != nil)
         return try renderer.adminPage(dashboard, template: "admin/index", status: status)
+    }
+
+    /// Forms per page of the dashboard's list.
+    static let pageSize = 50
+
+    /// The list counts each form's objects up to this many, then says "1,000+": counting a
+    /// million would make the page as slow as the table is large (the form's own page counts
+    /// them all, by version).
+    static let countLimit = 1_000
+
+    /// A count as the list shows it: the number, or the limit with a plus past it.
+    static func describeCount(_ count: Int) -> String {
+        count > countLimit ? "\(countLimit.formatted(.number.locale(Locale(identifier: "en_US"))))+" : "\(count)"
     }
 }
 
@@ -123,6 +143,10 @@ extension AdminImportsController {
         let pasted: PageText
         let hasForms: Bool
         let forms: [FormRow]
+        /// The links to the pages of forms before and after this one, when there are more.
+        let previousPage: String?
+        let nextPage: String?
+        let hasPager: Bool
 
         /// A file of the refused import, kept to be imported again unless unticked.
         struct KeptFile {
@@ -138,7 +162,7 @@ extension AdminImportsController {
             let title: PageText
             let kind: String
             let version: Int
-            let objects: Int
+            let objects: String
             let access: String
             let retired: Bool
         }

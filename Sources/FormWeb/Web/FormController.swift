@@ -42,21 +42,21 @@ struct FormController {
         return HTMLResponse.page(try plans.indexPage(for: forms).render(state), cacheControl: "no-store")
     }
 
-    /// `GET /forms/{id}`: the parent page, listing the objects this viewer may see, newest first.
+    /// `GET /forms/{id}[?cursor=…]`: the parent page, listing the objects this viewer may see,
+    /// newest first, a page at a time; the links to the newer and older pages carry the cursor
+    /// of the page they lead to. A cursor that is no cursor answers 400 and says where to go.
     @Sendable func parentPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
         let viewer = try context.viewer
+        let cursor = try ListCursors.read(ListCursor<ObjectListKey>.self, from: request)
+        let page = try await objects.page(
+            formID: form.id, visibleTo: viewer.visibleObjects, from: cursor, size: Self.pageSize)
         var state = RenderState(values: [:], csrfToken: "")
-        // A page of the list, and one more to learn whether an older page exists.
-        let page = max(1, min(Int(request.uri.queryParameters["page"].map(String.init) ?? "") ?? 1, 100_000))
-        let start = (page - 1) * Self.pageSize
-        let found = try await objects.list(
-            formID: form.id, visibleTo: viewer.visibleObjects, range: start..<(start + Self.pageSize + 1))
-        state.listItems = found.prefix(Self.pageSize).map { object in
+        state.listItems = page.items.map { object in
             ListItem(href: "/forms/\(form.id)/\(object.id.uuidString.lowercased())", text: object.keyText)
         }
-        if page > 1 { state.newerPage = page == 2 ? "/forms/\(form.id)" : "/forms/\(form.id)?page=\(page - 1)" }
-        if found.count > Self.pageSize { state.olderPage = "/forms/\(form.id)?page=\(page + 1)" }
+        state.newerPage = page.before.map { ListCursors.href("/forms/\(form.id)", $0) }
+        state.olderPage = page.after.map { ListCursors.href("/forms/\(form.id)", $0) }
         // The list is this viewer's: no shared cache may keep it.
         return HTMLResponse.page(try plans.parentPage(for: form).render(state), cacheControl: "no-store")
     }
