@@ -8,7 +8,7 @@
 import { button, element } from "./element.js";
 import { labelText } from "./label-text.js";
 import { isCompact } from "./layout.js";
-import { fill, longListInput } from "./value-fills.js";
+import { longListInput } from "./long-list-input.js";
 
 let counter = 0;
 
@@ -54,7 +54,8 @@ function remoteOption(control, match) {
         input.checked = on;
         input.dispatchEvent(new Event("change", { bubbles: true }));
       }
-      if (on) fill(control.closest("form"), match.fills);
+      // A value help's row fills the fields it gives (value-fills.js, on a service's lists).
+      if (on && match.fills) control.dispatchEvent(new CustomEvent("fw:fills", { bubbles: true, detail: match.fills }));
     },
   };
 }

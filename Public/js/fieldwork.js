@@ -9,6 +9,7 @@ const behaviours = [
   ["[data-clear]", "./clear-button.js"],
   ["[data-choices]", "./choice-keys.js"],
   ["[data-drilldown]", "./drill-down.js"],
+  ["[data-remote]", "./value-fills.js"],
   ["[data-unsaved]", "./unsaved-changes.js"],
   ["[data-modal]", "./modal.js"],
   ["[data-error-summary]", "./error-focus.js"],

@@ -2,24 +2,9 @@
 // `fills`, its Out parameters): each named field takes its value, as Fiori elements fills them.
 // A plain input takes the text, a select or a set of radios the option, a long list the value
 // with its label (asked from the list's own options). Each field says so with a change event,
-// so that a list screen's cell shows the new choice.
-
-/// The radio (or checkbox) of `value` in a long list, added hidden when the page does not hold
-/// it yet, labelled `label`.
-export function longListInput(control, value, label) {
-  let input = Array.from(control.querySelectorAll("input[type=checkbox], input[type=radio]"))
-    .find((candidate) => candidate.value === value);
-  if (!input) {
-    input = document.createElement("input");
-    input.type = control.hasAttribute("data-multiple") ? "checkbox" : "radio";
-    input.name = control.dataset.name;
-    input.value = value;
-    input.dataset.label = label;
-    input.hidden = true;
-    control.querySelector(".fw-longlist__options").append(input);
-  }
-  return input;
-}
+// so that a list screen's cell shows the new choice. The list screen (drill-down.js) asks with an
+// `fw:fills` event from the chosen list.
+import { longListInput } from "./long-list-input.js";
 
 function changed(input) {
   input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -72,4 +57,13 @@ export function fill(form, fills) {
       changed(control);
     }
   }
+}
+
+export function enhance(root) {
+  root.addEventListener("fw:fills", (event) => {
+    // A sheet in a dialog is enhanced as a root of its own: fill once.
+    if (event.fwFilled) return;
+    event.fwFilled = true;
+    fill(event.target.closest("form"), event.detail);
+  });
 }

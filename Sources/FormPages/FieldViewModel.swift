@@ -32,6 +32,9 @@ final class FieldViewModel: KeyPathContext {
     /// The long list's search box name (`NAME._q`) and where its script searches.
     let searchName: PageText
     let optionsURL: PageText
+    /// A long list the form's service feeds: choosing one of its rows may fill other fields
+    /// (`data-remote` loads the script that does).
+    let remote: Bool
     /// The hidden `NAME._searched`: the query whose matches are shown (``InputName/searchedQuery(of:)``).
     let searchedName: PageText
     /// The title of the long list's options (``FormSchema/listTitle(for:)``), when its list has one.
@@ -60,6 +63,7 @@ final class FieldViewModel: KeyPathContext {
         "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
         "optionGroups": \.optionGroups, "options": \.options, "segmentsWrap": \.segmentsWrap, "children": \.children,
         "slot": \.slot, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
+        "remote": \.remote,
         "searchedName": \.searchedName, "listTitle": \.listTitle,
     ]
 
@@ -172,6 +176,7 @@ final class FieldViewModel: KeyPathContext {
         self.longList = longList
         self.searchName = PageText(InputName.searchQuery(of: field.name))
         optionsURL = "/api/forms/\(builder.schema.id)/fields/\(name)/options"
+        remote = longList && field.list.flatMap { builder.schema.list(id: $0)?.remote } == true
         searchedName = PageText(InputName.searchedQuery(of: field.name))
         listTitle = longList ? PageText.nonEmpty(builder.schema.listTitle(for: field)).map { [$0] } ?? [] : []
         inputType = field.constraints.multiple ? "checkbox" : "radio"
