@@ -81,6 +81,10 @@ struct ObjectAPITests {
             #expect(refused.status == .unprocessableContent)
             #expect(refused.body.contains(#""field":"count""#))
             #expect(try await Self.send(client, location, token: Self.token).body.contains(#""count":3"#))
+            let nested = try await Self.send(
+                client, location, method: .patch, json: #"{"title":{"text":"C"}}"#, token: Self.token)
+            #expect(nested.status == .unprocessableContent && nested.body.contains(#""field":"title""#))
+            #expect(try await Self.send(client, location, token: Self.token).body.contains(#""title":"B""#))
             let notJSON = try await client.execute(
                 uri: location, method: .patch,
                 headers: [.contentType: "text/plain", .authorization: "Bearer \(Self.token)"],

@@ -165,9 +165,13 @@ struct ObjectAPIController {
         } catch let refusal as SentObject.Refusal {
             return refusal.response
         }
+        // A value of no form type (a nested object) refuses the edit, as it refuses a create.
+        guard sent.issues.isEmpty else {
+            return try JSONResponse.make(APIIssues(sent.issues), status: .unprocessableContent)
+        }
         let stored = InputStrings.of(object.values)
         var fields = stored
-        for (name, value) in sent.input where value.strings != nil { fields[name] = sent.fields[name] }
+        for name in sent.input.keys { fields[name] = sent.fields[name] }
         let target = try await services.target(for: try context.form, schema: view.schema)
         let outcome = try await submissions.update(
             Submission(fields: fields, files: InputStrings.files(of: object.values)), object: object, form: view.form,
@@ -182,7 +186,7 @@ struct ObjectAPIController {
             current.service?.etag = service?.etag
             return try Self.changedMeanwhile(current)
         case .refused(let result, _, _):
-            return try JSONResponse.make(APIIssues(sent.issues + result.issues), status: .unprocessableContent)
+            return try JSONResponse.make(APIIssues(result.issues), status: .unprocessableContent)
         case .serviceAway(let message):
             let issue = FieldIssue(field: "", code: .serviceUnavailable, message: message)
             return try JSONResponse.make(APIIssues([issue]), status: .badGateway)
