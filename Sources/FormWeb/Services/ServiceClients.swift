@@ -14,8 +14,9 @@ final class ServiceClients: Sendable {
     /// The zone people enter local dates and times in, for `Edm.DateTimeOffset`.
     let timeZone: TimeZone
     private let clients = Mutex<[UUID: ODataClient]>([:])
-    /// Each version's binding and its fields' kinds, decoded once: a version never changes.
-    private let bindings = Mutex<[String: (ServiceBinding, [String: FieldKind])]>([:])
+    /// Each version's binding, its fields' kinds and whether it has value helps in services of
+    /// their own to follow, worked out once: a version never changes.
+    private let bindings = Mutex<[String: (binding: ServiceBinding, kinds: [String: FieldKind], refers: Bool)]>([:])
     /// The value helps in services of their own, followed once per connection.
     let references = ValueHelpReferences()
 
@@ -36,17 +37,21 @@ final class ServiceClients: Sendable {
     func target(for form: StoredForm, schema: FormSchema) async throws -> ServiceTarget? {
         guard form.usesService, let connection = form.service else { return nil }
         let key = "\(form.id)#\(form.version)"
-        let decoded: (ServiceBinding, [String: FieldKind])
+        let decoded: (binding: ServiceBinding, kinds: [String: FieldKind], refers: Bool)
         if let known = bindings.withLock({ $0[key] }) {
             decoded = known
         } else {
             guard let binding = try form.binding() else { return nil }
-            decoded = (binding, Self.kinds(of: schema))
+            decoded = (binding, Self.kinds(of: schema), !ValueHelpReferences.referring(binding).isEmpty)
             bindings.withLock { $0[key] = decoded }
         }
         let client = try await client(connection.connectionID)
-        let binding = await references.resolve(decoded.0, client: client, connection: connection.connectionID)
-        return ServiceTarget(client: client, binding: binding, kinds: decoded.1)
+        // Only a binding with references asks for them to be followed (or for the ones followed).
+        let binding =
+            decoded.refers
+            ? await references.resolve(decoded.binding, client: client, connection: connection.connectionID)
+            : decoded.binding
+        return ServiceTarget(client: client, binding: binding, kinds: decoded.kinds)
     }
 
     /// The client of a stored connection.

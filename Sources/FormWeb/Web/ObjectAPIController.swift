@@ -158,7 +158,7 @@ struct ObjectAPIController {
     /// change goes there with `If-Match` (the header's ETag, else the one last read), and 412
     /// answers when the object changed there since, with its values now.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await editing(context)
+        let (object, view) = try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context)
         let sent: SentObject
         do {
             sent = try await SentObject.read(request)
@@ -200,7 +200,7 @@ struct ObjectAPIController {
     /// goes first (`If-Match` as for an edit): 412 when it changed there since, 409 when the
     /// service refuses, 502 when it does not answer (nothing deleted).
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await editing(context)
+        let (object, view) = try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context)
         let target =
             object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
         switch try await submissions.delete(
@@ -234,25 +234,6 @@ struct ObjectAPIController {
             Changed(errors: [issue], object: ObjectJSON(current)), status: .preconditionFailed)
         if let etag = current.service?.etag { response.headers[.eTag] = etag }
         return response
-    }
-
-    /// The object of the path and the form view of its version, for whoever may change it (404
-    /// for anyone else).
-    private func editing(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
-        let form = try context.form
-        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
-            let object = try await objects.find(formID: form.id, id: objectID),
-            try context.viewer.mayAccess(object)
-        else { throw HTTPError(.notFound) }
-        if let cached = plans.cachedEditView(
-            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision)
-        {
-            return (object, cached)
-        }
-        guard let version = try await forms.version(formID: form.id, version: object.formVersion) else {
-            throw HTTPError(.notFound)
-        }
-        return (object, try await plans.editView(for: version))
     }
 }
 

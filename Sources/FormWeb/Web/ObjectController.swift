@@ -200,21 +200,7 @@ struct ObjectController {
     /// The object and its version's edit view; 404 when either is missing or the viewer is
     /// neither the creator nor an admin, so others cannot even learn it exists.
     private func load(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
-        let form = try context.form
-        let formID = form.id
-        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
-            let object = try await objects.find(formID: formID, id: objectID)
-        else { throw HTTPError(.notFound) }
-        guard try context.viewer.mayAccess(object) else { throw HTTPError(.notFound) }
-        if let cached = plans.cachedEditView(
-            formID: formID, version: object.formVersion, listsRevision: form.listsRevision)
-        {
-            return (object, cached)
-        }
-        guard let version = try await forms.version(formID: formID, version: object.formVersion) else {
-            throw HTTPError(.notFound)
-        }
-        return (object, try await plans.editView(for: version))
+        try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context)
     }
 
     /// Where an object's detail page is.
