@@ -47,6 +47,9 @@ struct CacheTests {
             #expect(try await headsB.latest(formID: id)?.state == .active, "cached until the feed is read")
             #expect(try await b.feed.catchUp(on: b.database()) >= 1)
             #expect(try await headsB.latest(formID: id)?.state == .retired)
+            #expect(
+                try await a.feed.catchUp(on: a.database()) == 0,
+                "applied once where it changed: reading its own rows back drops nothing again")
             try await a.forms.setAccess(.public, formID: id)
             try await a.forms.store(Fixtures.importResult([Fixtures.schema([Field(name: "other", kind: .text)])]))
             try await b.feed.catchUp(on: b.database())

@@ -24,9 +24,10 @@ package enum CacheChange: Sendable, Hashable {
 /// Rows are read again from a few before the last one seen, since PostgreSQL numbers a row when
 /// it is inserted, not when its transaction commits: a lower number can become visible after a
 /// higher one. Each row is read and applied once: the numbers in that window already applied
-/// are kept. An instance's own changes are applied twice: at once after their commit
-/// (``apply(_:)``), and again when the feed reads their rows back, which covers a commit whose
-/// answer never came.
+/// are kept. An instance's own changes are applied at once after their commit (``apply(_:recorded:)``),
+/// and their rows are then marked as applied, so reading them back does not drop the entries a
+/// second time (which would throw away what was cached again since, and race a request that just
+/// filled it). A commit whose answer never came is still followed: its rows were never marked.
 package final class ChangeFeed: Sendable {
     private let listeners = Mutex<[@Sendable (CacheChange) -> Void]>([])
     private let position = Mutex<Position?>(nil)
@@ -49,15 +50,31 @@ package final class ChangeFeed: Sendable {
     }
 
     /// Records changes for the other instances; call inside the transaction that makes them,
-    /// then ``apply(_:)`` after it commits. This instance reads its own rows from the feed too
-    /// and drops those entries a second time: a transaction whose caller never heard it commit
-    /// (a deadline passed, a COMMIT with no answer) is followed all the same.
-    func record(_ changes: [CacheChange], on db: any Database) async throws {
-        for change in changes { try await ChangeRecord(change).create(on: db) }
+    /// then ``apply(_:recorded:)`` with the rows' numbers after it commits. A transaction whose
+    /// caller never heard it commit (a deadline passed, a COMMIT with no answer) is followed all
+    /// the same: this instance reads its own rows from the feed too, and applies those it has not.
+    /// - Returns: the numbers of the rows written.
+    func record(_ changes: [CacheChange], on db: any Database) async throws -> [Int] {
+        var recorded: [Int] = []
+        for change in changes {
+            let row = ChangeRecord(change)
+            try await row.create(on: db)
+            if let id = row.id { recorded.append(id) }
+        }
+        return recorded
     }
 
-    /// Drops what the changes made stale from this instance's caches.
-    func apply(_ changes: [CacheChange]) {
+    /// Drops what the changes made stale from this instance's caches; `recorded`, the feed's rows
+    /// of those changes, are not applied again when the feed reads them.
+    func apply(_ changes: [CacheChange], recorded: [Int] = []) {
+        if !recorded.isEmpty {
+            position.withLock { position in
+                guard var current = position else { return }
+                // Rows at or below the window's start are never read again; the others are skipped.
+                current.applied.formUnion(recorded.filter { $0 > current.last - Self.overlap })
+                position = current
+            }
+        }
         let listeners = listeners.withLock { $0 }
         for change in changes {
             for listener in listeners { listener(change) }
@@ -85,6 +102,7 @@ package final class ChangeFeed: Sendable {
             let fresh = rows.filter { row in row.id.map { !current.applied.contains($0) } ?? false }
             current.last = max(current.last, rows.last?.id ?? 0)
             current.applied.formUnion(fresh.compactMap(\.id))
+            // Kept: the window's rows, and own rows applied at commit that were not read yet.
             current.applied = current.applied.filter { $0 > current.last - Self.overlap }
             position = current
             return fresh

@@ -159,18 +159,17 @@ package struct FieldworkDatabase: Sendable {
     }
 
     /// A transaction whose changes the caches follow: `changes` are recorded in it for every
-    /// instance (``ChangeFeed/record(_:on:)``), and dropped here once it committed.
+    /// instance (``ChangeFeed/record(_:on:)``), and dropped here once it committed, once.
     func transaction<T: Sendable>(
         recording changes: [CacheChange], deadline: Duration = transactionDeadline,
         _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
         let feed = feed
-        let result = try await transaction(deadline: deadline) { db in
+        let (result, recorded) = try await transaction(deadline: deadline) { db in
             let result = try await body(db)
-            try await feed.record(changes, on: db)
-            return result
+            return (result, try await feed.record(changes, on: db))
         }
-        feed.apply(changes)
+        feed.apply(changes, recorded: recorded)
         return result
     }
 
