@@ -25,7 +25,7 @@ struct WebhookDeliveryTests {
             _ = try await WebhookFixtures.register(webhooks, url: "http://127.0.0.1:1/hooks", formID: form.id)
             _ = try await WebhookFixtures.register(
                 webhooks, url: "http://127.0.0.1:1/deletes", events: ["deleted"], formID: form.id)
-            let announce = webhooks.announcing(.created, formID: form.id)
+            let announce = try #require(try await webhooks.announcing(.created, formID: form.id))
             // The announcement ran, then the create's own work failed: both roll back.
             await #expect(throws: Refused.self) {
                 try await database.objects.create(
@@ -54,6 +54,36 @@ struct WebhookDeliveryTests {
             // The endpoint that hears only of deletes got none of them.
             let endpoints = try await webhooks.store.endpoints(formID: form.id)
             #expect(events.allSatisfy { $0.endpointID == endpoints[0].id })
+        }
+    }
+
+    @Test(
+        "a form no endpoint hears of writes no event and no transaction; a registration is heard at once here, by the feed elsewhere"
+    )
+    func audience() async throws {
+        try await TestDatabases.run(instances: 2) { data, databases in
+            let (a, b) = (databases[0], databases[1])
+            for database in databases { try await database.feed.catchUp(on: database.database()) }
+            let form = WebhookFixtures.form
+            try await a.forms.store(Fixtures.importResult([form]))
+            let hooksA = try WebhookFixtures.webhooks(a, data: data)
+            let hooksB = try WebhookFixtures.webhooks(b, data: data)
+            #expect(try await hooksA.announcing(.created, formID: form.id) == nil)
+            #expect(try await hooksB.announcing(.created, formID: form.id) == nil)
+            _ = try await WebhookFixtures.register(
+                hooksA, url: "http://127.0.0.1:1/hooks", events: ["created"], formID: form.id)
+            #expect(try await hooksA.announcing(.created, formID: form.id) != nil, "heard at once where registered")
+            #expect(try await hooksA.announcing(.deleted, formID: form.id) == nil, "only the events it asked for")
+            #expect(try await hooksB.announcing(.created, formID: form.id) == nil, "known to B as read before")
+            try await b.feed.catchUp(on: b.database())
+            #expect(try await hooksB.announcing(.created, formID: form.id) != nil, "and after the feed")
+            let created = try await WebhookFixtures.create(b, hooksB)
+            #expect(try await WebhookFixtures.events(a).map(\.objectID) == [created.id])
+            let endpoint = try #require(try await hooksB.store.endpoints(formID: form.id).first)
+            #expect(try await hooksB.store.remove(formID: form.id, id: endpoint.id))
+            #expect(try await hooksB.announcing(.created, formID: form.id) == nil)
+            try await a.feed.catchUp(on: a.database())
+            #expect(try await hooksA.announcing(.created, formID: form.id) == nil)
         }
     }
 

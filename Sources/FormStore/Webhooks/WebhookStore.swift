@@ -10,10 +10,13 @@ import SQLKit
 package struct WebhookStore: Sendable {
     let database: FieldworkDatabase
     let sealing: SealingKey
+    /// Which forms' changes some endpoint hears of; ask it before writing an object's change.
+    package let audience: WebhookAudience
 
     package init(database: FieldworkDatabase, sealing: SealingKey) {
         self.database = database
         self.sealing = sealing
+        self.audience = WebhookAudience(database: database)
     }
 
     /// Registers an endpoint for a form, its secret sealed (with the endpoint's id bound in).
@@ -28,7 +31,8 @@ package struct WebhookStore: Sendable {
         record.events = events.map(\.rawValue).joined(separator: ",")
         record.sealedSecret = try sealing.seal(secret, context: id.uuidString)
         record.createdBy = account
-        try await database.transaction { db in try await record.create(on: db) }
+        // Recorded as a change of its form: every instance's ``WebhookAudience`` reads the endpoints again.
+        try await database.transaction(recording: [.form(formID)]) { db in try await record.create(on: db) }
         return Self.webhook(record, id: id)
     }
 
@@ -42,7 +46,7 @@ package struct WebhookStore: Sendable {
     /// Removes an endpoint of a form with its events, delivered or not; false when it is not there.
     @discardableResult
     package func remove(formID: String, id: UUID) async throws -> Bool {
-        try await database.transaction { db in
+        try await database.transaction(recording: [.form(formID)]) { db in
             guard let record = try await WebhookEndpointRecord.find(id, on: db), record.formID == formID else {
                 return false
             }
@@ -64,7 +68,8 @@ package struct WebhookStore: Sendable {
     }
 
     /// Writes an event for each endpoint of the form that hears of `type`, in the transaction of
-    /// the object's change; nothing when none does (the usual case: one indexed read).
+    /// the object's change; nothing when none does (ask ``audience`` first: a change no endpoint
+    /// hears of needs neither this read nor a transaction).
     /// - Parameters:
     ///   - objectID: the object as the transaction holds it now (for a delete: before its row goes).
     ///   - payload: the body every delivery of the event sends, made from the object once.

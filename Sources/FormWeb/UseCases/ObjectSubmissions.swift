@@ -80,16 +80,13 @@ struct ObjectSubmissions: Sendable {
         }
         do {
             // The files become the object's, and its events are written, in the object's own transaction.
-            let claim: AlongsideWork = { transaction, objectID in
-                if !fileIDs.isEmpty {
-                    try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, in: transaction)
-                }
-            }
+            let claim = claiming(fileIDs, owner: owner)
+            let announce = try await webhooks.announcing(.created, formID: form.formID)
             let object = try await objects.create(
                 formID: form.formID, version: form.version, values: result.values,
                 keyText: InputStrings.keyText(result.values, schema: form.schema), creator: viewer.creator, once: once,
-                alongside: webhooks.announcing(.created, formID: form.formID, after: claim))
-            webhooks.committed()
+                alongside: joined(claim, announce))
+            webhooks.committed(announce)
             FieldworkMetrics.objectCreated()
             return .stored(object)
         } catch {
@@ -307,18 +304,15 @@ struct ObjectSubmissions: Sendable {
         let newIDs = keptIDs.filter { stagedIDs.contains($0) }
         let attachments = attachments
         let owner = viewer.ownerKey
-        let claim: AlongsideWork = { transaction, objectID in
-            if !newIDs.isEmpty {
-                try await attachments.claim(ids: newIDs, owner: owner, objectID: objectID, in: transaction)
-            }
-        }
+        let claim = claiming(newIDs, owner: owner)
+        let announce = try await webhooks.announcing(.updated, formID: object.formID)
         guard
             try await objects.update(
                 formID: object.formID, id: object.id, values: result.values,
                 keyText: InputStrings.keyText(result.values, schema: form.schema),
-                alongside: webhooks.announcing(.updated, formID: object.formID, after: claim))
+                alongside: joined(claim, announce))
         else { throw HTTPError(.notFound) }
-        webhooks.committed()
+        webhooks.committed(announce)
         // Files the edit dropped go once the new values are committed.
         let dropped = InputStrings.files(of: object.values).values.flatMap { $0.map(\.id) }.filter {
             !keptIDs.contains($0)
@@ -334,10 +328,19 @@ struct ObjectSubmissions: Sendable {
     /// it was gone already. (An object a service holds goes through ``ServiceObjects/delete(_:target:)``.)
     @discardableResult
     private func deleteHere(_ object: StoredObject) async throws -> Bool {
-        let deleted = try await objects.delete(
-            formID: object.formID, id: object.id, alongside: webhooks.announcing(.deleted, formID: object.formID))
-        if deleted { webhooks.committed() }
+        let announce = try await webhooks.announcing(.deleted, formID: object.formID)
+        let deleted = try await objects.delete(formID: object.formID, id: object.id, alongside: announce)
+        if deleted { webhooks.committed(announce) }
         return deleted
+    }
+
+    /// The work that makes the files the object's in its transaction; nil when there are none.
+    private func claiming(_ fileIDs: [String], owner: String) -> AlongsideWork? {
+        guard !fileIDs.isEmpty else { return nil }
+        let attachments = attachments
+        return { transaction, objectID in
+            _ = try await attachments.claim(ids: fileIDs, owner: owner, objectID: objectID, in: transaction)
+        }
     }
 
     /// The ids of every file among the valid values, for the store to claim.

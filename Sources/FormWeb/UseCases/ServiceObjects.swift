@@ -116,10 +116,11 @@ struct ServiceObjects: Sendable {
                 shownKey.isEmpty || shownKey == record.keyText
                 ? record.keyText : record.keyText.isEmpty ? shownKey : "\(record.keyText) (\(shownKey))"
             // Announced once the service holds it: the link settles and the events are written together.
+            let announce = try await webhooks.announcing(.created, formID: record.formID)
             try await objects.settle(
                 formID: record.formID, id: record.id, link: link, values: stored, keyText: keyText,
-                alongside: webhooks.announcing(.created, formID: record.formID))
-            webhooks.committed()
+                alongside: announce)
+            webhooks.committed(announce)
             var created = record
             created.values = stored
             created.service = link
@@ -317,10 +318,10 @@ extension ServiceObjects {
             updated.service?.etag = etag
             var newLink = link
             newLink.etag = etag
+            let announce = try await webhooks.announcing(.updated, formID: object.formID)
             try await objects.settle(
-                formID: object.formID, id: object.id, link: newLink, values: values,
-                alongside: webhooks.announcing(.updated, formID: object.formID))
-            webhooks.committed()
+                formID: object.formID, id: object.id, link: newLink, values: values, alongside: announce)
+            webhooks.committed(announce)
             return .done(updated)
         }
     }
@@ -334,11 +335,9 @@ extension ServiceObjects {
             // Never created there (or unknown): only Fieldwork's record goes, announced only when
             // its create was (a key that no longer reads).
             let announced = object.service?.state == .created
-            if try await objects.delete(
-                formID: object.formID, id: object.id,
-                alongside: announced ? webhooks.announcing(.deleted, formID: object.formID) : nil), announced
-            {
-                webhooks.committed()
+            let announce = announced ? try await webhooks.announcing(.deleted, formID: object.formID) : nil
+            if try await objects.delete(formID: object.formID, id: object.id, alongside: announce) {
+                webhooks.committed(announce)
             }
             return .done(object)
         }
@@ -349,10 +348,9 @@ extension ServiceObjects {
         } catch let failure {
             return try await changeFailure(failure, object: object, link: link, target: target)
         }
-        if try await objects.delete(
-            formID: object.formID, id: object.id, alongside: webhooks.announcing(.deleted, formID: object.formID))
-        {
-            webhooks.committed()
+        let announce = try await webhooks.announcing(.deleted, formID: object.formID)
+        if try await objects.delete(formID: object.formID, id: object.id, alongside: announce) {
+            webhooks.committed(announce)
         }
         return .done(object)
     }

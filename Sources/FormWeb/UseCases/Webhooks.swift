@@ -89,9 +89,11 @@ struct Webhooks: Sendable {
     }
 
     /// The work that writes a change's events in the change's transaction: for every endpoint of
-    /// the form that hears of `type`, the object as the transaction holds it, as the API shows it.
-    /// Call ``committed()`` once the change committed.
-    func announcing(_ type: WebhookEventType, formID: String) -> AlongsideWork {
+    /// the form that hears of `type`, the object as the transaction holds it, as the API shows it;
+    /// nil when no endpoint does (``WebhookAudience``), so the change needs no transaction for
+    /// them. Call ``committed()`` once a change with this work committed.
+    func announcing(_ type: WebhookEventType, formID: String) async throws -> AlongsideWork? {
+        guard try await store.audience.hears(type, formID: formID) else { return nil }
         let store = store
         return { transaction, objectID in
             try await store.announce(type, formID: formID, objectID: objectID, in: transaction) { object in
@@ -125,18 +127,25 @@ struct Webhooks: Sendable {
 }
 
 extension Optional where Wrapped == Webhooks {
-    /// The announcing work of an optional ``Webhooks`` joined to other work in the same transaction.
-    func announcing(_ type: WebhookEventType, formID: String, after work: AlongsideWork? = nil) -> AlongsideWork? {
-        guard let announce = self?.announcing(type, formID: formID) else { return work }
-        guard let work else { return announce }
-        return { transaction, id in
-            try await work(transaction, id)
-            try await announce(transaction, id)
-        }
+    /// The announcing work of an optional ``Webhooks``; nil without webhooks, or when no endpoint
+    /// of the form hears of `type`.
+    func announcing(_ type: WebhookEventType, formID: String) async throws -> AlongsideWork? {
+        try await self?.announcing(type, formID: formID)
     }
 
-    /// Wakes the worker, when there is one.
-    func committed() {
-        self?.committed()
+    /// Wakes the worker after a change whose events (`announce`) committed; nothing when there
+    /// were none to write.
+    func committed(_ announce: AlongsideWork?) {
+        if announce != nil { self?.committed() }
+    }
+}
+
+/// Work that runs `first`, then `then`, in one transaction; nil when there is neither.
+func joined(_ first: AlongsideWork?, _ then: AlongsideWork?) -> AlongsideWork? {
+    guard let first else { return then }
+    guard let then else { return first }
+    return { transaction, id in
+        try await first(transaction, id)
+        try await then(transaction, id)
     }
 }
