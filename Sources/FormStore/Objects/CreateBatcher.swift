@@ -74,9 +74,13 @@ final class CreateBatcher: Sendable {
     /// Writes a batch in one transaction; when that fails, each create in its own.
     private static func write(_ batch: [Create], on database: FieldworkDatabase) async {
         do {
-            let records = try await database.transaction { db in
-                try await ObjectDraft.insert(batch.map(\.draft), on: db)
-            }
+            let drafts = batch.map(\.draft)
+            // A lone create with no key and no work beside it is one INSERT: no transaction around it.
+            let lone = drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil
+            let records =
+                lone
+                ? try await database.statement { db in try await ObjectDraft.insert(drafts, on: db) }
+                : try await database.transaction { db in try await ObjectDraft.insert(drafts, on: db) }
             for (create, record) in zip(batch, records) { create.done.resume(returning: record) }
         } catch {
             guard batch.count > 1, Self.mayBeOneCreates(error) else {

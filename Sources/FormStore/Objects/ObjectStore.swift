@@ -147,8 +147,9 @@ package struct ObjectStore: Sendable {
     ) async throws -> Bool {
         guard let alongside else {
             // One UPDATE, no transaction around a read: it runs on every create a service takes.
-            try await settling(
-                formID: formID, id: id, link: link, values: values, keyText: keyText, on: database.database())
+            try await database.statement { db in
+                try await settling(formID: formID, id: id, link: link, values: values, keyText: keyText, on: db)
+            }
             return true
         }
         try await database.transaction { db in
