@@ -11,6 +11,24 @@ func jsonExact() throws {
     #expect(value["c"] == .array([.bool(true), .null, .number("-1e3")]))
 }
 
+@Test("strings decode whole with and without escapes: UTF-8 around escapes, every escape, control characters refused")
+func jsonStrings() throws {
+    let cases: [(String, String)] = [
+        (#""""#, ""),
+        (#""plain ascii""#, "plain ascii"),
+        (#""Müller – 東京""#, "Müller – 東京"),
+        (#""ä\nb\tc\r\b\f\/\\\"é""#, "ä\nb\tc\r\u{08}\u{0C}/\\\"é"),
+        (#""\u00e9 and \ud83d\ude00 then ü""#, "é and 😀 then ü"),
+        (#""ends with escape\"""#, "ends with escape\""),
+    ]
+    for (text, expected) in cases {
+        #expect(try JSONReader.parse(Array(text.utf8)) == .string(expected), "\(text)")
+    }
+    for text in ["\"a\u{01}b\"", "\"a\\n\u{02}\"", "\"a\\\u{01}\"", "\"open", "\"open\\", "\"\\ud83d x\"", "\"\\q\""] {
+        #expect(throws: JSONReader.Malformed.self, "\(text)") { try JSONReader.parse(Array(text.utf8)) }
+    }
+}
+
 @Test("malformed JSON is refused with where it stopped")
 func jsonMalformed() {
     for text in ["{", "[1,]", "01", "\"\\x\"", "{} x", "<html>", "{\"a\" 1}", String(repeating: "[", count: 100)] {
