@@ -278,6 +278,9 @@ package enum PageViewModel {
         let objectPath: String
         let csrf: String
         let csrfName: String
+        /// The ETag of the service's object the page was shown for (`_etag`), when it has one: the
+        /// delete is sent with it as `If-Match`, so a change made meanwhile stops it.
+        let etag: String
         let deleteLabel: PageText
 
         init(_ schema: FormSchema, registry: SlotRegistry) {
@@ -286,6 +289,7 @@ package enum PageViewModel {
             title = "Delete \(name)?"
             heading = registry.sentinel(PageSlots.Heading())
             objectPath = registry.sentinel(PageSlots.ObjectPath())
+            etag = registry.sentinel(PageSlots.HiddenToken(token: .etag))
             csrf = registry.sentinel(PageSlots.CSRFToken())
             csrfName = InputName.csrf
             deleteLabel = "Delete \(name)"

@@ -151,15 +151,18 @@ struct ObjectController {
         var state = RenderState(values: [:], csrfToken: try context.viewer.csrfToken)
         state.objectPath = Self.path(object.formID, object.id)
         state.heading = object.keyText
+        // The delete is sent with the ETag of the object as it was when the page was shown.
+        state.serviceETag = object.service?.etag
         return HTMLResponse.page(try plans.deletePage(for: view).render(state), cacheControl: "no-store")
     }
 
     /// `POST /forms/{id}/{object}/delete`: 303 to the parent page.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (object, view) = try await load(context)
-        _ = try await FormBody.verifiedFields(request, viewer: try context.viewer)
+        let fields = try await FormBody.verifiedFields(request, viewer: try context.viewer)
         let target = object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
-        switch try await submissions.delete(object, service: target) {
+        let shown = object.service == nil ? nil : ServiceContinuation.etag(sent: fields[InputName.etag]?.first)
+        switch try await submissions.delete(object, service: target, etag: shown) {
         case .deleted:
             return Response.seeOther("/forms/\(object.formID)")
         case .refused(let issues):
