@@ -77,9 +77,8 @@ public final class XPathDocument: @unchecked Sendable {
                 xmlFreeDoc(parsed)
                 throw XMLParseError(.doctype, line: 1)
             }
-            let document = XPathDocument(doc: parsed, readOnly: readOnly)
-            if let root = xmlDocGetRootElement(parsed) { document.tidy(root, droppingNamespace: droppingNamespace) }
-            return document
+            if let root = xmlDocGetRootElement(parsed) { tidy(root, droppingNamespace: droppingNamespace) }
+            return XPathDocument(doc: parsed, readOnly: readOnly)
         }
     }
 
@@ -91,11 +90,11 @@ public final class XPathDocument: @unchecked Sendable {
         guard let doc = LibXML2.withXMLChars("1.0", { xmlNewDoc($0) }) else {
             fatalError("libxml2 could not allocate a document")
         }
-        self.init(doc: doc, readOnly: readOnly)
         let root = Self.element(named: element, in: doc)
         xmlDocSetRootElement(doc, root)
         var prefixes: [String: UnsafeMutablePointer<xmlNs>] = [:]
         Self.copyContent(of: element, into: root, root: root, droppingNamespace: droppingNamespace, prefixes: &prefixes)
+        self.init(doc: doc, readOnly: readOnly)
     }
 
     /// A fresh copy of the whole document (a submission's instance from a form's template),
@@ -140,9 +139,9 @@ public final class XPathDocument: @unchecked Sendable {
     // MARK: - Building
 
     /// Drops the namespace and the non-data nodes `parse` promises to drop, below `root`.
-    private func tidy(_ root: xmlNodePtr, droppingNamespace: String?) {
+    private static func tidy(_ root: xmlNodePtr, droppingNamespace: String?) {
         var dropped: [UnsafeMutablePointer<xmlNs>] = []
-        Self.tidy(root, droppingNamespace: droppingNamespace, dropped: &dropped)
+        tidy(root, droppingNamespace: droppingNamespace, dropped: &dropped)
         // Freed only now: a declaration on an ancestor may have been used by any descendant.
         for ns in dropped { xmlFreeNs(ns) }
     }
