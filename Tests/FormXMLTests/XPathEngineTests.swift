@@ -165,6 +165,25 @@ struct XPathEngineTests {
         #expect(a.parent == nil)
     }
 
+    @Test("an attribute's value can be set, and the attribute removed")
+    func attributes() throws {
+        let fixture = try XPathFixture()
+        guard case .nodes(let nodes) = try fixture.value("/data/@id"), let id = nodes.first else {
+            Issue.record("no attribute")
+            return
+        }
+        #expect(id.kind == .attribute)
+        #expect(id.name == "id")
+        #expect(id.parent?.name == "data")
+        #expect(id.path == "/data/@id")
+        id.text = "a\"b"
+        #expect(try fixture.string("/data/@id") == "a\"b")
+        #expect(fixture.instance.serialized().contains(#"id="a&quot;b""#))
+        id.remove()
+        #expect(try fixture.number("count(/data/@id)") == 0)
+        #expect(try fixture.string("/data/@orx:version") == "3")
+    }
+
     @Test("a removed node leaves the tree and the serialization, and stays readable")
     func remove() throws {
         let fixture = try XPathFixture()
@@ -320,6 +339,12 @@ struct XPathEngineTests {
         }
         let program = try XPathProgram(expressions: ["1", "2"], namespaces: [:])
         #expect(program.count == 2)
+        // libxml2 stops at its recursion limit rather than at the end of the stack.
+        let nested = String(repeating: "(", count: 2000) + "1" + String(repeating: ")", count: 2000)
+        #expect(throws: XPathCompileError.self) { try XPathProgram(expressions: [nested], namespaces: [:]) }
+        let long = Array(repeating: "1", count: 20_000).joined(separator: " + ")
+        let fixture = try XPathFixture()
+        #expect(try fixture.error(long, operationLimit: 1_000_000)?.code == 1226)
     }
 
     @Test("an uncompiled expression with a syntax error gives an evaluation error")

@@ -25,15 +25,17 @@ public final class XPathEvaluator {
     /// - Parameters:
     ///   - program: the form version's compiled expressions and namespaces.
     ///   - instance: the submission's instance document; absolute paths (`/data/age`) start at its root.
-    ///   - secondary: the secondary instances by id, for `instance('id')`.
+    ///   - secondary: the secondary instances by id, for `instance('id')`: read-only documents
+    ///     (`XPathDocument.isReadOnly`), so that `/` inside their predicates stays `instance`'s root.
     ///   - host: itext, option labels, the clock and the zone.
-    ///   - operationLimit: libxml2 operations one evaluation may run; past it the evaluation fails
-    ///     with code 1225. The whole WHO verbal autopsy form takes a few thousand per submission.
+    ///   - operationLimit: libxml2 operations one evaluation may run (`ctx->opLimit`, counted
+    ///     afresh for each); past it the evaluation fails with code 1225.
     public init(
         program: XPathProgram, instance: XPathDocument, secondary: [String: XPathDocument], host: any XPathHost,
         operationLimit: Int = 100_000
     ) {
         LibXML2.ensureInitialised()
+        precondition(secondary.values.allSatisfy(\.isReadOnly), "secondary instances must be read-only XPathDocuments")
         self.program = program
         self.operationLimit = operationLimit
         var documents = [instance.doc: instance]

@@ -108,6 +108,8 @@ public struct XPathNode: Hashable {
                     }
                 case XML_ATTRIBUTE_NODE:
                     let attribute = UnsafeMutableRawPointer(node).assumingMemoryBound(to: xmlAttr.self)
+                    // Its text node goes aside first (xmlSetNsProp would free it under any XPathNode).
+                    while let child = node.pointee.children { document.detach(child) }
                     if let owner = node.pointee.parent {
                         LibXML2.withXMLChars(name, newValue) { _ = xmlSetNsProp(owner, attribute.pointee.ns, $0, $1) }
                     }
