@@ -175,25 +175,25 @@ extension XFormMapper {
         guard nodes[index].leftOut == nil else { return }
 
         let words = nodes[index].appearances
+        let path = nodes[index].path
+        let label = display(nodes[index].label).map { " ('\($0)')" } ?? ""
         let unsupported: String? =
             switch name {
-            case "odk:rank", "secret", "textarea": "The \(name) question"
+            case "odk:rank", "secret", "textarea":
+                "The \(name) question \(path)\(label) is not supported and was left out."
             default:
                 if let external = words.first(where: { $0.hasPrefix("ex:") }) {
-                    "The question with appearance \(external) (an external app)"
+                    "The question \(path)\(label) is answered by an external app (appearance \(external)), which is not supported; it was left out."
                 } else if words.contains("select-contact") {
-                    "The question with appearance select-contact"
+                    "The question \(path)\(label) picks a contact (appearance select-contact), which is not supported; it was left out."
                 } else {
                     nil
                 }
             }
         if let unsupported {
             nodes[index].leftOut = .control
-            let label = display(nodes[index].label).map { " ('\($0)')" } ?? ""
-            report.warn(
-                .controlUnsupported,
-                "\(unsupported) \(nodes[index].path)\(label) is not supported and was left out.",
-                line: control.line)
+            let at = document.source.position(of: control.ordinal)
+            report.warn(.controlUnsupported, unsupported, line: at?.line ?? control.line, column: at?.column ?? 0)
             return
         }
         if name == "select1" || name == "select" {

@@ -187,7 +187,7 @@ extension XFormMapper {
             for word in words where Self.calendars.contains(word) {
                 used.insert(word)
                 report.tally(.calendarUnsupported, key: word, line: nodes[node].line) { count in
-                    "The \(word) calendar is not supported: \(Words.count(count, "date")) \(count == 1 ? "is" : "are") entered as Gregorian dates."
+                    "The \(word) calendar is not supported: \(Words.count(count, "date question")) \(count == 1 ? "takes a Gregorian date" : "take Gregorian dates")."
                 }
             }
         case "time":
