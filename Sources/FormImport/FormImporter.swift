@@ -6,8 +6,8 @@ import FormXML
 public enum FormImporter {
     /// Imports documents of one format, all or nothing; throws `ImportFailure` listing every error.
     ///
-    /// Native specs (`<form xmlns="urn:fieldwork:form:1">`) give one form each, so several may be
-    /// imported in one call; their form ids must differ. OData documents (EDMX) are one import:
+    /// Native specs (`<form xmlns="urn:fieldwork:form:1">`) and ODK XForms give one form each, so
+    /// several may be imported in one call; their form ids must differ. OData documents (EDMX) are one import:
     /// the service metadata (the first document that declares entity types or containers, else
     /// the first) and the annotation documents, layered in the order given (`ODataImporter`).
     /// Documents of different formats in one call are refused (`mixed-formats`). Every error and
@@ -34,11 +34,15 @@ public enum FormImporter {
         case native(SafeXMLDocument)
         /// The lean tree, with its OData version and role (`EDMXRecognizer`).
         case odata(ODataImporter.Document)
+        /// The XForm's elements, with its text read again where the lean tree keeps too little
+        /// (`XFormRecognizer`).
+        case xforms(XFormImporter.Document)
 
         var importer: Importer {
             switch self {
             case .native: .native
             case .odata: .odata
+            case .xforms: .xforms
             }
         }
 
@@ -46,6 +50,7 @@ public enum FormImporter {
             switch self {
             case .native: .native
             case .odata(let document): document.kind
+            case .xforms: .xforms
             }
         }
     }
@@ -116,6 +121,38 @@ public enum FormImporter {
             return ImportResult(
                 kind: ordered[0].kind, forms: output.forms, warnings: output.warnings, skipped: output.skipped,
                 sources: documents.map(\.document), bindings: output.bindings)
+        case .xforms:
+            let xforms = parsed.compactMap { document -> XFormImporter.Document? in
+                guard case .xforms(let xform) = document.recognised else { return nil }
+                return xform
+            }
+            var forms: [FormSchema] = []
+            var warnings: [ImportWarning] = []
+            var rules: [String: XFormRules] = [:]
+            var firstFile: [String: String] = [:]
+            for xform in xforms {
+                do {
+                    let output = try XFormImporter.importDocument(xform)
+                    if let other = firstFile[output.form.id] {
+                        errors.append(
+                            ImportError(
+                                code: .duplicateFormID,
+                                message:
+                                    "\(xform.name) and \(other) both give the form id \"\(output.form.id)\"; give each form its own id.",
+                                file: xform.name, line: xform.data.line))
+                        continue
+                    }
+                    firstFile[output.form.id] = xform.name
+                    forms.append(output.form)
+                    warnings += output.warnings
+                    rules[output.form.id] = output.rules
+                } catch {
+                    errors += error.errors
+                }
+            }
+            guard errors.isEmpty else { throw ImportFailure(errors) }
+            return ImportResult(
+                kind: .xforms, forms: forms, warnings: warnings, sources: documents.map(\.document), rules: rules)
         }
     }
 
@@ -151,7 +188,8 @@ public enum FormImporter {
                 flush()
                 batch = [parsed]
                 batchImporter = .odata
-            case .native?, nil:
+            case .native?, .xforms?, nil:
+                // One form each: an import of its own.
                 flush()
                 batch = [parsed]
                 batchImporter = parsed.recognised?.importer
@@ -194,6 +232,8 @@ public enum FormImporter {
         case native
         /// `ODataImporter`: EDMX of V2 or V4, metadata and annotation documents layered into one import.
         case odata
+        /// `XFormImporter`: an ODK XForm (`<h:html>` in the XHTML namespace), one form per document.
+        case xforms
 
         /// The first importer that takes a document whose root element is `root`. The one that
         /// takes it reads it, and refuses it in its own words when it is not of its format: any
@@ -204,6 +244,7 @@ public enum FormImporter {
                 switch importer {
                 case .native: NativeSpecImporter.takes(root)
                 case .odata: EDMXRecognizer.takes(root)
+                case .xforms: XFormRecognizer.takes(root)
                 }
             }
         }
@@ -213,6 +254,7 @@ public enum FormImporter {
             switch self {
             case .native: NativeSpecImporter.expectedRoot
             case .odata: EDMXRecognizer.expectedRoot
+            case .xforms: XFormRecognizer.expectedRoot
             }
         }
 
@@ -227,6 +269,11 @@ public enum FormImporter {
                 .odata(
                     try EDMXRecognizer.recognise(
                         LeanXMLDocument.parse(document.data, file: document.name), name: document.name))
+            case .xforms:
+                .xforms(
+                    try XFormRecognizer.recognise(
+                        LeanXMLDocument.parse(document.data, file: document.name), bytes: document.data,
+                        name: document.name))
             }
         }
     }

@@ -62,8 +62,13 @@ public struct ImportCode: ErrorCode, Codable {
     public static let unexpectedText = ImportCode("unexpected-text")
     public static let unknownAttribute = ImportCode("unknown-attribute")
     public static let unknownElement = ImportCode("unknown-element")
-    /// A root element that is neither a native `<form>` nor `edmx:Edmx`.
+    /// A root element that is neither a native `<form>`, `edmx:Edmx` nor an XForm's `h:html`.
     public static let unknownFormat = ImportCode("unknown-format")
+    /// An `h:html` document without what makes it an XForm (`h:head`, an XForms `model`, a
+    /// primary instance); the message says which is missing.
+    public static let notAnXForm = ImportCode("not-an-xform")
+    /// An XForm's bind `nodeset` or control `ref` that matches no node of the primary instance.
+    public static let unknownNode = ImportCode("unknown-node")
     /// A native `<form>` in another namespace than `urn:fieldwork:form:1`.
     public static let wrongNamespace = ImportCode("wrong-namespace")
     public static let wrongRoot = ImportCode("wrong-root")
@@ -110,4 +115,32 @@ public struct ImportCode: ErrorCode, Codable {
     public static let unusedList = ImportCode("unused-list")
     /// A warning libxml2 reported while parsing.
     public static let xmlWarning = ImportCode("xml-warning")
+
+    // MARK: XForms warnings (ImportWarning, per form)
+
+    /// An action left out: `setvalue` on an event other than `odk-instance-first-load`,
+    /// `odk:setgeopoint`, a `submission`.
+    public static let actionUnsupported = ImportCode("action-unsupported")
+    /// An appearance treated as presentation only, or not supported: the kind rule stands.
+    public static let appearanceIgnored = ImportCode("appearance-ignored")
+    /// A date in a non-Gregorian calendar (`ethiopian`, `persian`...), taken as a Gregorian date.
+    public static let calendarUnsupported = ImportCode("calendar-unsupported")
+    /// A control left out (`odk:rank`, `secret`, `textarea`, an external app, `select-contact`).
+    public static let controlUnsupported = ImportCode("control-unsupported")
+    /// A secondary instance loaded from a file (`src`), never fetched: its options wait for an upload.
+    public static let externalInstance = ImportCode("external-instance")
+    /// A geopoint, geotrace or geoshape, entered as text: no map.
+    public static let geoAsText = ImportCode("geo-as-text")
+    /// Itext media (`image`, `audio`, `video`, `big-image`) left out: media files are not supplied.
+    public static let mediaLeftOut = ImportCode("media-left-out")
+    /// A text id (`jr:itext('id')`) that no translation has.
+    public static let missingText = ImportCode("missing-text")
+    /// A form without `h:title`: the form id is its title.
+    public static let missingTitle = ImportCode("missing-title")
+    /// A primary instance root without an `id`: the form id comes from the root's name.
+    public static let missingFormID = ImportCode("missing-form-id")
+    /// A preload the server does not fill (`property deviceid`, `patient`...): the node stays empty.
+    public static let preloadNotFilled = ImportCode("preload-not-filled")
+    /// A repeat, left out with its questions: not supported yet.
+    public static let repeatUnsupported = ImportCode("repeat-unsupported")
 }

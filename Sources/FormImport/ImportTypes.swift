@@ -5,6 +5,7 @@ public enum SourceKind: String, Codable, Sendable, Hashable {
     case native
     case odataV2 = "odata-v2"
     case odataV4 = "odata-v4"
+    case xforms
 
     /// How the admin page names it.
     public var displayName: String {
@@ -12,6 +13,7 @@ public enum SourceKind: String, Codable, Sendable, Hashable {
         case .native: "native"
         case .odataV2: "OData V2"
         case .odataV4: "OData V4"
+        case .xforms: "ODK XForm"
         }
     }
 }
@@ -140,10 +142,13 @@ public struct ImportResult: Sendable {
     public var sources: [ImportDocument]
     /// How each form of an OData import maps onto its service, by form id; empty for a native spec.
     public var bindings: [String: ServiceBinding]
+    /// The rules of each form of an XForms import (relevance, constraints, calculations, texts in
+    /// every language...), by form id; empty for other formats.
+    public var rules: [String: XFormRules]
 
     public init(
         kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], skipped: [ImportSkip] = [],
-        sources: [ImportDocument], bindings: [String: ServiceBinding] = [:]
+        sources: [ImportDocument], bindings: [String: ServiceBinding] = [:], rules: [String: XFormRules] = [:]
     ) {
         self.kind = kind
         self.forms = forms
@@ -151,6 +156,7 @@ public struct ImportResult: Sendable {
         self.skipped = skipped
         self.sources = sources
         self.bindings = bindings
+        self.rules = rules
     }
 }
 

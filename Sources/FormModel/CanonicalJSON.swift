@@ -60,7 +60,7 @@ extension Field: Codable {
         case textType = "type"
         case minLength, maxLength, pattern, format, min, max, step, scale, multiple
         case minSelected, maxSelected, minCount, maxCount, maxSize, accept, upperCase
-        case prefix, suffix, rows, searchable
+        case prefix, suffix, rows, searchable, displayOnly
         case list, options, children
     }
 
@@ -89,7 +89,8 @@ extension Field: Codable {
             prefix: try c.decodeIfPresent(String.self, forKey: .prefix),
             suffix: try c.decodeIfPresent(String.self, forKey: .suffix),
             rows: try c.decodeIfPresent(Int.self, forKey: .rows),
-            searchable: try c.decodeIfPresent(Bool.self, forKey: .searchable) ?? false
+            searchable: try c.decodeIfPresent(Bool.self, forKey: .searchable) ?? false,
+            displayOnly: try c.decodeIfPresent(Bool.self, forKey: .displayOnly) ?? false
         )
         self.init(
             name: try c.decode(String.self, forKey: .name),
@@ -142,6 +143,7 @@ extension Field: Codable {
         try c.encodeIfPresent(presentation.suffix, forKey: .suffix)
         try c.encodeIfPresent(presentation.rows, forKey: .rows)
         if presentation.searchable { try c.encode(true, forKey: .searchable) }
+        if presentation.displayOnly { try c.encode(true, forKey: .displayOnly) }
         try c.encodeIfPresent(list, forKey: .list)
         try c.encodeIfPresent(options, forKey: .options)
         try c.encodeIfPresent(children, forKey: .children)

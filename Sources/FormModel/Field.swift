@@ -185,13 +185,20 @@ public struct Presentation: Sendable, Hashable {
     public var rows: Int?
     /// Whether a value list offers a search field.
     public var searchable: Bool
+    /// Text in place of a control: the label (and hint) shown as text, nothing entered, nothing
+    /// stored (an XForm's read-only note). Such a field is not editable and takes no value.
+    public var displayOnly: Bool
 
     @inlinable
-    public init(prefix: String? = nil, suffix: String? = nil, rows: Int? = nil, searchable: Bool = false) {
+    public init(
+        prefix: String? = nil, suffix: String? = nil, rows: Int? = nil, searchable: Bool = false,
+        displayOnly: Bool = false
+    ) {
         self.prefix = prefix
         self.suffix = suffix
         self.rows = rows
         self.searchable = searchable
+        self.displayOnly = displayOnly
     }
 }
 

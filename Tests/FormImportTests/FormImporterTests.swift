@@ -159,7 +159,7 @@ struct FormImporterTests {
         #expect(errors.map(\.code) == ["unknown-format"])
         #expect(
             errors.first?.message
-                == "The root element is <html> in namespace http://www.w3.org/1999/xhtml; expected <form xmlns=\"urn:fieldwork:form:1\"> (a native form spec) or <edmx:Edmx> (OData metadata)."
+                == "The root element is <svg> in namespace http://www.w3.org/2000/svg; expected <form xmlns=\"urn:fieldwork:form:1\"> (a native form spec), <edmx:Edmx> (OData metadata) or <h:html> (ODK XForm)."
         )
         #expect(errors.first?.line == 2)
     }

@@ -1,0 +1,379 @@
+import FormModel
+import Foundation
+
+/// The fields: a kind for each question by the Controls table, field names from node names,
+/// groups flattened in document order, the key information, and the schema's rules settled.
+extension XFormMapper {
+    /// Appearances the mapping reads, by control; any other is presentation only or not supported.
+    private static let presentationAppearances: Set<String> = [
+        "thousands-sep", "no-calendar", "quick", "quickcompact", "likert", "label", "list-nolabel", "field-list",
+        "picker", "rating", "vertical", "no-ticks",
+    ]
+    private static let presentationPrefixes = ["columns", "horizontal", "compact"]
+    private static let calendars: Set<String> = [
+        "ethiopian", "coptic", "islamic", "bikram-sambat", "myanmar", "persian", "buddhist",
+    ]
+
+    /// The schema: every question in properties, in document order, labelled groups as groups
+    /// (`Outer – Inner`), and the first text-like question as the key information.
+    func form(id: String, title: String) -> FormSchema {
+        var taken = Set<String>()
+        var fields: [(field: Field, groups: [String])] = []
+        var lists: [OptionList] = []
+        for question in questions {
+            let name = fieldName(for: question.node, taken: &taken)
+            guard var field = field(for: question, name: name, lists: &lists) else { continue }
+            field.location = location(of: question.element)
+            nodes[question.node].field = name
+            fields.append((field, question.groups))
+        }
+        let key =
+            fields.firstIndex { $0.field.kind == .text && !$0.field.presentation.displayOnly }
+            ?? fields.firstIndex { !$0.field.presentation.displayOnly } ?? fields.indices.first
+        var sections: [FormSection] = []
+        if let key {
+            sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: [fields.remove(at: key).field])]))
+        }
+        var groups: [FieldGroup] = []
+        var current: String?
+        for (field, labels) in fields {
+            let label = labels.isEmpty ? nil : labels.joined(separator: " – ")
+            if let last = groups.indices.last, current == label {
+                groups[last].fields.append(field)
+            } else {
+                groups.append(FieldGroup(label: label, fields: [field]))
+                current = label
+            }
+        }
+        if !groups.isEmpty { sections.append(FormSection(kind: .properties, groups: groups)) }
+        return FormSchema(id: id, title: title, sections: sections, lists: lists)
+    }
+
+    private func location(of element: XFormElement) -> SourceLocation {
+        let at = document.source.position(of: element.ordinal)
+        return SourceLocation(line: at?.line ?? element.line, column: at?.column ?? 0)
+    }
+
+    // MARK: Names
+
+    /// A valid, unique field name from the node's name: characters other than letters, digits
+    /// and `_` become `_`; a name taken by an earlier question gets its parent's name in front
+    /// (`household_name`), then a number. Renames are reported.
+    private func fieldName(for node: Int, taken: inout Set<String>) -> String {
+        let steps = nodes[node].path.split(separator: "/").map { step in
+            String(step.split(separator: ":").last ?? step)
+        }
+        let base = Self.validName(steps.last ?? "field")
+        var name = base
+        if taken.contains(name), steps.count > 2 {
+            name = Self.validName(steps[steps.count - 2]) + "_" + base
+        }
+        if taken.contains(name) {
+            var n = 2
+            while taken.contains("\(name)_\(n)") { n += 1 }
+            name = "\(name)_\(n)"
+        }
+        taken.insert(name)
+        if name != steps.last {
+            let why =
+                base != steps.last
+                ? "\(steps.last ?? "") is no valid field name" : "\(base) is the field of an earlier question"
+            report.warn(
+                .renamedField, "The question \(nodes[node].path) is the field \(name) (\(why)).", line: nodes[node].line
+            )
+        }
+        return name
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`, from any name.
+    static func validName(_ name: String) -> String {
+        var out = String(
+            name.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+                    ? Character(scalar) : "_"
+            })
+        if out.isEmpty { return "field" }
+        if let first = out.unicodeScalars.first, ("0"..."9").contains(first) { out = "_" + out }
+        return out
+    }
+
+    // MARK: Kinds
+
+    /// The field of a question by the Controls table; nil for one left out.
+    private func field(for question: Question, name: String, lists: inout [OptionList]) -> Field? {
+        let node = nodes[question.node]
+        let control = node.control ?? "input"
+        let type = node.type ?? "string"
+        let words = node.appearances
+        let bind = node.bind
+        let readonly = XFormBind.isTrue(bind?.readonly)
+        let calculated = bind?.calculate != nil
+        let written = XFormMapper.trimmed(nodeElements[question.node].text)
+        var field = Field(
+            name: name, kind: .text, label: display(node.label), hint: display(node.hint) ?? guidance(node.hint),
+            required: XFormBind.isTrue(bind?.required), editable: readonly || calculated ? .no : .yes,
+            defaultValue: written.isEmpty ? nil : written)
+        var used: Set<String> = []
+        switch control {
+        case "input":
+            if readonly && !calculated {
+                // A note: its label (and hint) shown as text; nothing entered, nothing stored.
+                field.presentation.displayOnly = true
+                field.required = false
+                field.defaultValue = nil
+                used = Set(words)
+            } else {
+                used = inputKind(&field, type: type, words: words, node: question.node)
+            }
+        case "select1", "select":
+            used = selectKind(&field, multiple: control == "select", question: question, lists: &lists)
+        case "range":
+            field.kind = .slider
+            let element = question.element
+            let bounds = [element.attribute("start"), element.attribute("end")].compactMap {
+                $0.flatMap { Decimal(string: $0.trimmingCharacters(in: .whitespaces)) }
+            }
+            if bounds.count == 2 {
+                field.constraints.min = "\(min(bounds[0], bounds[1]))"
+                field.constraints.max = "\(max(bounds[0], bounds[1]))"
+            } else {
+                field.kind = .number
+                report.warn(
+                    .mappingDropped,
+                    "The range \(node.path) lacks a numeric start or end; it is a number field without bounds.",
+                    line: element.line)
+            }
+            field.constraints.step = element.attribute("step")?.trimmingCharacters(in: .whitespaces)
+            if type == "int" { field.constraints.scale = 0 }
+        case "upload":
+            field.kind = .attachments
+            field.defaultValue = nil
+            field.constraints.maxCount = 1
+            let mediatype = question.element.attribute("mediatype")?.trimmingCharacters(in: .whitespaces) ?? ""
+            if FormSchema.isMIMEPattern(mediatype) { field.constraints.accept = [mediatype] }
+            for word in words where ["draw", "signature", "annotate", "new"].contains(word) {
+                used.insert(word)
+                report.tally(.appearanceIgnored, key: "upload " + word, line: question.element.line) { count in
+                    "Appearance '\(word)' is not supported: a file is uploaded instead\(Self.times(count))."
+                }
+            }
+        case "trigger":
+            field.kind = .switch
+            field.defaultValue = written == "OK" ? "true" : nil
+        default:
+            return nil
+        }
+        for word in words where !used.contains(word) {
+            presentationOnly(
+                word, line: question.element.line,
+                known: Self.presentationAppearances.contains(word)
+                    || Self.presentationPrefixes.contains { word.hasPrefix($0) })
+        }
+        return field
+    }
+
+    /// An input's kind by type and appearance; returns the appearances it read.
+    private func inputKind(_ field: inout Field, type: String, words: [String], node: Int) -> Set<String> {
+        var used: Set<String> = []
+        switch type {
+        case "int":
+            field.kind = .number
+            field.constraints.scale = 0
+        case "decimal":
+            field.kind = .number
+        case "date":
+            field.kind = .date
+            used.formUnion(words.filter { $0 == "month-year" || $0 == "year" })
+            for word in words where Self.calendars.contains(word) {
+                used.insert(word)
+                report.tally(.calendarUnsupported, key: word, line: nodes[node].line) { count in
+                    "The \(word) calendar is not supported: \(Words.count(count, "date question")) \(count == 1 ? "takes a Gregorian date" : "take Gregorian dates")."
+                }
+            }
+        case "time":
+            field.kind = .time
+        case "dateTime":
+            field.kind = .datetime
+        case "geopoint", "geotrace", "geoshape":
+            field.kind = .text
+            report.tally(.geoAsText, key: type, line: nodes[node].line) { count in
+                "\(Words.count(count, "\(type) question")) \(count == 1 ? "is" : "are") entered as text in ODK's format (\(type == "geopoint" ? "lat lon [alt [acc]]" : "points lat lon [alt [acc]] separated by ;")): no map."
+            }
+        default:
+            field.kind = .text
+            if words.contains("multiline") {
+                field.kind = .note
+                used.insert("multiline")
+            }
+            if words.contains("numbers") {
+                field.constraints.pattern = "[0-9]+"
+                used.insert("numbers")
+            }
+            if words.contains("url") {
+                field.constraints.textType = .url
+                used.insert("url")
+            }
+            if type == "tel" { field.constraints.textType = .tel }
+            if words.contains("masked") { used.insert("masked") }
+        }
+        return used
+    }
+
+    /// A select's kind by option count and appearance; returns the appearances it read.
+    private func selectKind(
+        _ field: inout Field, multiple: Bool, question: Question, lists: inout [OptionList]
+    ) -> Set<String> {
+        let node = nodes[question.node]
+        let words = node.appearances
+        var used: Set<String> = []
+        let searchable = words.contains { $0 == "autocomplete" || $0 == "search" || $0.hasPrefix("search(") }
+        if searchable {
+            used.formUnion(words.filter { $0 == "autocomplete" || $0 == "search" || $0.hasPrefix("search(") })
+        }
+        if words.contains("minimal") { used.insert("minimal") }
+        field.constraints.multiple = multiple
+        if let itemset = node.itemset {
+            field.kind = .valueList
+            field.presentation.searchable = searchable
+            let (options, external) = staticOptions(itemset)
+            field.list = field.name
+            lists.append(
+                OptionList(
+                    id: field.name, groups: options.isEmpty ? [] : [OptionGroup(options: options)],
+                    external: external || options.isEmpty))
+            return used
+        }
+        var options: [Option] = []
+        var seen = Set<String>()
+        for item in question.element.children("item", in: XFormNamespace.xforms) {
+            checkAttributes(item, known: [])
+            let value = XFormMapper.trimmed(item.child("value", in: XFormNamespace.xforms)?.text ?? "")
+            guard !value.isEmpty, seen.insert(value).inserted else { continue }
+            let label = display(text(of: item.child("label", in: XFormNamespace.xforms))) ?? value
+            options.append(Option(value: value, label: label))
+        }
+        if searchable || words.contains("minimal") || options.isEmpty {
+            field.kind = .valueList
+            field.presentation.searchable = searchable
+        } else if multiple {
+            field.kind = options.count <= FormSchema.maxChips ? .chips : .valueList
+        } else {
+            field.kind =
+                options.count <= FormSchema.maxButtons
+                ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
+        }
+        if options.isEmpty {
+            field.list = field.name
+            lists.append(OptionList(id: field.name, groups: [], external: true))
+        } else {
+            field.options = [OptionGroup(options: options)]
+        }
+        return used
+    }
+
+    /// Every option an itemset can offer, read from its inline instance with any filter left
+    /// out (the filter is applied when the page is shown and a submission judged); `external`
+    /// when the instance is a file, or the options cannot be read before evaluation.
+    func staticOptions(_ itemset: XFormItemset) -> (options: [Option], external: Bool) {
+        guard let id = itemset.instance, let instance = secondaryElements[id] else { return ([], true) }
+        let text = itemset.nodeset.source.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let close = text.firstIndex(of: ")") else { return ([], true) }
+        var steps: [String] = []
+        var step = ""
+        var depth = 0
+        var quote: Character?
+        for character in text[text.index(after: close)...] {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "[" {
+                depth += 1
+            } else if character == "]" {
+                depth -= 1
+            } else if depth == 0 {
+                if character == "/" {
+                    if !step.isEmpty { steps.append(step) }
+                    step = ""
+                } else if !character.isWhitespace {
+                    step.append(character)
+                }
+            }
+        }
+        if !step.isEmpty { steps.append(step) }
+        let simple = { (name: String) in name.allSatisfy { $0.isLetter || $0.isNumber || "_-.".contains($0) } }
+        guard !steps.isEmpty, steps.allSatisfy(simple), simple(itemset.value),
+            itemset.label.map(simple) ?? true, itemset.labelItext.map(simple) ?? true
+        else { return ([], true) }
+        var items = [instance]
+        for name in steps {
+            items = items.flatMap { $0.children.filter { $0.localName == name } }
+        }
+        var options: [Option] = []
+        var seen = Set<String>()
+        for item in items {
+            let value = XFormMapper.trimmed(item.children.first { $0.localName == itemset.value }?.text ?? "")
+            guard !value.isEmpty, seen.insert(value).inserted else { continue }
+            var label: String?
+            if let ref = itemset.labelItext {
+                let id = XFormMapper.trimmed(item.children.first { $0.localName == ref }?.text ?? "")
+                label = display(XFormText(itext: id))
+            } else if let ref = itemset.label {
+                label = item.children.first { $0.localName == ref }.map { XFormMapper.trimmed($0.text) }
+            }
+            options.append(Option(value: value, label: label.flatMap { $0.isEmpty ? nil : $0 } ?? value))
+        }
+        return (options, false)
+    }
+
+    // MARK: Rules
+
+    /// The schema with what breaks a rule of every form settled, each with a warning: a default
+    /// the field refuses is dropped; any other broken rule leaves the field out. That the form
+    /// has no required question is no fault here (the rule is for native specs).
+    func settle(_ schema: FormSchema) -> FormSchema {
+        var schema = schema
+        let defaults: Set<SchemaIssue.Code> = [.defaultRefused, .unknownDefault, .badDefault, .defaultOutOfRange]
+        for _ in 0..<16 {
+            let issues = schema.ruleViolations().filter { $0.code != .noRequiredField }
+            guard let issue = issues.first, let subject = issue.subject, schema.field(named: subject) != nil else {
+                return schema
+            }
+            let path = nodes.first { $0.field == subject }?.path ?? subject
+            if defaults.contains(issue.code) {
+                report.warn(
+                    .ruleViolation, "The default of \(path) is left out: \(issue.message)",
+                    line: issue.location?.line ?? 0)
+                edit(&schema, field: subject) { $0.defaultValue = nil }
+            } else {
+                report.warn(
+                    .ruleViolation, "The question \(path) is left out: \(issue.message)",
+                    line: issue.location?.line ?? 0)
+                for s in schema.sections.indices {
+                    for g in schema.sections[s].groups.indices {
+                        schema.sections[s].groups[g].fields.removeAll { $0.name == subject }
+                    }
+                    schema.sections[s].groups.removeAll { $0.fields.isEmpty }
+                }
+                schema.sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
+                schema.lists.removeAll { $0.id == subject }
+                if let index = nodes.firstIndex(where: { $0.field == subject }) {
+                    nodes[index].field = nil
+                    nodes[index].leftOut = .control
+                }
+            }
+        }
+        return schema
+    }
+
+    private func edit(_ schema: inout FormSchema, field name: String, _ change: (inout Field) -> Void) {
+        for s in schema.sections.indices {
+            for g in schema.sections[s].groups.indices {
+                for f in schema.sections[s].groups[g].fields.indices
+                where schema.sections[s].groups[g].fields[f].name == name {
+                    change(&schema.sections[s].groups[g].fields[f])
+                }
+            }
+        }
+    }
+}

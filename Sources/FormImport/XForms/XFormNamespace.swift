@@ -1,0 +1,31 @@
+/// The namespaces of an XForm. Elements and attributes are matched by namespace URI, never by
+/// prefix: a form may bind any prefix to these.
+enum XFormNamespace {
+    static let xhtml = "http://www.w3.org/1999/xhtml"
+    static let xforms = "http://www.w3.org/2002/xforms"
+    static let javaRosa = "http://openrosa.org/javarosa"
+    static let odk = "http://www.opendatakit.org/xforms"
+    /// `orx`; also written with a trailing `/` (`isOpenRosa`).
+    static let openRosa = "http://openrosa.org/xforms"
+    static let events = "http://www.w3.org/2001/xml-events"
+    static let xmlSchema = "http://www.w3.org/2001/XMLSchema"
+
+    /// Whether a URI is `orx`, with or without its trailing `/`.
+    static func isOpenRosa(_ uri: String?) -> Bool {
+        uri == openRosa || uri == openRosa + "/"
+    }
+
+    /// The short name the mapping uses for a namespace it knows (`jr`, `odk`, `orx`), for
+    /// matching attributes by URI through one table; nil for any other.
+    static func knownPrefix(_ uri: String?) -> String? {
+        switch uri {
+        case nil: ""
+        case javaRosa?: "jr"
+        case odk?: "odk"
+        case xforms?: "xf"
+        case events?: "ev"
+        case let uri? where isOpenRosa(uri): "orx"
+        default: nil
+        }
+    }
+}
