@@ -105,7 +105,7 @@ struct Check: AsyncParsableCommand {
                 printReport(result)
                 for form in result.forms {
                     print(
-                        "\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(form.allFields.count) fields)"
+                        "\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(Words.count(form.allFields.count, "field")))"
                     )
                 }
             case .failure(let failure):

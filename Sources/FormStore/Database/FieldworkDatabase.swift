@@ -116,6 +116,7 @@ package struct FieldworkDatabase: Sendable {
         IndexObjectLists(),
         IndexObjectChanges(),
         AddWebhooks(),
+        AddXFormRules(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

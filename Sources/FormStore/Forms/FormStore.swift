@@ -35,8 +35,11 @@ package struct FormStore: Sendable {
         var sources: [ImportSourcesRecord] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        var prepared: [(id: String, json: String, title: String, kind: SourceKind, sourcesID: UUID, binding: String?)] =
-            []
+        var prepared:
+            [(
+                id: String, json: String, title: String, kind: SourceKind, sourcesID: UUID, binding: String?,
+                rules: String?
+            )] = []
         for result in results {
             let record = ImportSourcesRecord(
                 id: UUID(),
@@ -48,7 +51,8 @@ package struct FormStore: Sendable {
                     (
                         form.id, String(decoding: try form.canonicalJSON(), as: UTF8.self), form.title, result.kind,
                         record.id!,
-                        try result.bindings[form.id].map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+                        try result.bindings[form.id].map { String(decoding: try encoder.encode($0), as: UTF8.self) },
+                        try result.rules[form.id].map { String(decoding: try encoder.encode($0), as: UTF8.self) }
                     ))
             }
         }
@@ -72,7 +76,7 @@ package struct FormStore: Sendable {
                     formID: form.id, version: version, sourceKind: form.kind,
                     sourceDocuments: StoredDocuments(documents: []),
                     schemaJSON: form.json, title: form.title, importedBy: importedBy, importID: importID,
-                    sourcesID: form.sourcesID, bindingJSON: form.binding
+                    sourcesID: form.sourcesID, bindingJSON: form.binding, rulesJSON: form.rules
                 ).create(on: db)
                 stored.append(StoredVersion(formID: form.id, version: version))
             }
@@ -315,6 +319,7 @@ package struct FormStore: Sendable {
             importID: version.importID,
             listsRevision: form.listsRevision,
             bindingJSON: version.bindingJSON,
+            rulesJSON: version.rulesJSON,
             service: form.serviceConnectionID.map {
                 FormConnection(connectionID: $0, mode: ServiceMode(rawValue: form.serviceMode ?? "") ?? .service)
             }

@@ -50,13 +50,19 @@ final class FormVersionRecord: Model, @unchecked Sendable {
     @OptionalField(key: "binding_json")
     var bindingJSON: String?
 
+    /// An imported XForm's rules (``XFormRules``) as JSON; nil for other sources.
+    @OptionalField(key: "rules_json")
+    var rulesJSON: String?
+
     init() {}
 
     init(
         formID: String, version: Int, sourceKind: SourceKind, sourceDocuments: StoredDocuments, schemaJSON: String,
-        title: String, importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil, bindingJSON: String? = nil
+        title: String, importedBy: String?, importID: UUID? = nil, sourcesID: UUID? = nil, bindingJSON: String? = nil,
+        rulesJSON: String? = nil
     ) {
         self.bindingJSON = bindingJSON
+        self.rulesJSON = rulesJSON
         self.$form.id = formID
         self.version = version
         self.sourceKind = sourceKind.rawValue

@@ -19,6 +19,8 @@ package struct StoredForm: Sendable, Hashable {
     package var listsRevision: Int = 0
     /// How this version maps onto its OData service, as JSON; nil for a native spec.
     package var bindingJSON: String? = nil
+    /// An imported XForm's rules, as JSON; nil for other sources.
+    package var rulesJSON: String? = nil
     /// The service the form is connected to and its mode; nil when not connected.
     package var service: FormConnection? = nil
 
@@ -32,6 +34,12 @@ package struct StoredForm: Sendable, Hashable {
     package func binding() throws -> ServiceBinding? {
         guard let bindingJSON else { return nil }
         return try JSONDecoder().decode(ServiceBinding.self, from: Data(bindingJSON.utf8))
+    }
+
+    /// The version's XForm rules, when it was imported from an XForm.
+    package func rules() throws -> XFormRules? {
+        guard let rulesJSON else { return nil }
+        return try JSONDecoder().decode(XFormRules.self, from: Data(rulesJSON.utf8))
     }
 
     /// Whether the service holds this form's objects: connected, in mode `service`, with a binding.
