@@ -67,6 +67,9 @@ public struct ImportCode: ErrorCode, Codable {
     /// An `h:html` document without what makes it an XForm (`h:head`, an XForms `model`, a
     /// primary instance); the message says which is missing.
     public static let notAnXForm = ImportCode("not-an-xform")
+    /// An XForm brought to be stored while the server cannot yet judge its rules (`fieldwork
+    /// check` reads it all the same).
+    public static let xformNotStored = ImportCode("xform-not-stored")
     /// An XForm's bind `nodeset` or control `ref` that matches no node of the primary instance.
     public static let unknownNode = ImportCode("unknown-node")
     /// A native `<form>` in another namespace than `urn:fieldwork:form:1`.

@@ -142,6 +142,36 @@ struct LayerTests {
         #expect(TextLogHandler.timestamp().wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}/) != nil)
     }
 
+    @Test("an XForm reads well but is not stored yet: refused with xform-not-stored, nothing stored")
+    func xformHeldBack() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+        let xform = ImportDocument(
+            name: "survey.xml",
+            data: Array(
+                """
+                <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+                  <h:head><h:title>Survey</h:title>
+                    <model><instance><data id="survey"><age/></data></instance>
+                      <bind nodeset="/data/age" type="int" constraint=". &gt; 17"/></model>
+                  </h:head>
+                  <h:body><input ref="/data/age"><label>Age</label></input></h:body>
+                </h:html>
+                """.utf8))
+        #expect(try FormImporter.importDocuments([xform]).kind == .xforms, "it reads well")
+        let run = try await FormImports(forms: database.forms).run(
+            [xform], importedBy: nil, via: .commandLine, policy: .eachOnItsOwn)
+        #expect(run.refused && run.stored.isEmpty)
+        guard case .failure(let failure) = run.outcomes[0].result else { throw Refusal() }
+        #expect(failure.errors.map(\.code) == [.xformNotStored])
+        #expect(try await database.forms.latest(formID: "survey") == nil)
+        await database.shutdown()
+    }
+
+    struct Refusal: Error {}
+
     @Test("the import use case stores each import on its own, or the batch as one; each import finds its versions")
     func importRuns() async throws {
         let data = Fixtures.temporaryDataFolder()
