@@ -42,7 +42,7 @@ enum ImportSummaryText {
                 lines.append("  assumed \(place(warning)): \(oneLine(warning.message))")
             }
             for form in result.forms {
-                lines += formLines(form, kind: result.kind, warnings: result.warnings)
+                lines += formLines(form, kind: result.kind, warnings: result.warnings, rules: result.rules[form.id])
             }
             for skip in result.skipped {
                 var place = skip.file ?? "<input>"
@@ -56,15 +56,20 @@ enum ImportSummaryText {
 
     /// A form: its id, title and source, the fields added because the service requires them
     /// for a create, then each field in document order.
-    private static func formLines(_ form: FormSchema, kind: SourceKind, warnings: [ImportWarning]) -> [String] {
+    private static func formLines(
+        _ form: FormSchema, kind: SourceKind, warnings: [ImportWarning], rules: XFormRules?
+    ) -> [String] {
         var lines = ["  form \(form.id)", "    title \(quoted(form.title))", "    source \(kind.displayName)"]
         for warning in warnings where warning.code == .requiredForCreate && warning.form == form.id {
             lines.append("    required for create: \(oneLine(warning.message))")
         }
+        if let rules { lines += ruleLines(rules) }
         for section in form.sections {
             for group in section.groups {
                 for field in group.fields {
-                    lines.append(fieldLine(field, path: field.name, section: section, group: group, form: form))
+                    var line = fieldLine(field, path: field.name, section: section, group: group, form: form)
+                    if let binds = rules?.node(forField: field.name)?.bind { line += " | rules " + expressions(binds) }
+                    lines.append(line)
                     for child in field.children ?? [] {
                         lines.append(
                             fieldLine(
@@ -74,6 +79,39 @@ enum ImportSummaryText {
             }
         }
         return lines
+    }
+
+    /// An XForm's languages, and how many of its nodes carry each kind of bind expression (the
+    /// hidden calculated values among them).
+    private static func ruleLines(_ rules: XFormRules) -> [String] {
+        let languages = rules.translations.languages.map {
+            $0 == rules.translations.defaultLanguage ? "\($0) (default)" : $0
+        }
+        var lines = ["    languages " + (languages.isEmpty ? "-" : languages.joined(separator: ", "))]
+        let binds = rules.nodes.filter { $0.leftOut == nil }.compactMap(\.bind)
+        let counts = [
+            ("relevant", binds.filter { $0.relevant != nil }.count),
+            ("required", binds.filter { $0.required != nil }.count),
+            ("readonly", binds.filter { $0.readonly != nil }.count),
+            ("constraint", binds.filter { $0.constraint != nil }.count),
+            ("calculate", binds.filter { $0.calculate != nil }.count),
+        ]
+        let hidden = rules.nodes.filter {
+            $0.leftOut == nil && $0.field == nil && !$0.isGroup && $0.bind?.calculate != nil
+        }
+        lines.append(
+            "    expressions " + counts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                + "; \(Words.count(hidden.count, "hidden calculated value"))")
+        return lines
+    }
+
+    /// The bind expressions a field's node has, by attribute, in a fixed order; `-` for none.
+    private static func expressions(_ bind: XFormBind) -> String {
+        let present = [
+            ("relevant", bind.relevant), ("required", bind.required), ("readonly", bind.readonly),
+            ("constraint", bind.constraint), ("calculate", bind.calculate),
+        ].filter { $0.1 != nil }.map(\.0)
+        return present.isEmpty ? "-" : present.joined(separator: ", ")
     }
 
     /// `field section | group | name | kind | label | required | editable [| options]`, the options
