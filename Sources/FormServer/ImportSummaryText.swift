@@ -122,6 +122,7 @@ enum ImportSummaryText {
         var kind = field.kind.rawValue
         if let textType = field.constraints.textType, textType != .text { kind += "(\(textType.rawValue))" }
         if field.constraints.multiple { kind += ", multiple" }
+        if field.presentation.displayOnly { kind += ", display only" }
         var columns = [
             section.kind.rawValue, group.label.map(quoted) ?? "-", path, kind, field.label.map(quoted) ?? "-",
             field.required ? "required" : "optional", editability(field.editable),
