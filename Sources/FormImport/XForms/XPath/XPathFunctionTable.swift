@@ -104,13 +104,6 @@ enum XPathFunctionTable {
         "pulldata", "digest", "randomize", "area", "distance", "indexed-repeat", "version", "property",
     ]
 
-    /// The entry of a call, when its function is one the evaluator provides and its prefix is
-    /// declared; nil otherwise. For the static types of the date rewrite.
-    static func entry(prefix: String?, name: String, namespaces: [String: String]) -> Entry? {
-        guard let prefix else { return core[name] }
-        return namespaces[prefix] == javaRosaNamespace ? javaRosa[name] : nil
-    }
-
     /// Whether the evaluator can run `call`: its prefix is resolved through `namespaces` (the
     /// prefixes the form declares; `jr` is not assumed), its name looked up, its arity checked.
     static func check(_ call: XPathFunctionCall, namespaces: [String: String]) -> XPathFunctionCheck {

@@ -28,6 +28,8 @@ private struct Parsed {
 private struct Parser {
     let tokens: [Token]
     var index = 0
+    /// Expressions being parsed inside one another (parentheses, arguments, predicates, unary minus).
+    var nesting = 0
 
     init(tokens: [Token]) {
         self.tokens = tokens
@@ -63,16 +65,27 @@ private struct Parser {
     }
 
     func checked(_ expression: XPathExpression, depth: Int, at token: Token) throws(XPathSyntaxError) -> Parsed {
-        guard depth <= XPathParser.maximumDepth else {
-            throw error("The expression is nested too deeply (more than \(XPathParser.maximumDepth) levels)", at: token)
-        }
+        guard depth <= XPathParser.maximumDepth else { throw tooDeep(at: token) }
         return Parsed(expression: expression, depth: depth)
     }
 
     // MARK: Operators
 
     mutating func expression() throws(XPathSyntaxError) -> Parsed {
-        try binary(level: 1)
+        try nested { (parser) throws(XPathSyntaxError) in try parser.binary(level: 1) }
+    }
+
+    /// Runs `body` one level deeper, refusing before recursing further than the limit (the
+    /// depth of `Parsed` is only known on the way back up, too late for `((((...`).
+    mutating func nested(_ body: (inout Parser) throws(XPathSyntaxError) -> Parsed) throws(XPathSyntaxError) -> Parsed {
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= XPathParser.maximumDepth else { throw tooDeep(at: current) }
+        return try body(&self)
+    }
+
+    func tooDeep(at token: Token) -> XPathSyntaxError {
+        error("The expression is nested too deeply (more than \(XPathParser.maximumDepth) levels)", at: token)
     }
 
     /// Levels 1 (`or`) to 6 (`*`, `div`, `mod`); unary minus below, then `|`.
@@ -91,7 +104,7 @@ private struct Parser {
     mutating func unary() throws(XPathSyntaxError) -> Parsed {
         guard current.kind == .op(.minus) else { return try union() }
         let token = advance()
-        let operand = try unary()
+        let operand = try nested { (parser) throws(XPathSyntaxError) in try parser.unary() }
         return try checked(.negate(operand.expression), depth: operand.depth + 1, at: token)
     }
 
