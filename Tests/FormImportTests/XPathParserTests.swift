@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FormImport
@@ -294,19 +295,72 @@ struct XPathParserTests {
         #expect(Self.error("'é' = ")?.column == 5)
     }
 
-    @Test("nesting deeper than the limit is refused, chains of operators included")
+    @Test("nesting deeper than the limits is refused, chains of operators included")
     func depthLimit() throws {
-        let deep = String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300)
-        #expect(Self.error(deep)?.message == "The expression is nested too deeply (more than 200 levels)")
+        let nesting =
+            "The expression is nested too deeply (more than 32 levels of parentheses, calls, predicates or minus signs)"
+        let deep = String(repeating: "(", count: 33) + "1" + String(repeating: ")", count: 33)
+        #expect(Self.error(deep) == XPathSyntaxError(message: nesting, column: 33))
+        #expect(Self.error(String(repeating: "(", count: 100_000))?.message == nesting)
+        #expect(Self.error(String(repeating: "-", count: 100_000) + "1")?.message == nesting)
+        #expect(
+            Self.error(String(repeating: "not(", count: 40) + "1" + String(repeating: ")", count: 40))?.message
+                == nesting)
+        #expect(
+            Self.error(String(repeating: "a[", count: 40) + "1" + String(repeating: "]", count: 40))?.message == nesting
+        )
+        let fine = String(repeating: "(", count: 31) + "1" + String(repeating: ")", count: 31)
+        #expect(try XPathParser.parse(fine) == .number("1"))
         let chain = Array(repeating: "a", count: 300).joined(separator: " or ")
-        #expect(Self.error(chain)?.message == "The expression is nested too deeply (more than 200 levels)")
-        let calls = String(repeating: "not(", count: 300) + "1" + String(repeating: ")", count: 300)
-        #expect(Self.error(calls)?.message == "The expression is nested too deeply (more than 200 levels)")
-        let hostile = String(repeating: "(", count: 100_000)
-        #expect(Self.error(hostile)?.message == "The expression is nested too deeply (more than 200 levels)")
-        let minus = String(repeating: "-", count: 100_000) + "1"
-        #expect(Self.error(minus)?.message == "The expression is nested too deeply (more than 200 levels)")
-        let wide = Array(repeating: "a", count: 150).joined(separator: " or ")
+        #expect(Self.error(chain)?.message == "The expression is nested too deeply (more than 256 levels)")
+        let wide = Array(repeating: "a", count: 250).joined(separator: " or ")
         #expect(try XPathParser.parse(wide).text == wide)
     }
+
+    @Test("the deepest trees allowed are parsed, printed, walked and rewritten on a 1 MiB stack")
+    func smallStack() throws {
+        // 255 comparisons: each 2 levels deep, and 254 `or` above them.
+        let chain = (0..<255).map { "/data/d\($0) < today()" }.joined(separator: " or ")
+        let nested = String(repeating: "not(", count: 31) + "1" + String(repeating: ")", count: 31)
+        let results = Results()
+        let thread = Thread {
+            defer { results.finish() }
+            for text in [chain, nested] {
+                guard let tree = try? XPathParser.parse(text) else { return }
+                let rewritten = tree.rewritingDates(context: ["data", "x"]) { _ in .date }
+                results.append(
+                    (tree.text, tree.references(context: ["data"]).nodes.count, rewritten.functionCalls.count))
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        results.wait()
+        #expect(results.values.map(\.0) == [chain, nested])
+        #expect(results.values.map(\.1) == [255, 0])
+        #expect(results.values.map(\.2) == [3 * 255, 31])
+    }
+}
+
+/// What the small-stack thread found, handed back under a lock.
+private final class Results: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done = false
+    private var found: [(String, Int, Int)] = []
+
+    func append(_ value: (String, Int, Int)) {
+        condition.withLock { found.append(value) }
+    }
+
+    func finish() {
+        condition.withLock {
+            done = true
+            condition.signal()
+        }
+    }
+
+    func wait() {
+        condition.withLock { while !done { condition.wait() } }
+    }
+
+    var values: [(String, Int, Int)] { condition.withLock { found } }
 }

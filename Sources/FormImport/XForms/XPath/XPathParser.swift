@@ -4,10 +4,17 @@
 /// Stricter than libxml2 only where XForms is: variables (`$x`) are refused, since a form has
 /// no way to bind them. Function names are not checked here (`XPathFunctionTable` does that).
 enum XPathParser {
-    /// Deeper trees are refused: every walk of a tree recurses, and an uploaded form must not
-    /// be able to exhaust a thread's stack. Real forms stay far below (the WHO form's deepest
-    /// expression is 15 levels).
-    static let maximumDepth = 200
+    /// Deeper trees are refused: every walk of a tree (printing, references, the rewrite)
+    /// recurses once a level, and an uploaded form must not be able to exhaust a thread's stack.
+    /// A chain of operators counts a level an operator (`a or b or c` is two levels deep), so
+    /// this is an `or` of 255 comparisons; real forms stay far below (the WHO form's deepest
+    /// expression is 12 levels). At both limits, parsing and every walk fit in 1 MiB of stack
+    /// even in a debug build (a test pins it); threads on Linux get 8 MiB by default.
+    static let maximumDepth = 256
+
+    /// Expressions inside one another (parentheses, arguments, predicates, unary minus) are
+    /// limited lower: the parser recurses through every precedence level for each.
+    static let maximumNesting = 32
 
     /// The tree of `text`, or the first syntax error with its column.
     static func parse(_ text: String) throws(XPathSyntaxError) -> XPathExpression {
@@ -80,7 +87,11 @@ private struct Parser {
     mutating func nested(_ body: (inout Parser) throws(XPathSyntaxError) -> Parsed) throws(XPathSyntaxError) -> Parsed {
         nesting += 1
         defer { nesting -= 1 }
-        guard nesting <= XPathParser.maximumDepth else { throw tooDeep(at: current) }
+        guard nesting <= XPathParser.maximumNesting else {
+            throw error(
+                "The expression is nested too deeply (more than \(XPathParser.maximumNesting) levels of "
+                    + "parentheses, calls, predicates or minus signs)")
+        }
         return try body(&self)
     }
 
