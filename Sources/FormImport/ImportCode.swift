@@ -70,6 +70,11 @@ public struct ImportCode: ErrorCode, Codable {
     /// An XForm brought to be stored while the server cannot yet judge its rules (`fieldwork
     /// check` reads it all the same).
     public static let xformNotStored = ImportCode("xform-not-stored")
+    /// An XForm expression that does not parse, calls a function with arguments it does not take
+    /// or under an undeclared prefix, or reads an absolute path to no node.
+    public static let badExpression = ImportCode("bad-expression")
+    /// XForm calculates that read each other in a cycle.
+    public static let calculateCycle = ImportCode("calculate-cycle")
     /// An XForm's bind `nodeset` or control `ref` that matches no node of the primary instance.
     public static let unknownNode = ImportCode("unknown-node")
     /// A native `<form>` in another namespace than `urn:fieldwork:form:1`.
@@ -134,6 +139,11 @@ public struct ImportCode: ErrorCode, Codable {
     public static let externalInstance = ImportCode("external-instance")
     /// A geopoint, geotrace or geoshape, entered as text: no map.
     public static let geoAsText = ImportCode("geo-as-text")
+    /// A function the server does not evaluate (`pulldata`, CHT's extensions): the rule is not enforced.
+    public static let functionUnsupported = ImportCode("function-unsupported")
+    /// An XForm expression reading a relative path to no node (it reads as empty), or a path that
+    /// cannot be resolved before a submission (`//`, `*`).
+    public static let unknownReference = ImportCode("unknown-reference")
     /// Itext media (`image`, `audio`, `video`, `big-image`) left out: media files are not supplied.
     public static let mediaLeftOut = ImportCode("media-left-out")
     /// A text id (`jr:itext('id')`) that no translation has.

@@ -67,6 +67,7 @@ final class XFormMapper {
         readBinds()
         readActions(in: document.model, context: nil)
         readBody()
+        if errors.isEmpty { checkExpressions() }
         guard errors.isEmpty else { throw ImportFailure(errors) }
 
         let title = readTitle(id: id)

@@ -107,6 +107,12 @@ public struct XFormExpression: Codable, Sendable, Hashable, CustomStringConverti
     public var line: Int
     /// 1-based column of the attribute's name, 0 when unknown.
     public var column: Int
+    /// The expression as the server evaluates it: parsed, checked and printed again with its
+    /// date and time operands rewritten to compare and subtract as days (set by the importer).
+    /// Nil when the rule is not enforced (`notEnforced` says why) or not checked yet.
+    public var compiled: String?
+    /// Why the server does not enforce this rule (a function it does not evaluate); nil when it does.
+    public var notEnforced: String?
 
     public init(source: String, element: String, attribute: String, line: Int, column: Int = 0) {
         self.source = source
