@@ -33,6 +33,19 @@ struct XFormCorpusTests {
         print(summary.joined(separator: "\n"))
         #expect(summary.count == 13)
     }
+
+    @Test("every corpus XForm's rules compile, and a submission of its defaults is judged with no evaluation error")
+    func everyFormJudges() throws {
+        for name in try XFormCorpus.names() {
+            let result = try XFormCorpus.importing(name)
+            let form = try #require(result.forms.first, "\(name)")
+            let rules = try #require(result.rules[form.id], "\(name)")
+            let judge = try XFormJudge(rules: rules)
+            let verdict = judge.judge([:], host: XFormHost(rules: rules))
+            #expect(verdict.errors.isEmpty, "\(name): \(verdict.errors.prefix(5))")
+            #expect(verdict.instanceXML.contains(rules.instanceID), "\(name)")
+        }
+    }
 }
 
 /// Three corpus forms checked by hand against their files: labels, kinds, a relevant chain, a

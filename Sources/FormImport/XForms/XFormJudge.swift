@@ -1,0 +1,305 @@
+import FormModel
+import FormXML
+import Foundation
+
+/// Judges submissions of an imported XForm by its rules, on the server, from the submitted
+/// values alone (`../shared/spec/xforms-mapping.md`, "Evaluation on the server"): built once per
+/// form version (every checked expression compiled by libxml2, the secondary instances parsed, the
+/// nodes put in dependency order), then one `judge` per submission on a fresh copy of the primary
+/// instance.
+///
+/// For each node, in an order where every node comes after the nodes its `relevant`, `calculate`
+/// and `readonly` read and after its group: its relevance (its own `relevant` and its group's),
+/// then its calculated value, then whether it is read-only; a node that is not relevant reads as
+/// empty in every later expression. Then every relevant node's `required` and `constraint` (the
+/// latter only on a value), and a select's value among the options its itemset offers for this
+/// submission. Rules the importer marked not enforced are skipped.
+package final class XFormJudge: Sendable {
+    /// One node's compiled rules, by expression index in ``program``.
+    struct Step: Sendable {
+        var path: [String]
+        var node: XFormNode
+        var parent: Int?
+        var relevant: Int?
+        var calculate: Int?
+        var readonly: Int?
+        var required: Int?
+        var constraint: Int?
+        var itemset: Int?
+    }
+
+    /// What a submission came to.
+    package struct Verdict: Sendable {
+        /// A rule the submission breaks, on a field.
+        package struct Issue: Sendable, Hashable {
+            package var field: String
+            /// `required`, `constraint` or `choice`.
+            package var code: String
+            package var message: String
+        }
+
+        package var issues: [Issue]
+        /// The relevant fields' values as stored: calculated and read-only ones the server's own,
+        /// empty ones left out.
+        package var values: [String: String]
+        /// The fields relevant to these values.
+        package var relevant: Set<String>
+        /// The instance as ODK tools store it: non-relevant nodes removed.
+        package var instanceXML: String
+        /// Expressions that failed to evaluate (the operation limit, a value libxml2 refuses),
+        /// with their node: the rule reads as not met (relevance false, a constraint broken).
+        package var errors: [String] = []
+    }
+
+    let rules: XFormRules
+    let program: XPathProgram
+    let template: XPathDocument
+    let secondary: [String: XPathDocument]
+    let steps: [Step]
+    /// The labels of each select's inline options by value, by field: for messages and `jr:choice-name`.
+    let optionLabels: [String: [String: String]]
+
+    /// Compiles a version's rules. Throws when the rules were not checked by this importer
+    /// (an expression without its compiled form that is not marked not enforced) or libxml2
+    /// refuses one: the import refuses such forms, so this is a stored version gone bad.
+    package init(rules: XFormRules, optionLabels: [String: [String: String]] = [:]) throws {
+        self.rules = rules
+        self.optionLabels = optionLabels
+        template = try XPathDocument.parse(Array(rules.primaryInstance.utf8))
+        var secondary: [String: XPathDocument] = [:]
+        for (id, instance) in rules.secondaryInstances {
+            guard let xml = instance.xml else { continue }
+            secondary[id] = try XPathDocument.parse(
+                Array(xml.utf8), droppingNamespace: XPathNamespaces.xforms, readOnly: true)
+        }
+        self.secondary = secondary
+        var expressions: [String] = []
+        func index(_ expression: XFormExpression?) -> Int? {
+            guard let compiled = expression?.compiled else { return nil }
+            expressions.append(compiled)
+            return expressions.count - 1
+        }
+        var byPath: [String: Int] = [:]
+        var unordered: [Step] = []
+        for node in rules.nodes where node.leftOut == nil {
+            let path = node.path.split(separator: "/").map(String.init)
+            let parentPath = "/" + path.dropLast().joined(separator: "/")
+            var step = Step(path: path, node: node, parent: byPath[parentPath])
+            step.relevant = index(node.bind?.relevant)
+            step.calculate = index(node.bind?.calculate)
+            step.readonly = index(node.bind?.readonly)
+            step.required = index(node.bind?.required)
+            step.constraint = index(node.bind?.constraint)
+            step.itemset = index(node.itemset?.nodeset)
+            byPath[node.path] = unordered.count
+            unordered.append(step)
+        }
+        program = try XPathProgram(expressions: expressions, namespaces: rules.namespaces)
+        steps = Self.ordered(unordered, byPath: byPath)
+    }
+
+    /// The steps in dependency order: each after its group and after the nodes its `relevant`,
+    /// `calculate` and `readonly` read (document order among the free ones; a cycle, which the
+    /// importer refuses among calculates, keeps document order).
+    static func ordered(_ steps: [Step], byPath: [String: Int]) -> [Step] {
+        var reads: [[Int]] = Array(repeating: [], count: steps.count)
+        for (index, step) in steps.enumerated() {
+            var before: Set<Int> = []
+            if let parent = step.parent { before.insert(parent) }
+            for expression in [step.node.bind?.relevant, step.node.bind?.calculate, step.node.bind?.readonly] {
+                guard let text = expression?.compiled, let tree = try? XPathParser.parse(text) else { continue }
+                for path in tree.references(context: step.path).nodes {
+                    // A group read is read whole: every node below it first.
+                    let prefix = "/" + path.joined(separator: "/")
+                    for (other, otherIndex) in byPath where other == prefix || other.hasPrefix(prefix + "/") {
+                        if otherIndex != index { before.insert(otherIndex) }
+                    }
+                }
+            }
+            reads[index] = before.sorted()
+        }
+        var done = Array(repeating: false, count: steps.count)
+        var visiting = Array(repeating: false, count: steps.count)
+        var order: [Int] = []
+        func visit(_ index: Int) {
+            guard !done[index], !visiting[index] else { return }
+            visiting[index] = true
+            for before in reads[index] { visit(before) }
+            visiting[index] = false
+            done[index] = true
+            order.append(index)
+        }
+        for index in steps.indices { visit(index) }
+        return order.map { steps[$0] }
+    }
+
+    /// Judges one submission: `submitted` holds each field's value in ODK's lexical form
+    /// (`2024-05-15`, `a b` for a multiple select, `OK` for an acknowledged trigger); unknown names
+    /// are ignored. Each evaluation may run at most `operationLimit` libxml2 operations.
+    package func judge(
+        _ submitted: [String: String], host: any XPathHost, operationLimit: Int = 100_000
+    ) -> Verdict {
+        let instance = template.copy()
+        let evaluator = XPathEvaluator(
+            program: program, instance: instance, secondary: secondary, host: host, operationLimit: operationLimit)
+        var nodes: [String: XPathNode] = [:]
+        for step in steps {
+            guard let node = instance.node(at: step.path) else { continue }
+            nodes[step.node.path] = node
+            // Calculated values are the server's own; a submitted one is ignored, as is one for a
+            // node read-only outright (a dynamic readonly is judged in order below).
+            let fixed = step.calculate != nil || XFormBind.isTrue(step.node.bind?.readonly)
+            if let field = step.node.field, !fixed, let value = submitted[field] { node.text = value }
+        }
+        var relevant: [String: Bool] = [:]
+        var issues: [Verdict.Issue] = []
+        var errors: [String] = []
+        func evaluate(_ index: Int, at node: XPathNode) -> XPathValue? {
+            do {
+                return try evaluator.evaluate(index, at: node)
+            } catch {
+                errors.append("\(program.expressions[index]) at \(node.path): \(error.message)")
+                return nil
+            }
+        }
+        for step in steps {
+            guard let node = nodes[step.node.path] else { continue }
+            // Its group's relevance, decided before it (the group comes first in the order).
+            var isRelevant = relevant["/" + step.path.dropLast().joined(separator: "/")] ?? true
+            if isRelevant, let index = step.relevant {
+                isRelevant = evaluate(index, at: node)?.booleanValue ?? false
+            }
+            relevant[step.node.path] = isRelevant
+            guard isRelevant else {
+                // Not relevant: empty in every later expression (kept aside by the caller's page).
+                if !step.node.isGroup { node.text = "" }
+                continue
+            }
+            if let index = step.calculate, let value = evaluate(index, at: node) {
+                node.text = Self.stored(value, type: step.node.type)
+            } else if let index = step.readonly, step.calculate == nil,
+                evaluate(index, at: node)?.booleanValue == true,
+                let original = template.node(at: step.path)
+            {
+                node.text = original.text
+            }
+        }
+        for step in steps where relevant[step.node.path] == true && !step.node.isGroup {
+            guard let node = nodes[step.node.path], let field = step.node.field else { continue }
+            let value = node.text
+            if value.isEmpty {
+                if let index = step.required, evaluate(index, at: node)?.booleanValue == true {
+                    issues.append(
+                        Verdict.Issue(
+                            field: field, code: "required",
+                            message: message(step.node.bind?.requiredMessage, at: node, evaluator: evaluator)
+                                ?? "Enter \(label(step.node))"))
+                }
+                continue
+            }
+            if let index = step.constraint, evaluate(index, at: node)?.booleanValue != true {
+                issues.append(
+                    Verdict.Issue(
+                        field: field, code: "constraint",
+                        message: message(step.node.bind?.constraintMessage, at: node, evaluator: evaluator)
+                            ?? "\(label(step.node)) is not valid"))
+            }
+            if let index = step.itemset, let offered = evaluate(index, at: node),
+                case .nodes(let items) = offered
+            {
+                let valueRef = step.node.itemset?.value ?? "value"
+                let allowed = Set(
+                    items.compactMap { item in (try? evaluator.evaluate(valueRef, at: item))?.stringValue })
+                let chosen = step.node.type == "select" ? value.split(separator: " ").map(String.init) : [value]
+                if chosen.contains(where: { !allowed.contains($0) }) {
+                    issues.append(
+                        Verdict.Issue(
+                            field: field, code: "choice",
+                            message: "Choose \(label(step.node)) from the options offered"))
+                }
+            }
+        }
+        var values: [String: String] = [:]
+        var relevantFields: Set<String> = []
+        for step in steps {
+            guard let field = step.node.field, relevant[step.node.path] == true, let node = nodes[step.node.path]
+            else { continue }
+            relevantFields.insert(field)
+            if !node.text.isEmpty { values[field] = node.text }
+        }
+        // The stored instance: non-relevant nodes removed, as ODK tools expect.
+        for step in steps.reversed() where relevant[step.node.path] == false {
+            nodes[step.node.path]?.remove()
+        }
+        return Verdict(
+            issues: issues, values: values, relevant: relevantFields, instanceXML: instance.serialized(), errors: errors
+        )
+    }
+
+    /// A calculated value as stored, cast to the bind's type: a boolean as `true`/`false`, a
+    /// number into a date type as that many days since 1970-01-01.
+    static func stored(_ value: XPathValue, type: String?) -> String {
+        switch value {
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            guard number.isFinite else { return "" }
+            if type == "date" {
+                let date = Date(timeIntervalSince1970: (number.rounded(.down)) * 86_400)
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = TimeZone(identifier: "UTC")!
+                let parts = calendar.dateComponents([.year, .month, .day], from: date)
+                return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+            }
+            return value.stringValue
+        case .string, .nodes: return value.stringValue
+        }
+    }
+
+    /// The form's own message in the default language, its outputs evaluated at the node.
+    private func message(_ text: XFormText?, at node: XPathNode, evaluator: XPathEvaluator) -> String? {
+        guard let segments = text?.segments(in: rules.translations) else { return nil }
+        let message = segments.map { segment -> String in
+            switch segment {
+            case .text(let text): text
+            case .output(let expression):
+                (try? evaluator.evaluate(expression.compiled ?? expression.source, at: node))?.stringValue ?? ""
+            }
+        }.joined()
+        return message.isEmpty ? nil : message
+    }
+
+    /// A node's label in the default language, outputs left out; its name when it has none.
+    private func label(_ node: XFormNode) -> String {
+        let text = node.label?.segments(in: rules.translations).map { XFormSegment.joined($0, placeholder: "") }
+        let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return trimmed.isEmpty ? node.field ?? node.path : trimmed
+    }
+}
+
+/// What a judged XForm's expressions ask of the form and of the world: its itext in the default
+/// language, its options' labels (`jr:choice-name`), the server's clock and zone.
+package struct XFormHost: XPathHost {
+    let translations: XFormTranslations
+    /// Option label by value, by the select's node path (`/data/city`).
+    let optionLabels: [String: [String: String]]
+    package let now: Date
+    package let timeZone: TimeZone
+
+    package init(
+        rules: XFormRules, optionLabels: [String: [String: String]] = [:], now: Date = Date(),
+        timeZone: TimeZone = .current
+    ) {
+        translations = rules.translations
+        self.optionLabels = optionLabels
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    package func itext(_ id: String) -> String? {
+        translations.text(id)?.text.map { XFormSegment.joined($0, placeholder: "") }
+    }
+
+    package func choiceName(value: String, selectRef: String) -> String? {
+        optionLabels[selectRef]?[value]
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import FormImport
+@testable import FormModel
+
+/// Submissions of imported XForms judged on the server by their rules, as ODK Collect would judge
+/// the same answers.
+@Suite("XForm rules judged on the server")
+struct XFormJudgeTests {
+    /// 2024-05-15 12:00 UTC.
+    static let now = Date(timeIntervalSince1970: 1_715_774_400)
+
+    static func judge(
+        _ instance: String, binds: String, body: String, secondary: String = "", _ submitted: [String: String]
+    ) throws -> XFormJudge.Verdict {
+        let document = XFormExpressionTests.form(instance, binds: binds + secondary, body: body)
+        let result = try FormImporter.importDocuments([document])
+        let rules = try #require(result.rules["rules"])
+        let judge = try XFormJudge(rules: rules)
+        return judge.judge(
+            submitted, host: XFormHost(rules: rules, now: now, timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    static let household = (
+        instance: "<consent/><head><name/><age/></head><note/>",
+        binds: """
+          <bind nodeset="/data/consent" type="string" required="true()"/>
+          <bind nodeset="/data/head" relevant="/data/consent = 'yes'"/>
+          <bind nodeset="/data/head/name" type="string" required="true()" jr:requiredMsg="Say who heads the household"/>
+          <bind nodeset="/data/head/age" type="int" constraint=". &gt;= 18 and . &lt; 120" jr:constraintMsg="The head is 18 or older"/>
+          <bind nodeset="/data/note" type="string" calculate="concat(/data/head/name, ' (', /data/head/age, ')')"/>
+        """,
+        body: """
+        <input ref="/data/consent"><label>Consent</label></input>
+        <group ref="/data/head"><label>Head</label>
+          <input ref="/data/head/name"><label>Name</label></input>
+          <input ref="/data/head/age"><label>Age</label></input>
+        </group>
+        """
+    )
+
+    @Test("a relevant group's questions are judged: required with the form's message, the constraint with its own")
+    func relevantGroup() throws {
+        let h = Self.household
+        let verdict = try Self.judge(h.instance, binds: h.binds, body: h.body, ["consent": "yes", "age": "16"])
+        #expect(
+            verdict.issues == [
+                .init(field: "name", code: "required", message: "Say who heads the household"),
+                .init(field: "age", code: "constraint", message: "The head is 18 or older"),
+            ])
+        #expect(verdict.relevant == ["consent", "name", "age"])
+    }
+
+    @Test("a group that is not relevant is neither judged nor stored; its answers are dropped")
+    func notRelevant() throws {
+        let h = Self.household
+        let verdict = try Self.judge(
+            h.instance, binds: h.binds, body: h.body, ["consent": "no", "name": "Ann", "age": "7"])
+        #expect(verdict.issues.isEmpty)
+        #expect(verdict.values == ["consent": "no"])
+        #expect(verdict.relevant == ["consent"])
+        #expect(!verdict.instanceXML.contains("<head") && !verdict.instanceXML.contains("Ann"))
+        #expect(verdict.instanceXML.contains("<consent>no</consent>"))
+    }
+
+    @Test("a calculate is the server's own: a submitted value is ignored, the computed one stored")
+    func calculated() throws {
+        let h = Self.household
+        let verdict = try Self.judge(
+            h.instance, binds: h.binds, body: h.body,
+            ["consent": "yes", "name": "Ann", "age": "40", "note": "forged"])
+        #expect(verdict.issues.isEmpty)
+        #expect(verdict.instanceXML.contains("<note>Ann (40)</note>"))
+    }
+
+    @Test("a date is compared as a date: a birth date after today breaks . <= today(); a required empty one is missing")
+    func dates() throws {
+        let binds = """
+                  <bind nodeset="/data/dob" type="date" required="true()" constraint=". &lt;= today()"/>
+                  <bind nodeset="/data/days" type="int" calculate="int(today() - /data/dob)"/>
+            """
+        let body = #"<input ref="/data/dob"><label>Date of birth</label></input>"#
+        let future = try Self.judge("<dob/><days/>", binds: binds, body: body, ["dob": "2030-01-01"])
+        #expect(future.issues == [.init(field: "dob", code: "constraint", message: "Date of birth is not valid")])
+        let past = try Self.judge("<dob/><days/>", binds: binds, body: body, ["dob": "2024-05-01"])
+        #expect(past.issues.isEmpty)
+        #expect(past.instanceXML.contains("<days>14</days>"))
+        let missing = try Self.judge("<dob/><days/>", binds: binds, body: body, [:])
+        #expect(missing.issues == [.init(field: "dob", code: "required", message: "Enter Date of birth")])
+    }
+
+    @Test("a calculate chain is computed in dependency order, whatever the document order")
+    func chain() throws {
+        let binds = """
+                  <bind nodeset="/data/total" type="int" calculate="/data/sub + 1"/>
+                  <bind nodeset="/data/sub" type="int" calculate="/data/n * 2"/>
+                  <bind nodeset="/data/n" type="int"/>
+            """
+        let verdict = try Self.judge(
+            "<total/><sub/><n/>", binds: binds, body: #"<input ref="/data/n"><label>N</label></input>"#, ["n": "5"])
+        #expect(verdict.instanceXML.contains("<total>11</total>") && verdict.instanceXML.contains("<sub>10</sub>"))
+    }
+
+    @Test("a filtered itemset's value must be one the filter offers for this submission")
+    func itemsetFilter() throws {
+        let secondary = """
+                  <instance id="cities"><root>
+                    <item><name>nbo</name><country>ke</country></item>
+                    <item><name>kla</name><country>ug</country></item>
+                  </root></instance>
+            """
+        let body = """
+            <input ref="/data/country"><label>Country</label></input>
+            <select1 ref="/data/city"><label>City</label>
+              <itemset nodeset="instance('cities')/root/item[country = current()/../country]">
+                <value ref="name"/><label ref="name"/></itemset></select1>
+            """
+        let ok = try Self.judge(
+            "<country/><city/>", binds: "", body: body, secondary: secondary, ["country": "ke", "city": "nbo"])
+        #expect(ok.issues.isEmpty)
+        let wrong = try Self.judge(
+            "<country/><city/>", binds: "", body: body, secondary: secondary, ["country": "ke", "city": "kla"])
+        #expect(wrong.issues.map(\.code) == ["choice"])
+        #expect(wrong.issues.first?.field == "city")
+    }
+
+    @Test("a rule with a function the server does not evaluate is not enforced")
+    func notEnforced() throws {
+        let verdict = try Self.judge(
+            "<code/>", binds: #"      <bind nodeset="/data/code" constraint="pulldata('x', 'y', 'z', .) = 1"/>"#,
+            body: #"<input ref="/data/code"><label>Code</label></input>"#, ["code": "A"])
+        #expect(verdict.issues.isEmpty)
+        #expect(verdict.values == ["code": "A"])
+    }
+}
