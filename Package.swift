@@ -153,6 +153,12 @@ let package = Package(
             dependencies: ["FormImport", "FormModel"],
             path: "Benchmarks/ImportBenchmarks"
         ),
+        // `XFormBenchmarks`: the WHO XForm imported and its submissions judged, against libxml2 alone (needs ../shared).
+        .executableTarget(
+            name: "XFormBenchmarks",
+            dependencies: ["FormImport", "FormModel", "FormXML"],
+            path: "Benchmarks/XFormBenchmarks"
+        ),
         // The importers under libFuzzer (README, "Fuzzing"); without -DFUZZING it replays the files it is given.
         .executableTarget(
             name: "ImportFuzzer",
