@@ -125,6 +125,18 @@ struct XFormJudgeTests {
         #expect(wrong.issues.first?.field == "city")
     }
 
+    @Test("an empty secondary instance offers no options: a choice from it is refused, the form still judged")
+    func emptyInstance() throws {
+        let body = """
+            <select1 ref="/data/city"><label>City</label>
+              <itemset nodeset="instance('cities')/root/item"><value ref="name"/><label ref="name"/></itemset></select1>
+            """
+        let verdict = try Self.judge(
+            "<city/>", binds: "", body: body, secondary: #"      <instance id="cities"/>"#, ["city": "nbo"])
+        #expect(verdict.issues.map(\.code) == ["choice"])
+        #expect(verdict.errors.isEmpty)
+    }
+
     @Test("a rule with a function the server does not evaluate is not enforced")
     func notEnforced() throws {
         let verdict = try Self.judge(

@@ -68,7 +68,8 @@ package final class XFormJudge: Sendable {
         template = try XPathDocument.parse(Array(rules.primaryInstance.utf8))
         var secondary: [String: XPathDocument] = [:]
         for (id, instance) in rules.secondaryInstances {
-            guard let xml = instance.xml else { continue }
+            // An external instance (never fetched) or an empty one gives no items.
+            guard let xml = instance.xml, !xml.isEmpty else { continue }
             secondary[id] = try XPathDocument.parse(
                 Array(xml.utf8), droppingNamespace: XPathNamespaces.xforms, readOnly: true)
         }
