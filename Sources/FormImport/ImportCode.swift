@@ -73,6 +73,8 @@ public struct ImportCode: ErrorCode, Codable {
     /// An XForm expression that does not parse, calls a function with arguments it does not take
     /// or under an undeclared prefix, or reads an absolute path to no node.
     public static let badExpression = ImportCode("bad-expression")
+    /// An XForm with no question left to show.
+    public static let noQuestions = ImportCode("no-questions")
     /// XForm calculates that read each other in a cycle.
     public static let calculateCycle = ImportCode("calculate-cycle")
     /// An XForm's bind `nodeset` or control `ref` that matches no node of the primary instance.

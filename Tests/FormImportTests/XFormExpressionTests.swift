@@ -8,9 +8,12 @@ import Testing
 /// parsed, checked, resolved and rewritten at import, and refused as the mapping says.
 @Suite("XForm expressions at import")
 struct XFormExpressionTests {
-    /// A small XForm with the given instance children, binds and body.
-    static func form(_ instance: String, binds: String, body: String = "") -> ImportDocument {
-        ImportDocument(
+    /// A small XForm with the given instance children, binds and body (by default, an input for
+    /// the first child).
+    static func form(_ instance: String, binds: String, body: String? = nil) -> ImportDocument {
+        let first = instance.firstMatch(of: /<([A-Za-z_][A-Za-z0-9_]*)/).map { String($0.1) } ?? "a"
+        let body = body ?? #"<input ref="/data/\#(first)"><label>\#(first)</label></input>"#
+        return ImportDocument(
             name: "rules.xml",
             data: Array(
                 """
@@ -127,6 +130,13 @@ struct XFormExpressionTests {
         #expect(errors.map(\.code) == [.calculateCycle])
         #expect(errors.first?.message.contains("/data/a → /data/b → /data/c → /data/a") == true)
         _ = try Self.rules(Self.form("<n/>", binds: #"      <bind nodeset="/data/n" calculate="once(. + 1)"/>"#))
+    }
+
+    @Test("an XForm with no question left to show is refused")
+    func noQuestions() {
+        let errors = Self.errors(
+            Self.form("<a/>", binds: "", body: #"<textarea ref="/data/a"><label>A</label></textarea>"#))
+        #expect(errors.map(\.code) == [.noQuestions])
     }
 
     @Test("itemset filters and first-load values are checked and kept compiled")

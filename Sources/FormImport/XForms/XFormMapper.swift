@@ -72,6 +72,15 @@ final class XFormMapper {
 
         let title = readTitle(id: id)
         let schema = settle(form(id: id, title: title))
+        guard !schema.allFields.isEmpty else {
+            throw ImportFailure([
+                ImportError(
+                    code: .noQuestions,
+                    message:
+                        "The form has no question Fieldwork can show (its body holds none, or only controls, repeats or notes left out); a form needs at least one.",
+                    file: document.name, line: document.root.line)
+            ])
+        }
         let rules = XFormRules(
             instanceID: rawID ?? data.localName,
             version: data.attribute("version") ?? data.attribute("version", in: XFormNamespace.openRosa),
