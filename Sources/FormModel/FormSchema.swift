@@ -113,6 +113,21 @@ public struct FormSchema: Sendable, Hashable {
         }
     }
 
+    /// Leaves a top-level field out of the form (an importer's question or property that breaks a
+    /// rule): its groups and sections go when it was their last field (the key section stays), and
+    /// its list when no other field names it.
+    public mutating func removeField(named name: String) {
+        let list = field(named: name)?.list
+        for s in sections.indices {
+            for g in sections[s].groups.indices {
+                sections[s].groups[g].fields.removeAll { $0.name == name }
+            }
+            sections[s].groups.removeAll { $0.fields.isEmpty }
+        }
+        sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
+        if let list, !allFields.contains(where: { $0.list == list }) { lists.removeAll { $0.id == list } }
+    }
+
     /// All options of a field, flattened.
     public func options(for field: Field) -> [Option] {
         optionGroups(for: field).flatMap(\.options)

@@ -307,3 +307,31 @@ struct SchemaRulesTests {
         #expect(S.codes(schema) == ["bad-list-id", "empty-list"])
     }
 }
+
+@Test("a field left out takes its emptied group and section and its own list, never the key section or a shared list")
+func removeField() {
+    var kindOf = Field(name: "kind", kind: .valueList, label: "Kind")
+    kindOf.list = "kinds"
+    var other = Field(name: "other", kind: .valueList, label: "Other")
+    other.list = "shared"
+    var again = Field(name: "again", kind: .valueList, label: "Again")
+    again.list = "shared"
+    var schema = FormSchema(
+        id: "f", title: "F",
+        sections: [
+            FormSection(kind: .key, groups: [FieldGroup(fields: [Field(name: "title", kind: .text)])]),
+            FormSection(
+                kind: .properties,
+                groups: [FieldGroup(label: "Alone", fields: [kindOf]), FieldGroup(fields: [other, again])]),
+        ],
+        lists: [OptionList(id: "kinds", groups: []), OptionList(id: "shared", groups: [])])
+    schema.removeField(named: "kind")
+    #expect(schema.sections.map(\.groups.count) == [1, 1])
+    #expect(schema.lists.map(\.id) == ["shared"])
+    schema.removeField(named: "other")
+    #expect(schema.lists.map(\.id) == ["shared"], "still named by another field")
+    schema.removeField(named: "again")
+    #expect(schema.sections.map(\.kind) == [.key] && schema.lists.isEmpty)
+    schema.removeField(named: "title")
+    #expect(schema.sections.map(\.kind) == [.key], "the key section stays, empty")
+}

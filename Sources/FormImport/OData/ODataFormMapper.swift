@@ -786,14 +786,7 @@ final class ODataFormMapper {
             report.warn(
                 .ruleViolation, "\(set.name): the field \(subject) is left out: \(issue.message)",
                 file: metadata.file, line: issue.location?.line ?? set.line)
-            for s in schema.sections.indices {
-                for g in schema.sections[s].groups.indices {
-                    schema.sections[s].groups[g].fields.removeAll { $0.name == subject }
-                }
-                schema.sections[s].groups.removeAll { $0.fields.isEmpty }
-            }
-            schema.sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
-            schema.lists.removeAll { $0.id == subject }
+            schema.removeField(named: subject)
         }
         let left = schema.ruleViolations()
         return left.isEmpty

@@ -349,14 +349,7 @@ extension XFormMapper {
                 report.warn(
                     .ruleViolation, "The question \(path) is left out: \(issue.message)",
                     line: issue.location?.line ?? 0)
-                for s in schema.sections.indices {
-                    for g in schema.sections[s].groups.indices {
-                        schema.sections[s].groups[g].fields.removeAll { $0.name == subject }
-                    }
-                    schema.sections[s].groups.removeAll { $0.fields.isEmpty }
-                }
-                schema.sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
-                schema.lists.removeAll { $0.id == subject }
+                schema.removeField(named: subject)
                 if let index = nodes.firstIndex(where: { $0.field == subject }) {
                     nodes[index].field = nil
                     nodes[index].leftOut = .control
