@@ -142,17 +142,7 @@ final class SourceLocator {
 
     /// 1-based line and column (in characters, a tab counting one) of a byte offset.
     private func position(of offset: Int) -> (line: Int, column: Int) {
-        let starts = index.lineStarts
-        var low = 0
-        var high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= offset { low = middle + 1 } else { high = middle }
-        }
-        let lineStart = starts[low - 1]
-        // UTF-8 continuation bytes (10xxxxxx) are no characters of their own.
-        let characters = bytes[lineStart..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (low, characters + 1)
+        TextPosition.of(offset, in: bytes, lineStarts: index.lineStarts)
     }
 
     private static func isDelimiter(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import FormXML
+
 /// An XForm's text, read again for what the lean tree does not keep: where each start tag is
 /// (line and column, also of an attribute), the namespaces a tag declares, and an element's
 /// content in order, text mixed with child elements (a label's `<output>`s).
@@ -214,15 +216,7 @@ struct XFormSource {
 
     /// 1-based line and column (in characters) of a byte offset.
     private func position(ofOffset offset: Int) -> (line: Int, column: Int) {
-        var low = 0
-        var high = lineStarts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if lineStarts[middle] <= offset { low = middle + 1 } else { high = middle }
-        }
-        let lineStart = lineStarts[low - 1]
-        let characters = bytes[lineStart..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (low, characters + 1)
+        TextPosition.of(offset, in: bytes, lineStarts: lineStarts)
     }
 
     /// Text with its references replaced (`&lt;`, `&amp;`, `&#233;`...) and line ends made `\n`,
