@@ -66,6 +66,8 @@ struct XFormExpressionTests {
         #expect(
             rules.node(at: "/data/days")?.bind?.calculate?.compiled
                 == "decimal-date-time(/data/end) - decimal-date-time(/data/start)")
+        // What it reads is kept, resolved, for the order of a submission's evaluation.
+        #expect(rules.node(at: "/data/days")?.bind?.calculate?.reads == ["/data/end", "/data/start"])
     }
 
     @Test("an expression that does not parse is refused with its bind, attribute and column")

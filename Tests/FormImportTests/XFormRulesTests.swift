@@ -21,6 +21,7 @@ struct XFormRulesTests {
         var constraint = XFormExpression(
             source: ". < 120", element: "bind", attribute: "constraint", line: 26, column: 50)
         constraint.compiled = ". < 120"
+        constraint.reads = ["/visit/head/age"]
         #expect(age.constraint == constraint)
         #expect(age.constraintMessage == .literal("Too old"))
         #expect(age.line == 26)

@@ -107,11 +107,10 @@ package final class XFormJudge: Sendable {
         for (index, step) in steps.enumerated() {
             var before: Set<Int> = []
             if let parent = step.parent { before.insert(parent) }
+            // What they read was resolved at import (`XFormExpression.reads`).
             for expression in [step.node.bind?.relevant, step.node.bind?.calculate, step.node.bind?.readonly] {
-                guard let text = expression?.compiled, let tree = try? XPathParser.parse(text) else { continue }
-                for path in tree.references(context: step.path).nodes {
+                for prefix in expression?.reads ?? [] {
                     // A group read is read whole: every node below it first.
-                    let prefix = "/" + path.joined(separator: "/")
                     for (other, otherIndex) in byPath where other == prefix || other.hasPrefix(prefix + "/") {
                         if otherIndex != index { before.insert(otherIndex) }
                     }

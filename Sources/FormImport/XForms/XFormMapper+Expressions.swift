@@ -71,13 +71,19 @@ extension XFormMapper {
             var paths: [String] = []
             for steps in found.nodes {
                 guard let path = normalised(steps) else {
-                    refuse(item, "names a prefix the form does not declare in \(steps.joined(separator: "/")).")
+                    refuse(
+                        item,
+                        "names a prefix the form does not declare in \(steps.joined(separator: "/")); declare it on the <h:html> element or write the path without it."
+                    )
                     continue
                 }
                 if pathIndex[path] != nil {
                     paths.append(path)
                 } else if isAbsolute(item, steps) {
-                    refuse(item, "reads \(path), which is no node of the primary instance.")
+                    refuse(
+                        item,
+                        "reads \(path), which is no node of the primary instance; point it at a node of the instance, or add that node to it."
+                    )
                 } else {
                     report.warn(
                         .unknownReference,
@@ -95,7 +101,7 @@ extension XFormMapper {
         }
         checkCalculateCycles(pending, references: references)
         guard errors.isEmpty else { return }
-        write(pending, parsed: parsed, notEnforced: notEnforced)
+        write(pending, parsed: parsed, notEnforced: notEnforced, references: references)
     }
 
     /// Every expression of the mapped form, with the node it is evaluated for.
@@ -139,7 +145,10 @@ extension XFormMapper {
 
     /// Writes each checked expression's compiled form (or why it is not enforced) into the
     /// nodes and actions, after compiling them all with libxml2.
-    private func write(_ pending: [PendingExpression], parsed: [Int: XPathExpression], notEnforced: [Int: String]) {
+    private func write(
+        _ pending: [PendingExpression], parsed: [Int: XPathExpression], notEnforced: [Int: String],
+        references: [Int: [String]]
+    ) {
         var declared: [[String]: XPathValueType] = [:]
         var calculates: [[String]: XPathExpression] = [:]
         for (index, item) in pending.enumerated() {
@@ -171,6 +180,7 @@ extension XFormMapper {
             var expression = item.expression
             expression.compiled = texts[index]
             expression.notEnforced = notEnforced[index]
+            expression.reads = references[index]
             switch item.slot {
             case .bind(let node, let attribute): nodes[node].bind?[keyPath: attribute] = expression
             case .itemset(let node): nodes[node].itemset?.nodeset = expression

@@ -113,6 +113,9 @@ public struct XFormExpression: Codable, Sendable, Hashable, CustomStringConverti
     public var compiled: String?
     /// Why the server does not enforce this rule (a function it does not evaluate); nil when it does.
     public var notEnforced: String?
+    /// The nodes of the primary instance it reads, by path as `XFormNode.path` writes them
+    /// (set by the importer): what orders the binds when a submission is judged.
+    public var reads: [String]?
 
     public init(source: String, element: String, attribute: String, line: Int, column: Int = 0) {
         self.source = source
