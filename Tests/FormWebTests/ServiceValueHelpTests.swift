@@ -68,17 +68,9 @@ final class ShopService: Sendable {
                     <PropertyValue Property="SearchSupported" Bool="false"/>
                     <PropertyValue Property="Parameters">
                       <Collection>
-                        <Record Type="Common.ValueListParameterInOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="Category"/>
-                          <PropertyValue Property="ValueListProperty" String="Code"/>
-                        </Record>
-                        <Record Type="Common.ValueListParameterInOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="MainCategory"/>
-                          <PropertyValue Property="ValueListProperty" String="Main"/>
-                        </Record>
-                        <Record Type="Common.ValueListParameterDisplayOnly">
-                          <PropertyValue Property="ValueListProperty" String="Name"/>
-                        </Record>
+                        \(ValueListXML.parameter("InOut", local: "Category", property: "Code"))
+                        \(ValueListXML.parameter("InOut", local: "MainCategory", property: "Main"))
+                        \(ValueListXML.parameter("DisplayOnly", property: "Name"))
                       </Collection>
                     </PropertyValue>
                   </Record>
@@ -91,13 +83,8 @@ final class ShopService: Sendable {
                     <PropertyValue Property="CollectionPath" String="MainCategories"/>
                     <PropertyValue Property="Parameters">
                       <Collection>
-                        <Record Type="Common.ValueListParameterInOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="MainCategory"/>
-                          <PropertyValue Property="ValueListProperty" String="Code"/>
-                        </Record>
-                        <Record Type="Common.ValueListParameterDisplayOnly">
-                          <PropertyValue Property="ValueListProperty" String="Text"/>
-                        </Record>
+                        \(ValueListXML.parameter("InOut", local: "MainCategory", property: "Code"))
+                        \(ValueListXML.parameter("DisplayOnly", property: "Text"))
                       </Collection>
                     </PropertyValue>
                   </Record>
@@ -110,21 +97,10 @@ final class ShopService: Sendable {
                     <PropertyValue Property="SearchSupported" Bool="false"/>
                     <PropertyValue Property="Parameters">
                       <Collection>
-                        <Record Type="Common.ValueListParameterInOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="Customer"/>
-                          <PropertyValue Property="ValueListProperty" String="ID"/>
-                        </Record>
-                        <Record Type="Common.ValueListParameterOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="Country"/>
-                          <PropertyValue Property="ValueListProperty" String="Country"/>
-                        </Record>
-                        <Record Type="Common.ValueListParameterOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="Region"/>
-                          <PropertyValue Property="ValueListProperty" String="Region"/>
-                        </Record>
-                        <Record Type="Common.ValueListParameterDisplayOnly">
-                          <PropertyValue Property="ValueListProperty" String="Name"/>
-                        </Record>
+                        \(ValueListXML.parameter("InOut", local: "Customer", property: "ID"))
+                        \(ValueListXML.parameter("Out", local: "Country", property: "Country"))
+                        \(ValueListXML.parameter("Out", local: "Region", property: "Region"))
+                        \(ValueListXML.parameter("DisplayOnly", property: "Name"))
                       </Collection>
                     </PropertyValue>
                   </Record>
@@ -390,5 +366,19 @@ struct ServiceValueHelpTests {
             #expect(refused.body.contains(#"<option value="PR" selected>"#), "the user's value kept")
             #expect(service.created.withLock { $0.count } == 1)
         }
+    }
+}
+
+/// The EDMX of one `Common.ValueList` parameter record, for the test services' metadata.
+enum ValueListXML {
+    /// `<Record Type="{alias}.ValueListParameter{kind}">` with its local property (none for
+    /// `DisplayOnly`) and the value list's property.
+    static func parameter(_ kind: String, local: String? = nil, property: String, alias: String = "Common") -> String {
+        let localLine =
+            local.map { #"<PropertyValue Property="LocalDataProperty" PropertyPath="\#($0)"/>"# } ?? ""
+        return """
+            <Record Type="\(alias).ValueListParameter\(kind)">\(localLine)\
+            <PropertyValue Property="ValueListProperty" String="\(property)"/></Record>
+            """
     }
 }

@@ -78,10 +78,7 @@ struct ValueHelpReferenceTests {
                     <PropertyValue Property="CollectionPath" String="I_Currency"/>
                     <PropertyValue Property="Parameters">
                       <Collection>
-                        <Record Type="SAP__common.ValueListParameterInOut">
-                          <PropertyValue Property="LocalDataProperty" PropertyPath="Currency"/>
-                          <PropertyValue Property="ValueListProperty" String="Currency"/>
-                        </Record>
+                        \(ValueListXML.parameter("InOut", local: "Currency", property: "Currency", alias: "SAP__common"))
                       </Collection>
                     </PropertyValue>
                   </Record>
