@@ -56,15 +56,13 @@ package final class XFormJudge: Sendable {
     let template: XPathDocument
     let secondary: [String: XPathDocument]
     let steps: [Step]
-    /// The labels of each select's inline options by value, by field: for messages and `jr:choice-name`.
-    let optionLabels: [String: [String: String]]
 
-    /// Compiles a version's rules. Throws when the rules were not checked by this importer
-    /// (an expression without its compiled form that is not marked not enforced) or libxml2
-    /// refuses one: the import refuses such forms, so this is a stored version gone bad.
-    package init(rules: XFormRules, optionLabels: [String: [String: String]] = [:]) throws {
+    /// Compiles a version's rules: the expressions the importer checked (`compiled`; one not
+    /// enforced, or never checked, has none and is skipped). Throws when an instance does not
+    /// parse or libxml2 refuses an expression: the import checks both, so that is a stored
+    /// version gone bad.
+    package init(rules: XFormRules) throws {
         self.rules = rules
-        self.optionLabels = optionLabels
         template = try XPathDocument.parse(Array(rules.primaryInstance.utf8))
         var secondary: [String: XPathDocument] = [:]
         for (id, instance) in rules.secondaryInstances {
