@@ -48,9 +48,13 @@ package final class WebhookAudience: Sendable {
         let (known, generation) = state.withLock { ($0.known, $0.generation) }
         if let known { return known }
         var read: [String: Set<String>] = [:]
-        for endpoint in try await WebhookEndpointRecord.query(on: database.database())
-            .field(\.$formID).field(\.$events).all()
-        {
+        // Asked before a create's own transaction, so bounded as that is: a PostgreSQL that does
+        // not answer (an outage, a pool stuck after its restart) gives 503 in time, never a hang.
+        let db = database.database()
+        let endpoints = try await DatabaseOutage.withDeadline(FieldworkDatabase.transactionDeadline) {
+            try await WebhookEndpointRecord.query(on: db).field(\.$formID).field(\.$events).all()
+        }
+        for endpoint in endpoints {
             read[endpoint.formID, default: []].formUnion(endpoint.events.split(separator: ",").map(String.init))
         }
         state.withLock { state in
