@@ -121,6 +121,8 @@ let package = Package(
                 "FormImport",
                 "FormModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // `swift run -c release FormBenchmarks`: the create view's plan against per-request rendering.

@@ -2,6 +2,8 @@ import ArgumentParser
 import FormImport
 import FormWeb
 import Foundation
+import NIOCore
+import NIOPosix
 
 import enum FormModel.Words
 
@@ -14,6 +16,24 @@ struct Fieldwork: AsyncParsableCommand {
         version: FieldworkVersion.current,
         subcommands: [Serve.self, Import.self, Check.self, Connect.self]
     )
+
+    /// Runs the command with Swift Concurrency's tasks on NIO's event loops (the ones the server,
+    /// the database driver and AsyncHTTPClient use): a request's task, its queries' answers and
+    /// the service's answers meet on the same threads instead of hopping between Concurrency's
+    /// pool and the loops at every await. Installed first thing, from the main thread, as NIO asks.
+    static func main() async {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options naming the store, mirroring the environment variables.
