@@ -67,9 +67,6 @@ public struct ImportCode: ErrorCode, Codable {
     /// An `h:html` document without what makes it an XForm (`h:head`, an XForms `model`, a
     /// primary instance); the message says which is missing.
     public static let notAnXForm = ImportCode("not-an-xform")
-    /// An XForm brought to be stored while the server cannot yet judge its rules (`fieldwork
-    /// check` reads it all the same).
-    public static let xformNotStored = ImportCode("xform-not-stored")
     /// An XForm expression that does not parse, calls a function with arguments it does not take
     /// or under an undeclared prefix, or reads an absolute path to no node.
     public static let badExpression = ImportCode("bad-expression")

@@ -18,18 +18,25 @@ public struct PreparedForm: Sendable {
     let initialRules: [InitialValueRule]
     /// Fields the user cannot change in this mode; the server supplies their values.
     public let readOnlyFields: [String]
+    /// The read-only fields that hold a value (not the notes shown in place of a question):
+    /// those a form's rules compute.
+    public let computedFields: [String]
     /// The prepared search of each value list, by field name.
     public let optionSearches: [String: OptionSearch]
     /// An edit's choice fields' values, to find an object's choices no longer offered.
     public let offeredChoices: OfferedChoices
+    /// The rules the form brings beyond its fields' own (an imported XForm's binds), judged
+    /// after them for every submission; nil for a form without.
+    public let rules: (any RuleJudge)?
 
     /// - Parameter optionSearches: the searches another preparation of the same version and
     ///   lists revision made (the create view's, for the edit view): a long list is folded once.
     public init(
         schema: FormSchema, version: Int, mode: FormMode, listsRevision: Int = 0, timeZone: TimeZone = .current,
-        optionSearches: [String: OptionSearch]? = nil
+        optionSearches: [String: OptionSearch]? = nil, rules: (any RuleJudge)? = nil
     ) {
         self.schema = schema
+        self.rules = rules
         self.version = version
         self.mode = mode
         self.listsRevision = listsRevision
@@ -37,6 +44,8 @@ public struct PreparedForm: Sendable {
         self.initialRules = schema.allFields.filter { $0.prefill == .query || $0.defaultValue != nil }
             .map(InitialValueRule.init)
         self.readOnlyFields = schema.allFields.filter(mode.isReadOnly).map(\.name)
+        self.computedFields = schema.allFields.filter { mode.isReadOnly($0) && !$0.presentation.displayOnly }.map(
+            \.name)
         self.offeredChoices = mode == .edit ? OfferedChoices(schema) : OfferedChoices()
         if let optionSearches {
             self.optionSearches = optionSearches
@@ -50,6 +59,18 @@ public struct PreparedForm: Sendable {
     }
 
     public var formID: String { schema.id }
+
+    /// What the form's rules make of values typed so far, nothing stored: which questions
+    /// apply, which must be answered, the computed values. Nil for a form without rules.
+
+    public func rulesVerdict(for values: [String: [String]], session: RuleSession) -> RuleVerdict? {
+        guard let rules else { return nil }
+        let checked = FormValidator.validate(
+            schema, Submission(fields: values),
+            context: ValidationContext(
+                mode: mode, serverValues: serverValues(known: values), clock: clock(now: session.now)))
+        return rules.judge(checked, session: session)
+    }
 
     /// The values of the read-only fields among `values`, what the create view seals.
     public func readOnlyValues(_ values: [String: [String]]) -> [String: [String]] {

@@ -42,6 +42,7 @@ final class FieldSlots: MustacheParent {
         "invalid": { InputSlots.Invalid(field: $0.name) },
         "describedBy": { InputSlots.DescribedBy(field: $0.name, ids: $0.traits.describedBy) },
         "cell": { InputSlots.CellState(field: $0.name) },
+        "applies": { InputSlots.CellHidden(field: $0.name) },
         "hidden": { $0.traits.sendsHiddenValues ? InputSlots.HiddenValues(field: $0.name) : nil },
         "files": { $0.traits.hasFiles ? InputSlots.Files(field: $0.name) : nil },
         "kept": { slots in

@@ -53,6 +53,10 @@ final class FieldViewModel: KeyPathContext {
     let children: [FieldViewModel]
     /// The field's per-request holes, by the names its templates use (``FieldSlots``).
     let slot: FieldSlots
+    /// A text shown in place of a question (an XForm's note): its label and hint, no control.
+    let displayOnly: Bool
+    /// The field's name on its cell (`data-field`), for a form whose rules show and hide cells.
+    let cellName: [PageText]
 
     static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
         "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label,
@@ -63,7 +67,7 @@ final class FieldViewModel: KeyPathContext {
         "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
         "optionGroups": \.optionGroups, "options": \.options, "segmentsWrap": \.segmentsWrap, "children": \.children,
         "slot": \.slot, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
-        "remote": \.remote,
+        "remote": \.remote, "displayOnly": \.displayOnly, "cellName": \.cellName,
         "searchedName": \.searchedName, "listTitle": \.listTitle,
     ]
 
@@ -112,12 +116,15 @@ final class FieldViewModel: KeyPathContext {
         let marking: RequiredMarking
         let registry: SlotRegistry
         let mode: FormMode
+        /// Whether the form has rules that show and hide its questions (cells name their field).
+        let hasRules: Bool
 
-        init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) {
+        init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, hasRules: Bool = false) {
             self.schema = schema
             marking = schema.requiredMarking
             self.registry = registry
             self.mode = mode
+            self.hasRules = hasRules
         }
 
         /// The cell of a field, with its children's.
@@ -157,6 +164,8 @@ final class FieldViewModel: KeyPathContext {
 
         self.name = name
         self.id = id
+        displayOnly = field.presentation.displayOnly
+        cellName = builder.hasRules ? [name] : []
         kind = field.kind.rawValue
         partial = longList ? "fields/value-list-long" : "fields/\(field.kind.rawValue)"
         // Key information usually has only a placeholder; its label is then for screen readers only.

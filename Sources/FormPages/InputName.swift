@@ -34,6 +34,11 @@ package enum InputName {
     /// the field. Nothing is validated or stored.
     package static let pick = "_pick"
 
+    /// The submit button of a form with rules (an XForm's `relevant`) that shows the form again
+    /// with the questions that apply to its answers, without JavaScript. Nothing is validated
+    /// or stored.
+    package static let update = "_update"
+
     /// The search box of a long value list, `NAME._q`.
     package static func searchQuery(of field: String) -> String { "\(field)._q" }
 

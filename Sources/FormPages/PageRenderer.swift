@@ -36,15 +36,16 @@ package struct PageRenderer: Sendable {
     ///   - listsRevision: the form's lists revision the schema's options are from.
     ///   - timeZone: where the view reads `today` and `now`.
     ///   - optionSearches: the value lists' searches of the version's other view, when built.
+    ///   - rules: the version's rules beyond its fields' own (an XForm's binds).
     package func formView(
         for schema: FormSchema, version: Int, mode: FormMode = .create, listsRevision: Int = 0,
-        timeZone: TimeZone = .current, optionSearches: [String: OptionSearch]? = nil
+        timeZone: TimeZone = .current, optionSearches: [String: OptionSearch]? = nil, rules: (any RuleJudge)? = nil
     ) throws -> FormView {
         let form = PreparedForm(
             schema: schema, version: version, mode: mode, listsRevision: listsRevision, timeZone: timeZone,
-            optionSearches: optionSearches)
+            optionSearches: optionSearches, rules: rules)
         let registry = SlotRegistry()
-        let context = PageViewModel.Form(schema, registry: registry, mode: mode)
+        let context = PageViewModel.Form(schema, registry: registry, mode: mode, hasRules: rules != nil)
         return FormView(form: form, plan: try plan(context, template: "form", registry: registry))
     }
 

@@ -33,6 +33,19 @@ package enum PageViewModel {
         let long: Bool
         /// The hidden default button (``InputName/enter``) of a form with a long value list.
         let enterName: [String]
+        /// For a form with rules (an XForm's `relevant`): where the page asks which questions
+        /// apply to the answers (`data-rules`), and the name of the Update button that asks
+        /// without JavaScript; empty for a form without.
+        let rules: [Rules]
+
+        struct Rules: KeyPathContext {
+            let url: PageText
+            let updateName: String
+
+            static let templateKeys: [String: PartialKeyPath<Rules> & Sendable] = [
+                "url": \.url, "updateName": \.updateName,
+            ]
+        }
 
         static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
             "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
@@ -40,7 +53,7 @@ package enum PageViewModel {
             "prefillSeal": \.prefillSeal,
             "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
             "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
-            "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName,
+            "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName, "rules": \.rules,
         ]
 
         /// A section of the form: its groups of field cells.
@@ -52,15 +65,17 @@ package enum PageViewModel {
             let groupLabelText: PageText
             let groupID: String
             let fields: [FieldViewModel]
+            /// ` hidden` while none of its questions applies (a slot; empty for a form without rules).
+            let groupHidden: String
 
             static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
                 "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "groupID": \.groupID,
-                "fields": \.fields,
+                "fields": \.fields, "groupHidden": \.groupHidden,
             ]
         }
 
-        init(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create) {
-            let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode)
+        init(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, hasRules: Bool = false) {
+            let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, hasRules: hasRules)
             let title = mode == .create ? PageText(schema.title) : editTitle(schema)
             // The edit view posts to and cancels back to the object, whose id differs per request.
             let objectPath = registry.sentinel(PageSlots.ObjectPath())
@@ -94,6 +109,7 @@ package enum PageViewModel {
             // pattern asks; a short form's run on.
             long = schema.allFields.count > 8
             enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
+            rules = hasRules ? [Rules(url: "\(home)/rules", updateName: InputName.update)] : []
             prefillSeal =
                 mode == .create
                 ? [.prefill, .once, .draft].map { registry.sentinel(PageSlots.HiddenToken(token: $0)) }.joined()
@@ -109,10 +125,13 @@ package enum PageViewModel {
                     sectionKind: section.kind.rawValue,
                     groups: section.groups.enumerated().map { index, group in
                         let label = PageText.nonEmpty(group.label)
+                        // Hidden when none of its questions applies (only a form with rules has any such).
+                        let hidden =
+                            hasRules ? registry.sentinel(InputSlots.GroupHidden(fields: group.fields.map(\.name))) : ""
                         return Group(
                             hasGroupLabel: label != nil, groupLabelText: label ?? "",
                             groupID: "group-\(section.kind.rawValue)-\(index + 1)",
-                            fields: group.fields.map { cells.cell(for: $0) })
+                            fields: group.fields.map { cells.cell(for: $0) }, groupHidden: hidden)
                     })
             }
             // Behind the edit sheet the list is left out, empty-state text and all.

@@ -113,6 +113,9 @@ package struct RenderState: Sendable {
     /// On an edit view, the object's stored choices that their fields no longer offer
     /// (``OfferedChoices/missing(in:)``), shown as extra options so they are kept.
     package var noLongerOffered: [String: [String]] = [:]
+    /// The fields whose questions do not apply to the values (a form's rules, an XForm's
+    /// `relevant`): their cells are hidden, what was typed in them kept.
+    package var hidden: Set<String> = []
     /// The parent page's list.
     package var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.
@@ -134,12 +137,23 @@ package struct RenderState: Sendable {
             listSearches.isEmpty, choiceLabels.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil,
             olderPage == nil
         else { return nil }
-        return FreshKey(values: values, layout: layout)
+        return FreshKey(values: values, layout: layout, hidden: hidden)
     }
 
     struct FreshKey: Hashable, Sendable {
         var values: [String: [String]]
         var layout: LayoutMode
+        var hidden: Set<String>
+    }
+
+    /// Shows what a form's rules made of the values: the questions that do not apply hidden
+    /// (what was typed in them kept), the read-only fields showing the server's computed values.
+    package mutating func show(_ verdict: RuleVerdict, of form: PreparedForm) {
+        hidden = Set(form.schema.allFields.map(\.name)).subtracting(verdict.relevant)
+        let computed = InputStrings.of(verdict.result.values)
+        for name in form.computedFields {
+            values[name] = computed[name] ?? []
+        }
     }
 
     func firstValue(_ name: String) -> String? {

@@ -14,7 +14,7 @@ struct MigrationTests {
                 "FormWeb.AddStagedDocuments", "FormWeb.AddVersionTitles", "FormWeb.AddCacheChanges",
                 "FormWeb.AddSubmissionTokens", "FormWeb.AddServerSecrets", "FormWeb.IndexSubmissionTokens",
                 "FormWeb.AddServiceConnections", "FormWeb.IndexObjectLists", "FormWeb.IndexObjectChanges",
-                "FormWeb.AddWebhooks", "FormWeb.AddXFormRules",
+                "FormWeb.AddWebhooks", "FormWeb.AddXFormRules", "FormWeb.AddObjectInstances",
             ])
     }
 }

@@ -142,8 +142,8 @@ struct LayerTests {
         #expect(TextLogHandler.timestamp().wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}/) != nil)
     }
 
-    @Test("an XForm reads well but is not stored yet: refused with xform-not-stored, nothing stored")
-    func xformHeldBack() async throws {
+    @Test("an XForm goes through the one import use case: stored with its rules beside its schema")
+    func xformStored() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let database = try await FieldworkDatabase.open(
@@ -160,17 +160,15 @@ struct LayerTests {
                   <h:body><input ref="/data/age"><label>Age</label></input></h:body>
                 </h:html>
                 """.utf8))
-        #expect(try FormImporter.importDocuments([xform]).kind == .xforms, "it reads well")
         let run = try await FormImports(forms: database.forms).run(
             [xform], importedBy: nil, via: .commandLine, policy: .eachOnItsOwn)
-        #expect(run.refused && run.stored.isEmpty)
-        guard case .failure(let failure) = run.outcomes[0].result else { throw Refusal() }
-        #expect(failure.errors.map(\.code) == [.xformNotStored])
-        #expect(try await database.forms.latest(formID: "survey") == nil)
+        #expect(!run.refused && run.stored.count == 1)
+        let stored = try #require(try await database.forms.latest(formID: "survey"))
+        #expect(stored.sourceKind == .xforms)
+        let rules = try #require(try stored.rules())
+        #expect(rules.node(forField: "age")?.bind?.constraint?.compiled == ". > 17")
         await database.shutdown()
     }
-
-    struct Refusal: Error {}
 
     @Test("the import use case stores each import on its own, or the batch as one; each import finds its versions")
     func importRuns() async throws {

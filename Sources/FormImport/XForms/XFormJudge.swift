@@ -39,6 +39,10 @@ package final class XFormJudge: Sendable {
         }
 
         package var issues: [Issue]
+        /// The relevant fields whose `required` holds for these values.
+        package var required: Set<String> = []
+        /// The instance's `meta/instanceID`.
+        package var instanceID: String? = nil
         /// The relevant fields' values as stored: calculated and read-only ones the server's own,
         /// empty ones left out.
         package var values: [String: String]
@@ -81,7 +85,8 @@ package final class XFormJudge: Sendable {
         var byPath: [String: Int] = [:]
         var unordered: [Step] = []
         for node in rules.nodes where node.leftOut == nil {
-            let path = node.path.split(separator: "/").map(String.init)
+            // Local names: the instance is walked by them (`orx:meta` is `meta` there).
+            let path = node.path.split(separator: "/").map { String($0.split(separator: ":").last ?? $0) }
             let parentPath = "/" + path.dropLast().joined(separator: "/")
             var step = Step(path: path, node: node, parent: byPath[parentPath])
             step.relevant = index(node.bind?.relevant)
@@ -89,7 +94,12 @@ package final class XFormJudge: Sendable {
             step.readonly = index(node.bind?.readonly)
             step.required = index(node.bind?.required)
             step.constraint = index(node.bind?.constraint)
-            step.itemset = index(node.itemset?.nodeset)
+            // Options from an external instance (never fetched) are judged by the field's own
+            // rule, against the file an admin uploaded; an inline one's (even an empty one) by
+            // the itemset.
+            if let itemset = node.itemset, itemset.instance.map({ rules.secondaryInstances[$0]?.src == nil }) ?? true {
+                step.itemset = index(itemset.nodeset)
+            }
             byPath[node.path] = unordered.count
             unordered.append(step)
         }
@@ -134,21 +144,33 @@ package final class XFormJudge: Sendable {
     /// Judges one submission: `submitted` holds each field's value in ODK's lexical form
     /// (`2024-05-15`, `a b` for a multiple select, `OK` for an acknowledged trigger); unknown names
     /// are ignored. Each evaluation may run at most `operationLimit` libxml2 operations.
+    /// - Parameter meta: who submits and what it replaces: the preloads' values and the
+    ///   instance's `meta/instanceID` (and `deprecatedID` for an edit).
     package func judge(
-        _ submitted: [String: String], host: any XPathHost, operationLimit: Int = 100_000
+        _ submitted: [String: String], host: any XPathHost, meta: XFormMeta = XFormMeta(),
+        operationLimit: Int = 100_000
     ) -> Verdict {
         let instance = template.copy()
         let evaluator = XPathEvaluator(
             program: program, instance: instance, secondary: secondary, host: host, operationLimit: operationLimit)
+        let meta = meta.identified()
+        let previous = meta.previous.flatMap { try? XPathDocument.parse(Array($0.utf8)) }
         var nodes: [String: XPathNode] = [:]
+        // What a node read-only for these values keeps: its default or preload.
+        var kept: [String: String] = [:]
         for step in steps {
             guard let node = instance.node(at: step.path) else { continue }
             nodes[step.node.path] = node
+            if let preload = step.node.preload {
+                node.text = meta.value(of: preload, kept: previous?.node(at: step.path)?.text, host: host)
+            }
+            if step.readonly != nil, !step.node.isGroup { kept[step.node.path] = node.text }
             // Calculated values are the server's own; a submitted one is ignored, as is one for a
             // node read-only outright (a dynamic readonly is judged in order below).
-            let fixed = step.calculate != nil || XFormBind.isTrue(step.node.bind?.readonly)
+            let fixed = step.calculate != nil || XFormBind.isTrue(step.node.bind?.readonly) || step.node.preload != nil
             if let field = step.node.field, !fixed, let value = submitted[field] { node.text = value }
         }
+        let identity = meta.identify(instance, previous: previous)
         var relevant: [String: Bool] = [:]
         var issues: [Verdict.Issue] = []
         var errors: [String] = []
@@ -175,18 +197,20 @@ package final class XFormJudge: Sendable {
             }
             if let index = step.calculate, let value = evaluate(index, at: node) {
                 node.text = Self.stored(value, type: step.node.type)
-            } else if let index = step.readonly, step.calculate == nil,
-                evaluate(index, at: node)?.booleanValue == true,
-                let original = template.node(at: step.path)
+            } else if let index = step.readonly, step.calculate == nil, let original = kept[step.node.path],
+                evaluate(index, at: node)?.booleanValue == true
             {
-                node.text = original.text
+                node.text = original
             }
         }
+        var required: Set<String> = []
         for step in steps where relevant[step.node.path] == true && !step.node.isGroup {
             guard let node = nodes[step.node.path], let field = step.node.field else { continue }
             let value = node.text
+            let isRequired = step.required.map { evaluate($0, at: node)?.booleanValue == true } ?? false
+            if isRequired { required.insert(field) }
             if value.isEmpty {
-                if let index = step.required, evaluate(index, at: node)?.booleanValue == true {
+                if isRequired {
                     issues.append(
                         Verdict.Issue(
                             field: field, code: "required",
@@ -230,8 +254,8 @@ package final class XFormJudge: Sendable {
             nodes[step.node.path]?.remove()
         }
         return Verdict(
-            issues: issues, values: values, relevant: relevantFields, instanceXML: instance.serialized(), errors: errors
-        )
+            issues: issues, required: required, instanceID: identity?.text, values: values, relevant: relevantFields,
+            instanceXML: instance.serialized(), errors: errors)
     }
 
     /// A calculated value as stored, cast to the bind's type: a boolean as `true`/`false`, a

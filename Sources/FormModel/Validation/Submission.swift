@@ -80,6 +80,10 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
             self.rawValue = rawValue
         }
 
+        /// A value a form's own rule (an XForm's `constraint`) refuses.
+        public static let constraint = Code("constraint")
+        /// A choice among none the form offers for these answers (an XForm's filtered options).
+        public static let choice = Code("choice")
         public static let email = Code("email")
         public static let fileSize = Code("file-size")
         public static let fileType = Code("file-type")

@@ -130,6 +130,24 @@ enum InputSlots {
     }
 
     /// ` fw-cell--error` on the cell when the field has an error.
+    /// ` hidden` on the cell of a field whose question does not apply to the answers.
+    struct CellHidden: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            if state.hidden.contains(field) { markup.hidden.write(to: &buffer) }
+        }
+    }
+
+    /// ` hidden` on a group none of whose fields' questions apply to the answers.
+    struct GroupHidden: Slot {
+        let fields: [String]
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            if !state.hidden.isEmpty, fields.allSatisfy(state.hidden.contains) { markup.hidden.write(to: &buffer) }
+        }
+    }
+
     struct CellState: Slot {
         let field: String
 

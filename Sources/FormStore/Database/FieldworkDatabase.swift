@@ -117,6 +117,7 @@ package struct FieldworkDatabase: Sendable {
         IndexObjectChanges(),
         AddWebhooks(),
         AddXFormRules(),
+        AddObjectInstances(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

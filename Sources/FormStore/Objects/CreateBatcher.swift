@@ -76,7 +76,8 @@ final class CreateBatcher: Sendable {
         do {
             let drafts = batch.map(\.draft)
             // A lone create with no key and no work beside it is one INSERT: no transaction around it.
-            let lone = drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil
+            let lone =
+                drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil && drafts[0].instance == nil
             let records =
                 lone
                 ? try await database.statement { db in try await ObjectDraft.insert(drafts, on: db) }

@@ -18,6 +18,8 @@ struct ObjectDraft: Sendable {
     let alongside: AlongsideWork?
     /// The link to the service entity, for a create sent to the service.
     var service: ServiceLink? = nil
+    /// The record of truth beside the values (an XForm submission's instance XML).
+    var instance: InstanceXML? = nil
 
     /// The object's row.
     func record() -> ObjectRecord {
@@ -60,6 +62,9 @@ struct ObjectDraft: Sendable {
         } else if !tokens.isEmpty {
             try await tokens.create(on: db)
         }
+        let instances = drafts.compactMap { draft in draft.instance.map { ObjectInstanceRecord(objectID: draft.id, $0) }
+        }
+        if !instances.isEmpty { try await instances.create(on: db) }
         for draft in drafts {
             try await draft.alongside?(StoreTransaction(database: db), draft.id)
         }

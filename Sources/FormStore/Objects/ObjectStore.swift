@@ -16,11 +16,11 @@ package struct ObjectStore: Sendable {
     ///     SQLite it may run again (see ``CreateBatcher``).
     package func create(
         formID: String, version: Int, values: [String: FieldValue], keyText: String, creator: Creator,
-        once: OnceKey? = nil, service: ServiceLink? = nil, alongside: AlongsideWork? = nil
+        once: OnceKey? = nil, service: ServiceLink? = nil, instance: InstanceXML? = nil, alongside: AlongsideWork? = nil
     ) async throws -> StoredObject {
         let draft = ObjectDraft(
             id: UUID(), formID: formID, version: version, values: StoredValues(values), keyText: keyText,
-            creator: creator, once: once, alongside: alongside, service: service)
+            creator: creator, once: once, alongside: alongside, service: service, instance: instance)
         // SQLite writes one transaction at a time: creates waiting for it go in one together.
         let record =
             if database.usesSQLite {
@@ -106,8 +106,16 @@ package struct ObjectStore: Sendable {
     /// Replaces an object's values; false when it is gone.
     /// - Parameter alongside: runs in the same transaction, as for ``create(formID:version:values:keyText:creator:alongside:)``.
     @discardableResult
+    /// The record of truth stored beside an object's values (an XForm submission's instance
+    /// XML), when it has one.
+    package func instance(of objectID: UUID) async throws -> InstanceXML? {
+        try await ObjectInstanceRecord.find(objectID, on: database.database()).map {
+            InstanceXML(id: $0.instanceID, xml: $0.xml)
+        }
+    }
+
     package func update(
-        formID: String, id: UUID, values: [String: FieldValue], keyText: String,
+        formID: String, id: UUID, values: [String: FieldValue], keyText: String, instance: InstanceXML? = nil,
         alongside: AlongsideWork? = nil
     ) async throws -> Bool {
         try await database.transaction { db in
@@ -115,6 +123,16 @@ package struct ObjectStore: Sendable {
             record.values = StoredValues(values)
             record.keyText = keyText
             try await record.update(on: db)
+            if let instance {
+                // The new instance replaces the old one, whose id it carries as `deprecatedID`.
+                if let row = try await ObjectInstanceRecord.find(id, on: db) {
+                    row.instanceID = instance.id
+                    row.xml = instance.xml
+                    try await row.update(on: db)
+                } else {
+                    try await ObjectInstanceRecord(objectID: id, instance).create(on: db)
+                }
+            }
             try await alongside?(StoreTransaction(database: db), id)
             return true
         }
@@ -131,6 +149,7 @@ package struct ObjectStore: Sendable {
             guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
             try await alongside?(StoreTransaction(database: db), id)
             try await SubmissionTokenRecord.query(on: db).filter(\.$objectID == id).delete()
+            try await ObjectInstanceRecord.query(on: db).filter(\.$id == id).delete()
             try await record.delete(on: db)
             return true
         }

@@ -58,7 +58,7 @@ package struct FormImports: Sendable {
         _ documents: [ImportDocument], importedBy: String?, access: FormAccess = .users,
         via channel: FieldworkMetrics.ImportChannel, policy: Policy
     ) async throws -> Run {
-        let outcomes = FormImporter.importBatch(documents).map(Self.heldBack)
+        let outcomes = FormImporter.importBatch(documents)
         var run = Run(outcomes: outcomes, stored: [:])
         switch policy {
         case .allOrNothing:
@@ -81,22 +81,5 @@ package struct FormImports: Sendable {
             }
         }
         return run
-    }
-
-    /// An XForm is read and reported (`fieldwork check` shows it all), but not stored yet: the
-    /// server does not judge its `relevant`, `required`, `constraint` and `calculate` rules yet,
-    /// and a form stored without them would take answers the form forbids.
-    static func heldBack(_ outcome: ImportOutcome) -> ImportOutcome {
-        guard case .success(let result) = outcome.result, result.kind == .xforms else { return outcome }
-        var held = outcome
-        held.result = .failure(
-            ImportFailure([
-                ImportError(
-                    code: .xformNotStored,
-                    message:
-                        "This ODK XForm reads well (\(Words.count(result.forms.count, "form"))), but Fieldwork does not store XForms yet: the server cannot judge their relevant, required, constraint and calculate rules yet, and would take answers the form forbids. Check it with fieldwork check meanwhile.",
-                    file: outcome.documents.first)
-            ]))
-        return held
     }
 }

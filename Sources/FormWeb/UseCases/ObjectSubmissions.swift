@@ -2,6 +2,7 @@ import FormModel
 import FormStore
 import Foundation
 import Hummingbird
+import Logging
 
 /// Creating and updating objects from a submission, whichever transport brought it: the
 /// browser's form (``CreateController``, ``ObjectController``) or the JSON API
@@ -59,6 +60,8 @@ struct ObjectSubmissions: Sendable {
         var result = FormValidator.validate(
             form.schema, submission,
             context: ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock()))
+        let instance = judging(
+            &result, form: form, session: RuleSession(form, viewer: viewer, sealed: readOnlyValues))
         result.issues = readIssues + result.issues
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.create)
@@ -85,7 +88,7 @@ struct ObjectSubmissions: Sendable {
             let object = try await objects.create(
                 formID: form.formID, version: form.version, values: result.values,
                 keyText: InputStrings.keyText(result.values, schema: form.schema), creator: viewer.creator, once: once,
-                alongside: joined(claim, announce))
+                instance: instance, alongside: joined(claim, announce))
             webhooks.committed(announce)
             FieldworkMetrics.objectCreated()
             return .stored(object)
@@ -201,6 +204,22 @@ struct ObjectSubmissions: Sendable {
         }
     }
 
+    /// The form's own rules (an XForm's binds) judge what its fields' rules made of a
+    /// submission: `result` becomes their verdict (the values of the fields that apply, computed
+    /// ones the server's, every issue), and the record to store beside the values comes back.
+    private func judging(
+        _ result: inout ValidationResult, form: PreparedForm, session: RuleSession
+    ) -> InstanceXML? {
+        guard let rules = form.rules else { return nil }
+        let verdict = rules.judge(result, session: session)
+        for error in verdict.errors {
+            Logger(label: "fieldwork.rules").warning(
+                "A rule of form \(form.formID) version \(form.version) could not be evaluated: \(error)")
+        }
+        result = verdict.result
+        return verdict.record.map { InstanceXML(id: verdict.recordID ?? "", xml: $0) }
+    }
+
     /// What became of a delete.
     enum Deletion: Sendable {
         case deleted
@@ -286,11 +305,18 @@ struct ObjectSubmissions: Sendable {
         var submission = submission
         let (serverValues, shown) = await filling(
             &submission, form: form, known: stored, service: object.service == nil ? nil : service)
-        let result = FormValidator.validate(
+        var result = FormValidator.validate(
             form.schema, submission,
             context: ValidationContext(
                 mode: .edit, serverValues: serverValues, clock: form.clock(),
                 noLongerOffered: noLongerOffered))
+        var instance: InstanceXML?
+        if form.rules != nil {
+            // The whole form judged again; the new instance deprecates the stored one.
+            var session = RuleSession(form, viewer: viewer)
+            session.previous = try await objects.instance(of: object.id)?.xml
+            instance = judging(&result, form: form, session: session)
+        }
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: shown)
@@ -309,7 +335,7 @@ struct ObjectSubmissions: Sendable {
         guard
             try await objects.update(
                 formID: object.formID, id: object.id, values: result.values,
-                keyText: InputStrings.keyText(result.values, schema: form.schema),
+                keyText: InputStrings.keyText(result.values, schema: form.schema), instance: instance,
                 alongside: joined(claim, announce))
         else { throw HTTPError(.notFound) }
         webhooks.committed(announce)

@@ -19,6 +19,14 @@ struct CreateController {
         activeForm.get("new", use: createView)
         activeForm.post(use: create)
         activeForm.post("draft/discard", use: discardDraft)
+        activeForm.post("rules", use: rules)
+    }
+
+    /// `POST /forms/{id}/rules`: which questions of the create view apply to its answers
+    /// (``RulesAnswer``).
+    @Sendable func rules(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let view = try await plans.createView(for: try context.form)
+        return try await RulesAnswer.answer(request, view: view, viewer: try context.viewer, reader: reader)
     }
 
     /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
@@ -30,10 +38,15 @@ struct CreateController {
         let values = view.form.initialValues(query: query)
         var state = RenderState(
             values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
+        state.showRules(of: view.form, viewer: viewer)
         state.submissionToken = SubmissionToken.make()
-        if !view.readOnlyFields.isEmpty {
-            state.prefillSeal = prefill.seal(
-                formID: form.id, version: form.version, values: view.form.readOnlyValues(values))
+        if Self.seals(view) {
+            var sealed = view.form.readOnlyValues(values)
+            if view.form.rules?.recordsStart == true {
+                // When the form was shown: an XForm's `timestamp start`.
+                sealed[RuleSession.startedKey] = [String(Date().timeIntervalSince1970)]
+            }
+            state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
         }
         // The page holds this browser's CSRF token: never let a shared cache keep it.
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
@@ -50,7 +63,7 @@ struct CreateController {
         // altered, from the form's own defaults: never from what the browser sent for them.
         // A form without read-only fields has nothing to seal: skip working out its defaults.
         let sealed =
-            view.readOnlyFields.isEmpty
+            !Self.seals(view)
             ? [:]
             : prefill.open(received.control(InputName.prefill), formID: form.id, version: form.version)
                 ?? view.form.readOnlyValues(view.form.initialValues(query: [:]))
@@ -96,13 +109,19 @@ struct CreateController {
             shownAgain: again, received, view: view, viewer: viewer, serverValues: serverValues, stored: [:])
         state.choiceLabels = await submissions.valueHelps.labels(of: state.values, schema: view.schema, target: service)
         state.layout = LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first)
-        if !view.readOnlyFields.isEmpty {
+        if Self.seals(view) {
             state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
         }
         // Shown again, the create view keeps its one-time token: the corrected create is one create too.
         state.submissionToken = token ?? SubmissionToken.make()
         state.keptDraft = keptDraft.map { drafts.seal($0, formID: form.id, owner: viewer.ownerKey) }
         return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
+    }
+
+    /// Whether the create view carries a seal: of its read-only fields' values, or of when it
+    /// was shown, for a form whose rules read that.
+    static func seals(_ view: FormView) -> Bool {
+        !view.readOnlyFields.isEmpty || view.form.rules?.recordsStart == true
     }
 
     /// `POST /forms/{id}/draft/discard`: Cancel on a create view whose service keeps a draft of

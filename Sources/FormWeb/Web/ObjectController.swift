@@ -23,6 +23,7 @@ struct ObjectController {
         form.get(":object", use: detail)
         form.get(":object/edit", use: edit)
         form.post(":object", use: update)
+        form.post(":object/rules", use: rules)
         form.get(":object/delete", use: confirmDelete)
         form.post(":object/delete", use: delete)
         form.get(":object/files/:file", use: file)
@@ -83,6 +84,7 @@ struct ObjectController {
             values: stored, csrfToken: try context.viewer.csrfToken,
             layout: LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first))
         state.objectPath = Self.path(object.formID, object.id)
+        state.showRules(of: view.form, viewer: try context.viewer)
         state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)
         state.choiceLabels = labels
@@ -90,6 +92,13 @@ struct ObjectController {
         state.serviceETag = object.service?.etag
         if let notice { state.errors = [FieldError(field: "", message: notice)] }
         return HTMLResponse.page(view.render(state), cacheControl: "no-store")
+    }
+
+    /// `POST /forms/{id}/{object}/rules`: which questions of the object's edit view apply to its
+    /// answers (``RulesAnswer``).
+    @Sendable func rules(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (_, view) = try await load(context)
+        return try await RulesAnswer.answer(request, view: view, viewer: try context.viewer, reader: reader)
     }
 
     /// `POST /forms/{id}/{object}`: 303 to the detail page, or 422 with the edit view again.

@@ -1,3 +1,4 @@
+import FormImport
 import FormModel
 import FormPages
 import FormStore
@@ -144,9 +145,12 @@ final class PlanCache: Sendable {
         }
         FieldworkMetrics.cacheMiss(.plans)
         let source = try await schemas(form)
+        // An XForm's binds, compiled once per version: the other view's, when it is built.
+        let rules =
+            try other?.view.form.rules ?? form.rules().map { try XFormRuleJudge(rules: $0, schema: source.schema) }
         let view = try renderer.formView(
             for: source.schema, version: form.version, mode: mode, listsRevision: form.listsRevision,
-            timeZone: timeZone, optionSearches: other?.expires == nil ? other?.view.optionSearches : nil)
+            timeZone: timeZone, optionSearches: other?.expires == nil ? other?.view.optionSearches : nil, rules: rules)
         tables.withLock { tables in
             Self.keep(
                 BuiltView(view: view, expires: source.expires),

@@ -13,6 +13,9 @@ enum ShownAgain: Sendable {
     /// Sent by "Use this choice" under a long list's matches (``ReceivedSubmission/listPick(longLists:)``):
     /// the form again with the fields the choice gives filled in. Nothing was validated or stored.
     case picked
+    /// Sent by the Update button of a form with rules (``InputName/update``): the form again
+    /// with the questions that apply to its answers. Nothing was validated or stored.
+    case updated
     /// The service a form in mode `service` writes to did not answer: nothing was created or
     /// changed; the message says so and asks to send again.
     case serviceAway(String)
@@ -21,7 +24,7 @@ enum ShownAgain: Sendable {
     var status: HTTPResponse.Status {
         switch self {
         case .refused: .unprocessableContent
-        case .searching, .picked: .ok
+        case .searching, .picked, .updated: .ok
         case .serviceAway: .serviceUnavailable
         }
     }
@@ -36,6 +39,7 @@ extension ShownAgain {
         _ received: ReceivedSubmission, view: FormView, valueHelps: ServiceValueHelps, target: ServiceTarget?
     ) async -> (ShownAgain, filled: [String: [String]])? {
         let fields = received.submission.fields
+        if view.form.rules != nil, received.control(InputName.update) != nil { return (.updated, [:]) }
         if let field = received.listPick(longLists: view.optionSearches.keys) {
             let filled = await valueHelps.pick(
                 field, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
@@ -68,7 +72,7 @@ extension SubmissionReader {
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
         case .serviceAway(let message):
             state.errors = [FieldError(field: "", message: message)]
-        case .picked:
+        case .picked, .updated:
             break
         case .searching(let search):
             if let found = search.found {
@@ -83,6 +87,8 @@ extension SubmissionReader {
         }
         state.stagedFileIDs = received.stagedIDs
         state.files = try await listable(received, schema: view.schema, viewer: viewer, stored: stored)
+        // The questions that apply to these answers, whatever brought the form back.
+        state.showRules(of: view.form, viewer: viewer)
         return state
     }
 }

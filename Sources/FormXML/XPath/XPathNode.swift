@@ -130,6 +130,21 @@ public struct XPathNode: Hashable {
         document.detach(node)
     }
 
+    /// Adds an element named `name` at the end of this element's children, in the namespace of
+    /// `sibling` (nil: in this element's own), and returns it: `meta/deprecatedID` beside
+    /// `meta/instanceID`. The document must not be read-only.
+    @discardableResult
+    public func appendElement(_ name: String, namespaceOf sibling: XPathNode? = nil) -> XPathNode {
+        precondition(!document.isReadOnly, "XPathNode.appendElement on a read-only XPathDocument")
+        precondition(kind == .element, "XPathNode.appendElement on a node that is no element")
+        let ns = (sibling ?? self).node.pointee.ns
+        guard
+            let child = withExtendedLifetime(
+                document, { LibXML2.withXMLChars(name) { xmlNewChild(node, ns, $0, nil) } })
+        else { fatalError("libxml2 could not allocate an element") }
+        return XPathNode(document: document, node: child)
+    }
+
     /// The node's path from the root by local names, e.g. `/data/group/age` (`@name` for an
     /// attribute), for messages.
     public var path: String {

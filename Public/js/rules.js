@@ -1,0 +1,72 @@
+// Which questions apply to the answers, as the server decides (a form's rules: an XForm's
+// `relevant`, `required` and `calculate`). As an answer changes, the form's answers go to the
+// server (after a pause in typing; files left out), and its answer shows or hides each
+// question's cell, marks the questions that must be answered, and puts the computed values into
+// their read-only fields. Hidden questions keep what was typed; the server neither judges nor
+// stores them. Without JavaScript the form's Update button asks the same by sending the form.
+const pause = 250;
+
+function controls(form, name) {
+  const control = form.elements.namedItem(name);
+  if (!control) return [];
+  return control instanceof RadioNodeList ? Array.from(control) : [control];
+}
+
+function show(form, answer) {
+  const hidden = new Set(answer.hidden);
+  const required = new Set(answer.required);
+  for (const cell of form.querySelectorAll(".fw-cell[data-field]")) {
+    const name = cell.dataset.field;
+    cell.hidden = hidden.has(name);
+    for (const control of controls(form, name)) {
+      if (control.type === "hidden") continue;
+      if (required.has(name)) control.setAttribute("aria-required", "true");
+      else control.removeAttribute("aria-required");
+    }
+  }
+  for (const group of form.querySelectorAll(".fw-group")) {
+    const cells = Array.from(group.querySelectorAll(".fw-cell[data-field]"));
+    group.hidden = cells.length > 0 && cells.every((cell) => cell.hidden);
+  }
+  for (const [name, values] of Object.entries(answer.values || {})) {
+    for (const control of controls(form, name)) {
+      if (control.readOnly && control.value !== (values[0] ?? "")) control.value = values[0] ?? "";
+    }
+  }
+}
+
+export function enhance(root) {
+  for (const form of root.querySelectorAll("form[data-rules]")) {
+    const update = form.querySelector("[data-rules-update]");
+    if (update) update.hidden = true;
+    let timer;
+    let asked = 0;
+    const ask = async () => {
+      const body = new URLSearchParams();
+      for (const [name, value] of new FormData(form)) {
+        if (typeof value === "string") body.append(name, value);
+      }
+      const mine = ++asked;
+      try {
+        const answer = await fetch(form.dataset.rules, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { Accept: "application/json" },
+          body,
+        });
+        // Only the answer to the latest answers counts.
+        if (answer.ok && mine === asked) show(form, await answer.json());
+      } catch {
+        // Offline or refused: the Update button asks instead.
+        if (update) update.hidden = false;
+      }
+    };
+    const changed = (event) => {
+      if (!event.target.name || event.target.type === "file") return;
+      clearTimeout(timer);
+      timer = setTimeout(ask, pause);
+    };
+    form.addEventListener("input", changed);
+    form.addEventListener("change", changed);
+  }
+}

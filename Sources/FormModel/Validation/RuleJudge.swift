@@ -1,0 +1,72 @@
+import Foundation
+
+/// Rules a form brings beyond its fields' own (an imported ODK XForm's binds: `relevant`,
+/// `calculate`, `readonly`, `required`, `constraint`), judged on the server after the fields'
+/// rules, for every submission whatever brought it, and for what the page shows (which
+/// questions apply to the values typed so far). Built once per form version.
+public protocol RuleJudge: Sendable {
+    /// Judges the values the fields' rules made of a submission (`checked`: valid values, and
+    /// issues of values that do not parse or break a field's own rule): the verdict's result
+    /// holds every issue in form order and the values as stored.
+    func judge(_ checked: ValidationResult, session: RuleSession) -> RuleVerdict
+    /// Whether a form shown fresh carries its time (`timestamp start` preload): the create view
+    /// seals it, the create reads it back (``RuleSession/started``).
+    var recordsStart: Bool { get }
+}
+
+/// Who submits, when, and what is replaced: what a form's preloads and clock read.
+public struct RuleSession: Sendable {
+    /// The clock of `today()`, `now()` and the preloads of the submission's time.
+    public var now: Date
+    public var timeZone: TimeZone
+    /// When the form was shown (sealed by the create view); `now` when unknown.
+    public var started: Date?
+    /// The name under which a create view seals when it was shown, beside its read-only
+    /// fields' values (seconds since 1970): no field can have it.
+    public static let startedKey = "@started"
+    /// The account's name and email (`property` preloads); nil for a visitor.
+    public var username: String?
+    public var email: String?
+    /// The stored record this submission replaces (an edit): its own id is deprecated by the new one.
+    public var previous: String?
+
+    public init(
+        now: Date = Date(), timeZone: TimeZone = .current, started: Date? = nil, username: String? = nil,
+        email: String? = nil, previous: String? = nil
+    ) {
+        self.now = now
+        self.timeZone = timeZone
+        self.started = started
+        self.username = username
+        self.email = email
+        self.previous = previous
+    }
+}
+
+/// What a form's rules made of a submission.
+public struct RuleVerdict: Sendable {
+    /// Every issue in form order (the fields' own and the rules'), and the values as stored:
+    /// those of fields that apply only, computed and read-only ones the server's own.
+    public var result: ValidationResult
+    /// The fields that apply to these values; the others are hidden, neither judged nor stored.
+    public var relevant: Set<String>
+    /// The fields that apply and must be answered for these values.
+    public var required: Set<String>
+    /// The record of truth stored beside the values (an XForm's instance XML), and its id.
+    public var record: String?
+    public var recordID: String?
+    /// Rules that could not be evaluated (kept for the log): each reads as not met.
+    public var errors: [String]
+
+    public init(
+        result: ValidationResult, relevant: Set<String>, required: Set<String> = [], record: String? = nil,
+        recordID: String? = nil, errors: [String] = []
+    ) {
+        self.result = result
+        self.relevant = relevant
+        self.required = required
+        self.record = record
+        self.recordID = recordID
+        self.errors = errors
+    }
+}

@@ -1,0 +1,24 @@
+import FormModel
+import FormPages
+import Foundation
+
+extension RuleSession {
+    /// Who submits and when, for a form's rules: the form's clock, the account (its name; an
+    /// email too when the name is one), and when the create view was shown (sealed with its
+    /// read-only values under ``RuleSession/startedKey``).
+    init(_ form: PreparedForm, viewer: Viewer, sealed: [String: [String]] = [:]) {
+        let name = viewer.account?.name
+        self.init(
+            now: Date(), timeZone: form.timeZone,
+            started: sealed[Self.startedKey]?.first.flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
+            username: name, email: name.flatMap { $0.contains("@") ? $0 : nil })
+    }
+}
+
+extension RenderState {
+    /// Shows what the form's rules make of the state's values (a form without rules: nothing).
+    mutating func showRules(of form: PreparedForm, viewer: Viewer) {
+        guard let verdict = form.rulesVerdict(for: values, session: RuleSession(form, viewer: viewer)) else { return }
+        show(verdict, of: form)
+    }
+}

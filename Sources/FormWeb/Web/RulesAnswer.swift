@@ -1,0 +1,40 @@
+import FormModel
+import FormPages
+import Hummingbird
+
+/// The answer to a page asking which of its questions apply to the answers typed so far
+/// (`POST /forms/{id}/rules`, `POST /forms/{id}/{object}/rules`, sent by `Public/js/rules.js`
+/// as the answers change): the server's evaluator is the only one, the page just shows or hides
+/// what it says. Nothing is validated or stored.
+struct RulesAnswer: Encodable {
+    /// The fields whose questions do not apply: their cells hide, what was typed in them kept.
+    var hidden: [String]
+    /// The fields that apply and must be answered for these answers.
+    var required: [String]
+    /// The read-only fields' values as the server computes them, as the form's inputs hold them.
+    var values: [String: [String]]
+
+    /// Reads the form's answers (its CSRF token checked, as for any POST of the form) and
+    /// answers what the form's rules make of them; 404 for a form without rules.
+    static func answer(
+        _ request: Request, view: FormView, viewer: Viewer, reader: SubmissionReader
+    ) async throws -> Response {
+        guard view.form.rules != nil else { throw HTTPError(.notFound) }
+        let received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
+        await reader.discard(received, viewer: viewer)
+        guard
+            let verdict = view.form.rulesVerdict(
+                for: received.submission.fields, session: RuleSession(view.form, viewer: viewer))
+        else { throw HTTPError(.notFound) }
+        let computed = InputStrings.of(verdict.result.values)
+        var values: [String: [String]] = [:]
+        for name in view.form.computedFields { values[name] = computed[name] ?? [] }
+        let fields = view.schema.allFields.map(\.name)
+        let answer = RulesAnswer(
+            hidden: fields.filter { !verdict.relevant.contains($0) },
+            required: fields.filter { verdict.required.contains($0) }, values: values)
+        var response = try JSONResponse.make(answer, status: .ok)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}

@@ -1,0 +1,114 @@
+import FormModel
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+@testable import FormWeb
+
+/// An imported XForm in the browser: the questions that do not apply are hidden, as the server
+/// decides, with JavaScript off (the Update button) and on (the rules route the page's script
+/// asks); refusals read the form's own messages; notes are text.
+@Suite("XForm pages")
+struct XFormPageTests {
+    static let survey = """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml"
+                xmlns:jr="http://openrosa.org/javarosa">
+          <h:head><h:title>Visit</h:title>
+            <model>
+              <instance><data id="visit">
+                <name/><intro/><consent/><details><age/><smoker/></details><score/>
+              </data></instance>
+              <bind nodeset="/data/name" type="string"/>
+              <bind nodeset="/data/intro" type="string" readonly="true()"/>
+              <bind nodeset="/data/consent" type="select1" required="true()"/>
+              <bind nodeset="/data/details" relevant="/data/consent = 'yes'"/>
+              <bind nodeset="/data/details/age" type="int" required="true()" constraint=". &gt;= 18"
+                    jr:constraintMsg="Only adults may answer"/>
+              <bind nodeset="/data/details/smoker" type="select1" relevant="/data/details/age &gt; 30"/>
+              <bind nodeset="/data/score" type="int" calculate="if(/data/consent = 'yes', 10, 0)" readonly="true()"/>
+            </model>
+          </h:head>
+          <h:body>
+            <input ref="/data/name"><label>Name</label></input>
+            <input ref="/data/intro"><label>Thank you for taking part.</label></input>
+            <select1 ref="/data/consent"><label>Do you consent?</label>
+              <item><label>Yes</label><value>yes</value></item><item><label>No</label><value>no</value></item>
+            </select1>
+            <group ref="/data/details"><label>About you</label>
+              <input ref="/data/details/age"><label>Age</label></input>
+              <select1 ref="/data/details/smoker"><label>Do you smoke?</label>
+                <item><label>Yes</label><value>yes</value></item><item><label>No</label><value>no</value></item>
+              </select1>
+            </group>
+            <input ref="/data/score"><label>Score</label></input>
+          </h:body>
+        </h:html>
+        """
+
+    /// Whether the cell of a field is hidden on a page.
+    static func hidden(_ field: String, in page: String) -> Bool? {
+        guard
+            let match = page.firstMatch(of: try! Regex(#"<div class="fw-cell[^"]*"( hidden)? data-field="\#(field)">"#))
+        else { return nil }
+        return match.output[1].substring != nil
+    }
+
+    @Test("a fresh view hides what does not apply; Update shows what applies to the answers, everything typed kept")
+    func relevanceWithoutScript() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        try await XFormSubmissionTests.importing(["visit.xml": Self.survey], into: data)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let fresh = try await browser.get("/forms/visit/new")
+            #expect(fresh.status == .ok)
+            #expect(Self.hidden("name", in: fresh.body) == false)
+            #expect(Self.hidden("age", in: fresh.body) == true && Self.hidden("smoker", in: fresh.body) == true)
+            #expect(fresh.body.contains(#"data-rules="/forms/visit/rules""#))
+            #expect(fresh.body.contains(#"name="_update""#))
+            // The note is text: no control, no label pointing nowhere.
+            #expect(fresh.body.contains(#"<p class="fw-label">Thank you for taking part.</p>"#))
+            #expect(!fresh.body.contains(#"name="intro""#))
+            // The group of questions none of which applies is hidden too.
+            #expect(fresh.body.contains(#"aria-labelledby="group-properties-2" hidden>"#), "\(fresh.body)")
+
+            let csrf = try #require(fresh.csrf)
+            let updated = try await browser.post(
+                "/forms/visit", [("_csrf", csrf), ("name", "Ada"), ("consent", "yes"), ("age", "45"), ("_update", "1")])
+            #expect(updated.status == .ok)
+            #expect(Self.hidden("age", in: updated.body) == false && Self.hidden("smoker", in: updated.body) == false)
+            #expect(updated.body.contains(#"value="Ada""#) && updated.body.contains(#"value="45""#))
+            #expect(!updated.body.contains("fw-error-summary"), "Update judges nothing")
+            #expect(updated.body.firstMatch(of: /name="score"[^>]*value="10"/) != nil, "the computed value shown")
+
+            // Refused: the form's own message; a hidden question's value is neither judged nor stored.
+            let refused = try await browser.post(
+                "/forms/visit", [("_csrf", csrf), ("name", "Bo"), ("consent", "yes"), ("age", "12")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("Only adults may answer"))
+            #expect(Self.hidden("smoker", in: refused.body) == true)
+            let declined = try await browser.post(
+                "/forms/visit", [("_csrf", csrf), ("name", "Cy"), ("consent", "no"), ("age", "12")])
+            #expect(declined.status == .seeOther)
+            let detail = try await browser.get(try #require(declined.location))
+            #expect(detail.body.contains("Cy") && !detail.body.contains(">12<"))
+        }
+    }
+
+    @Test("the rules route answers which questions apply, must be answered and the computed values")
+    func rulesRoute() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        try await XFormSubmissionTests.importing(["visit.xml": Self.survey], into: data)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let csrf = try #require(try await browser.get("/forms/visit/new").csrf)
+            let answer = try await browser.post(
+                "/forms/visit/rules", [("_csrf", csrf), ("consent", "yes"), ("age", "20")])
+            #expect(answer.status == .ok)
+            #expect(answer.body == #"{"hidden":["smoker"],"required":["consent","age"],"values":{"score":["10"]}}"#)
+            let refused = try await browser.post("/forms/visit/rules", [("consent", "yes")])
+            #expect(refused.status == .forbidden, "the CSRF token is checked")
+            #expect(try await browser.post("/forms/new-issue/rules", [("_csrf", csrf)]).status == .notFound)
+        }
+    }
+}
