@@ -145,4 +145,81 @@ struct XFormJudgeTests {
         #expect(verdict.issues.isEmpty)
         #expect(verdict.values == ["code": "A"])
     }
+
+    /// A judge and host of a form, for the tests that need more than one verdict.
+    static func judged(_ instance: String, binds: String, body: String) throws -> (XFormJudge, XFormHost) {
+        let document = XFormExpressionTests.form(instance, binds: binds, body: body)
+        let rules = try #require(try FormImporter.importDocuments([document]).rules["rules"])
+        return (try XFormJudge(rules: rules), XFormHost(rules: rules, now: now, timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    @Test("first-load setvalues fill a new instance before the answers; a field's answer, empty too, wins")
+    func firstLoad() throws {
+        let (judge, host) = try Self.judged(
+            "<code/><token/><visit/>",
+            binds: """
+                  <bind nodeset="/data/code" type="string"/>
+                  <bind nodeset="/data/token" type="string"/>
+                  <bind nodeset="/data/visit" type="date"/>
+                  <setvalue event="odk-instance-first-load" ref="/data/token" value="concat('T', 1 + 1)"/>
+                  <setvalue event="odk-instance-first-load" ref="/data/visit" value="today()"/>
+                  <setvalue event="odk-instance-first-load" ref="/data/code">A1</setvalue>
+                """,
+            body: """
+                <input ref="/data/code"><label>Code</label></input>
+                <input ref="/data/visit"><label>Visit</label></input>
+                """)
+        #expect(judge.firstLoadValues(host: host) == ["code": "A1", "visit": "2024-05-15"])
+        let kept = judge.judge(["code": "B2"], host: host)
+        #expect(kept.instanceXML.contains("<token>T2</token>") && kept.values["code"] == "B2")
+        #expect(kept.values["visit"] == "2024-05-15", "not answered: the first load's value stands")
+        let cleared = judge.judge(["code": "", "visit": ""], host: host)
+        #expect(cleared.values["code"] == nil && cleared.values["visit"] == nil)
+    }
+
+    @Test("preloads: uid is the instance id, start and end the server's clock, the account's name; an edit deprecates")
+    func preloadsAndEdits() throws {
+        let (judge, host) = try Self.judged(
+            "<name/><start/><end/><today/><user/><device/><token/><meta><instanceID/></meta>",
+            binds: """
+                  <bind nodeset="/data/name" type="string"/>
+                  <bind nodeset="/data/start" type="dateTime" jr:preload="timestamp" jr:preloadParams="start"/>
+                  <bind nodeset="/data/end" type="dateTime" jr:preload="timestamp" jr:preloadParams="end"/>
+                  <bind nodeset="/data/today" type="date" jr:preload="date" jr:preloadParams="today"/>
+                  <bind nodeset="/data/user" type="string" jr:preload="property" jr:preloadParams="username"/>
+                  <bind nodeset="/data/device" type="string" jr:preload="property" jr:preloadParams="deviceid"/>
+                  <bind nodeset="/data/meta/instanceID" type="string" readonly="true()" jr:preload="uid"/>
+                  <setvalue event="odk-instance-first-load" ref="/data/token" value="concat('first-', /data/name)"/>
+                """,
+            body: #"<input ref="/data/name"><label>Name</label></input>"#)
+        let started = Date(timeIntervalSince1970: 1_715_770_800)  // 11:00 UTC
+        let first = judge.judge(
+            ["name": "Ada"], host: host, meta: XFormMeta(started: started, username: "ada", instanceID: "uuid:one"))
+        let xml = first.instanceXML
+        #expect(first.instanceID == "uuid:one" && xml.contains("<instanceID>uuid:one</instanceID>"))
+        #expect(
+            xml.contains("<start>2024-05-15T11:00:00.000Z</start>")
+                && xml.contains("<end>2024-05-15T12:00:00.000Z</end>"))
+        #expect(xml.contains("<today>2024-05-15</today>") && xml.contains("<user>ada</user>"))
+        #expect(xml.contains("<device/>") && xml.contains("<token>first-</token>"))
+        #expect(!xml.contains("deprecatedID"))
+
+        // An hour later, another account edits: start, today, the user and the first load's value
+        // stay; end is the edit's; the new id deprecates the old one.
+        let later = XFormHost(
+            rules: try #require(
+                try FormImporter.importDocuments([
+                    XFormExpressionTests.form("<name/>", binds: "", body: nil)
+                ]).rules["rules"]), now: Self.now.addingTimeInterval(3600), timeZone: TimeZone(identifier: "UTC")!)
+        let edit = judge.judge(
+            ["name": "Ada Lovelace"], host: later,
+            meta: XFormMeta(username: "bo", previous: xml, instanceID: "uuid:two"))
+        let edited = edit.instanceXML
+        #expect(edit.instanceID == "uuid:two" && edited.contains("<deprecatedID>uuid:one</deprecatedID>"))
+        #expect(
+            edited.contains("<start>2024-05-15T11:00:00.000Z</start>")
+                && edited.contains("<end>2024-05-15T13:00:00.000Z</end>"))
+        #expect(edited.contains("<user>ada</user>") && edited.contains("<token>first-</token>"))
+        #expect(edited.contains("<name>Ada Lovelace</name>"))
+    }
 }

@@ -60,6 +60,9 @@ package final class XFormJudge: Sendable {
     let template: XPathDocument
     let secondary: [String: XPathDocument]
     let steps: [Step]
+    /// The `setvalue`s on `odk-instance-first-load`, in document order: each target's path, and
+    /// its value's expression index in ``program`` or its literal.
+    let firstLoad: [(path: [String], node: XFormNode?, value: Int?, literal: String)]
 
     /// Compiles a version's rules: the expressions the importer checked (`compiled`; one not
     /// enforced, or never checked, has none and is skipped). Throws when an instance does not
@@ -85,8 +88,7 @@ package final class XFormJudge: Sendable {
         var byPath: [String: Int] = [:]
         var unordered: [Step] = []
         for node in rules.nodes where node.leftOut == nil {
-            // Local names: the instance is walked by them (`orx:meta` is `meta` there).
-            let path = node.path.split(separator: "/").map { String($0.split(separator: ":").last ?? $0) }
+            let path = Self.localPath(node.path)
             let parentPath = "/" + path.dropLast().joined(separator: "/")
             var step = Step(path: path, node: node, parent: byPath[parentPath])
             step.relevant = index(node.bind?.relevant)
@@ -103,8 +105,19 @@ package final class XFormJudge: Sendable {
             byPath[node.path] = unordered.count
             unordered.append(step)
         }
+        firstLoad = rules.firstLoad.map { action in
+            (
+                Self.localPath(action.target), rules.node(at: action.target), index(action.value),
+                action.literal ?? ""
+            )
+        }
         program = try XPathProgram(expressions: expressions, namespaces: rules.namespaces)
         steps = Self.ordered(unordered, byPath: byPath)
+    }
+
+    /// A node path as the instance is walked: by local names (`orx:meta` is `meta` there).
+    static func localPath(_ path: String) -> [String] {
+        path.split(separator: "/").map { String($0.split(separator: ":").last ?? $0) }
     }
 
     /// The steps in dependency order: each after its group and after the nodes its `relevant`,
@@ -163,7 +176,18 @@ package final class XFormJudge: Sendable {
             nodes[step.node.path] = node
             if let preload = step.node.preload {
                 node.text = meta.value(of: preload, kept: previous?.node(at: step.path)?.text, host: host)
+            } else if let previous, step.node.field == nil, step.calculate == nil, !step.node.isGroup,
+                let old = previous.node(at: step.path)
+            {
+                // An edit keeps the hidden values the first load gave the instance it replaces.
+                node.text = old.text
             }
+        }
+        var errors: [String] = []
+        // A new instance: the first-load `setvalue`s, after the preloads, before the answers.
+        if previous == nil { loadFirst(instance, evaluator: evaluator, errors: &errors) }
+        for step in steps {
+            guard let node = nodes[step.node.path] else { continue }
             if step.readonly != nil, !step.node.isGroup { kept[step.node.path] = node.text }
             // Calculated values are the server's own; a submitted one is ignored, as is one for a
             // node read-only outright (a dynamic readonly is judged in order below).
@@ -173,7 +197,6 @@ package final class XFormJudge: Sendable {
         let identity = meta.identify(instance, previous: previous)
         var relevant: [String: Bool] = [:]
         var issues: [Verdict.Issue] = []
-        var errors: [String] = []
         func evaluate(_ index: Int, at node: XPathNode) -> XPathValue? {
             do {
                 return try evaluator.evaluate(index, at: node)
@@ -256,6 +279,38 @@ package final class XFormJudge: Sendable {
         return Verdict(
             issues: issues, required: required, instanceID: identity?.text, values: values, relevant: relevantFields,
             instanceXML: instance.serialized(), errors: errors)
+    }
+
+    /// Runs the first-load `setvalue`s on a new instance, in document order.
+    private func loadFirst(_ instance: XPathDocument, evaluator: XPathEvaluator, errors: inout [String]) {
+        for action in firstLoad {
+            guard let node = instance.node(at: action.path) else { continue }
+            guard let index = action.value else {
+                node.text = action.literal
+                continue
+            }
+            do {
+                node.text = Self.stored(try evaluator.evaluate(index, at: node), type: action.node?.type)
+            } catch {
+                errors.append("\(program.expressions[index]) at \(node.path): \(error.message)")
+            }
+        }
+    }
+
+    /// What a new instance's fields hold once the form is shown: the values the first-load
+    /// `setvalue`s give the fields they target, by field name.
+    package func firstLoadValues(host: any XPathHost) -> [String: String] {
+        guard firstLoad.contains(where: { $0.node?.field != nil }) else { return [:] }
+        let instance = template.copy()
+        let evaluator = XPathEvaluator(program: program, instance: instance, secondary: secondary, host: host)
+        var errors: [String] = []
+        loadFirst(instance, evaluator: evaluator, errors: &errors)
+        var values: [String: String] = [:]
+        for action in firstLoad {
+            guard let field = action.node?.field, let node = instance.node(at: action.path) else { continue }
+            values[field] = node.text
+        }
+        return values
     }
 
     /// A calculated value as stored, cast to the bind's type: a boolean as `true`/`false`, a

@@ -63,7 +63,8 @@ package struct XFormMeta: Sendable {
         guard let root = instance.root else { return nil }
         let meta = root.child("meta") ?? root.appendElement("meta")
         let id = meta.child("instanceID") ?? meta.appendElement("instanceID")
-        if id.text.isEmpty { id.text = instanceID ?? "" }
+        // A new id for a new instance and for each edit (a calculated one is computed later).
+        if id.text.isEmpty || previous != nil { id.text = instanceID ?? "" }
         if let old = previous?.root?.child("meta")?.child("instanceID")?.text, !old.isEmpty {
             let deprecated = meta.child("deprecatedID") ?? meta.appendElement("deprecatedID", namespaceOf: id)
             deprecated.text = old

@@ -53,11 +53,11 @@ package final class XFormRuleJudge: RuleJudge {
 
     package func judge(_ checked: ValidationResult, session: RuleSession) -> RuleVerdict {
         let host = XFormHost(rules: rules, optionLabels: optionLabels, now: session.now, timeZone: session.timeZone)
+        // Every field's answer, an empty one too: a default or first-load value the person
+        // cleared stays cleared.
         var submitted: [String: String] = [:]
         for field in fields {
-            if let value = checked.values[field.name] {
-                submitted[field.name] = lexical(value, of: field, session: session)
-            }
+            submitted[field.name] = checked.values[field.name].map { lexical($0, of: field, session: session) } ?? ""
         }
         let meta = XFormMeta(
             started: session.started, username: session.username, email: session.email, previous: session.previous)
@@ -93,6 +93,18 @@ package final class XFormRuleJudge: RuleJudge {
             result: ValidationResult(values: values, issues: issues), relevant: verdict.relevant,
             required: verdict.required, record: verdict.instanceXML, recordID: verdict.instanceID,
             errors: verdict.errors)
+    }
+
+    package func initialValues(session: RuleSession) -> [String: [String]] {
+        let host = XFormHost(rules: rules, optionLabels: optionLabels, now: session.now, timeZone: session.timeZone)
+        var values: [String: [String]] = [:]
+        for (name, text) in judge.firstLoadValues(host: host) {
+            guard let field = fields.first(where: { $0.name == name }),
+                let value = value(text, of: field, session: session)
+            else { continue }
+            values[name] = InputStrings.of([name: value])[name]
+        }
+        return values
     }
 
     /// A field's own rule's code as the XForms mapping names it: a value that does not parse as

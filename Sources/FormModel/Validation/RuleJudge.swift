@@ -9,6 +9,9 @@ public protocol RuleJudge: Sendable {
     /// issues of values that do not parse or break a field's own rule): the verdict's result
     /// holds every issue in form order and the values as stored.
     func judge(_ checked: ValidationResult, session: RuleSession) -> RuleVerdict
+    /// The values a new form's fields start with beyond their defaults, computed when it is
+    /// shown (an XForm's `setvalue` on `odk-instance-first-load`), as its inputs hold them.
+    func initialValues(session: RuleSession) -> [String: [String]]
     /// Whether a form shown fresh carries its time (`timestamp start` preload): the create view
     /// seals it, the create reads it back (``RuleSession/started``).
     var recordsStart: Bool { get }

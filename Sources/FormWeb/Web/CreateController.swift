@@ -35,7 +35,11 @@ struct CreateController {
         let viewer = try context.viewer
         let view = try await plans.createView(for: form)
         let query = QueryString.parse(request.uri.query)
-        let values = view.form.initialValues(query: query)
+        var values = view.form.initialValues(query: query)
+        if let rules = view.form.rules {
+            // An XForm's first-load values, which run after its defaults are in place.
+            values.merge(rules.initialValues(session: RuleSession(view.form, viewer: viewer))) { _, loaded in loaded }
+        }
         var state = RenderState(
             values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
         state.showRules(of: view.form, viewer: viewer)
