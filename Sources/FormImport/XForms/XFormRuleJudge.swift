@@ -19,6 +19,8 @@ package final class XFormRuleJudge: RuleJudge {
     let optionLabels: [String: [String: String]]
     /// Fields shown as a date of month or year precision (`month-year`, `year`).
     let precision: [String: DatePrecision]
+    /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`).
+    let geoTypes: [String: String]
 
     enum DatePrecision {
         case month, year
@@ -35,8 +37,10 @@ package final class XFormRuleJudge: RuleJudge {
         recordsStart = rules.nodes.contains { $0.preload?.preload == "timestamp" && $0.preload?.params == "start" }
         var labels: [String: [String: String]] = [:]
         var precision: [String: DatePrecision] = [:]
+        var geoTypes: [String: String] = [:]
         for node in rules.nodes {
             guard let name = node.field, let field = schema.field(named: name) else { continue }
+            if let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) { geoTypes[name] = type }
             if field.kind.hasOptions {
                 var byValue: [String: String] = [:]
                 for option in schema.options(for: field) { byValue[option.value] = option.label }
@@ -49,6 +53,7 @@ package final class XFormRuleJudge: RuleJudge {
         }
         optionLabels = labels
         self.precision = precision
+        self.geoTypes = geoTypes
     }
 
     package func judge(_ checked: ValidationResult, session: RuleSession) -> RuleVerdict {
@@ -59,13 +64,22 @@ package final class XFormRuleJudge: RuleJudge {
         for field in fields {
             submitted[field.name] = checked.values[field.name].map { lexical($0, of: field, session: session) } ?? ""
         }
+        // A geo answer that is not one is a type error, and empty for the rules.
+        var typeIssues: [FieldIssue] = []
+        for (name, type) in geoTypes.sorted(by: { $0.key < $1.key }) {
+            guard let text = submitted[name], !text.isEmpty, !XFormGeo.isValid(text, type: type) else { continue }
+            submitted[name] = ""
+            let label = fields.first { $0.name == name }.map(FieldWording.init)?.noun ?? name
+            typeIssues.append(
+                FieldIssue(field: name, code: .type, message: "Enter \(label) as \(XFormGeo.example(type: type))"))
+        }
         let meta = XFormMeta(
             started: session.started, username: session.username, email: session.email, previous: session.previous)
         let verdict = judge.judge(submitted, host: host, meta: meta)
         // The fields' own issues of the fields that apply; `required` is the binds' to decide.
         var issues: [FieldIssue] = []
         var flagged: Set<String> = []
-        for issue in checked.issues where issue.code != .required {
+        for issue in checked.issues + typeIssues where issue.code != .required {
             guard issue.field.isEmpty || verdict.relevant.contains(issue.field) else { continue }
             var issue = issue
             issue.code = Self.code(issue.code)
