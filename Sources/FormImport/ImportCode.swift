@@ -70,6 +70,9 @@ public struct ImportCode: ErrorCode, Codable {
     /// An XForm expression that does not parse, calls a function with arguments it does not take
     /// or under an undeclared prefix, or reads an absolute path to no node.
     public static let badExpression = ImportCode("bad-expression")
+    /// An XForm expression that needs more than the operation limit of one evaluation on the
+    /// form's own defaults: refused at import, never at submission.
+    public static let expressionOverLimit = ImportCode("expression-over-limit")
     /// An XForm with no question left to show.
     public static let noQuestions = ImportCode("no-questions")
     /// XForm calculates that read each other in a cycle.

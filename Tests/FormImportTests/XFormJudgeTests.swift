@@ -222,4 +222,24 @@ struct XFormJudgeTests {
         #expect(edited.contains("<user>ada</user>") && edited.contains("<token>first-</token>"))
         #expect(edited.contains("<name>Ada Lovelace</name>"))
     }
+
+    @Test("an expression over the operation limit on the form's defaults is refused at import, naming the bind")
+    func overLimit() throws {
+        let items = (0..<500).map { "<item><name>n\($0)</name></item>" }.joined()
+        let document = XFormExpressionTests.form(
+            "<code/>",
+            binds: """
+                  <bind nodeset="/data/code" type="string"
+                        constraint="count(instance('big')/root/item[name = instance('big')/root/item/name]) &gt; 0"/>
+                  <instance id="big"><root>\(items)</root></instance>
+                """,
+            body: #"<input ref="/data/code"><label>Code</label></input>"#)
+        #expect {
+            try FormImporter.importDocuments([document])
+        } throws: { error in
+            let failure = error as? ImportFailure
+            return failure?.errors.map(\.code) == [.expressionOverLimit]
+                && failure?.errors.first?.message.hasPrefix("The constraint of /data/code") == true
+        }
+    }
 }

@@ -161,7 +161,7 @@ package final class XFormJudge: Sendable {
     ///   instance's `meta/instanceID` (and `deprecatedID` for an edit).
     package func judge(
         _ submitted: [String: String], host: any XPathHost, meta: XFormMeta = XFormMeta(),
-        operationLimit: Int = 100_000
+        operationLimit: Int = XFormJudge.operationLimit
     ) -> Verdict {
         let instance = template.copy()
         let evaluator = XPathEvaluator(
@@ -279,6 +279,36 @@ package final class XFormJudge: Sendable {
         return Verdict(
             issues: issues, required: required, instanceID: identity?.text, values: values, relevant: relevantFields,
             instanceXML: instance.serialized(), errors: errors)
+    }
+
+    /// The most libxml2 operations one evaluation may take (a few milliseconds): an expression
+    /// that needs more on the form's defaults is refused at import (``expressionsOverLimit(host:)``).
+    package static let operationLimit = 100_000
+
+    /// The expressions that exceed the operation limit when each is evaluated once at its node
+    /// on the form's defaults (relevance aside), with the node they are bound to.
+    package func expressionsOverLimit(host: any XPathHost) -> [(owner: String, expression: XFormExpression)] {
+        let instance = template.copy()
+        let evaluator = XPathEvaluator(
+            program: program, instance: instance, secondary: secondary, host: host,
+            operationLimit: Self.operationLimit)
+        var over: [(String, XFormExpression)] = []
+        for step in steps {
+            guard let node = instance.node(at: step.path), let bind = step.node.bind else { continue }
+            let rules: [(Int?, XFormExpression?)] = [
+                (step.relevant, bind.relevant), (step.calculate, bind.calculate), (step.readonly, bind.readonly),
+                (step.required, bind.required), (step.constraint, bind.constraint),
+                (step.itemset, step.node.itemset?.nodeset),
+            ]
+            for case (let index?, let expression?) in rules {
+                do {
+                    _ = try evaluator.evaluate(index, at: node)
+                } catch  where error.code == XPathEvaluationError.operationLimitCode {
+                    over.append((step.node.path, expression))
+                } catch {}
+            }
+        }
+        return over
     }
 
     /// Runs the first-load `setvalue`s on a new instance, in document order.

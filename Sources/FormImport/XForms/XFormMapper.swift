@@ -87,7 +87,24 @@ final class XFormMapper {
             primaryInstance: XFormInstanceWriter.xml(data, defaultNamespace: dataNamespace, prefixes: prefixes),
             namespaces: namespaces, secondaryInstances: secondaryInstances, nodes: nodes, firstLoad: firstLoad,
             translations: translations)
+        try checkOperationLimit(rules)
         return XFormImporter.Output(form: schema, rules: rules, warnings: report.warnings)
+    }
+
+    /// Refuses a form with an expression over the evaluation's operation limit on the form's own
+    /// defaults, naming the bind: such a rule would fail every submission's evaluation.
+    private func checkOperationLimit(_ rules: XFormRules) throws(ImportFailure) {
+        guard let judge = try? XFormJudge(rules: rules) else { return }
+        let over = judge.expressionsOverLimit(host: XFormHost(rules: rules))
+        guard !over.isEmpty else { return }
+        throw ImportFailure(
+            over.map { owner, expression in
+                ImportError(
+                    code: .expressionOverLimit,
+                    message:
+                        "The \(expression.attribute) of \(owner) (\"\(expression.source)\" on <\(expression.element)>, line \(expression.line)) takes more than \(XFormJudge.operationLimit) steps to evaluate; simplify it (fewer nested loops over the form's lists).",
+                    file: document.name, line: expression.line, column: expression.column)
+            })
     }
 
     // MARK: Head and namespaces
