@@ -111,4 +111,36 @@ struct XFormPageTests {
             #expect(try await browser.post("/forms/new-issue/rules", [("_csrf", csrf)]).status == .notFound)
         }
     }
+
+    @Test("the admin list marks an XForm imported with warnings as partly imported, linking to its report")
+    func partlyImported() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let household = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Household</h:title>
+                <model><instance><data id="household"><name/><member><mname/></member></data></instance></model>
+              </h:head>
+              <h:body>
+                <input ref="/data/name"><label>Name</label></input>
+                <group ref="/data/member"><label>Members</label>
+                  <repeat nodeset="/data/member"><input ref="/data/member/mname"><label>Member</label></input></repeat>
+                </group>
+              </h:body>
+            </h:html>
+            """
+        try await XFormSubmissionTests.importing(["visit.xml": Self.survey, "household.xml": household], into: data)
+        try await TestApp.run(forms: [], data: data, users: [("root", Fixtures.adminPassword, true)]) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("root", password: Fixtures.adminPassword)
+            let admin = try await browser.get("/admin")
+            let row = try #require(admin.body.firstMatch(of: /<tr><td><a href="\/admin\/forms\/household">.*?<\/tr>/))
+            let link = try #require(
+                row.output.firstMatch(
+                    of: /<a class="fw-tag fw-tag--partly" href="([^"]+)">Partly imported: 1 warning<\/a>/))
+            let report = try await browser.get(String(link.output.1))
+            #expect(report.body.contains("Repeat"), "\(report.status) \(report.body.suffix(3000))")
+            let visit = try #require(admin.body.firstMatch(of: /<tr><td><a href="\/admin\/forms\/visit">.*?<\/tr>/))
+            #expect(!visit.output.contains("Partly imported"))
+        }
+    }
 }

@@ -89,6 +89,35 @@ package struct FormStore: Sendable {
         return StoredImport(id: importID, versions: versions)
     }
 
+    /// For each of the forms whose latest version is an XForm imported with warnings about it
+    /// (controls, repeats or media left out, rules not enforced): the import and how many; the
+    /// admin list marks those forms "partly imported", as the XForms mapping asks. One query for
+    /// the versions, one for their imports.
+    package func importWarnings(of formIDs: [String]) async throws -> [String: (importID: UUID, count: Int)] {
+        guard !formIDs.isEmpty else { return [:] }
+        let db = database.database()
+        let versions = try await FormVersionRecord.query(on: db).filter(\.$form.$id ~~ formIDs)
+            .field(\.$id).field(\.$form.$id).field(\.$version).field(\.$importID).field(\.$sourceKind).all()
+        var newest: [String: FormVersionRecord] = [:]
+        for row in versions where row.version > newest[row.$form.id]?.version ?? 0 { newest[row.$form.id] = row }
+        newest = newest.filter { $0.value.sourceKind == SourceKind.xforms.rawValue }
+        let importIDs = Set(newest.values.compactMap(\.importID))
+        guard !importIDs.isEmpty else { return [:] }
+        var summaries: [UUID: ImportSummary] = [:]
+        for record in try await ImportRecord.query(on: db).filter(\.$id ~~ importIDs).all() {
+            if let id = record.id { summaries[id] = record.summary }
+        }
+        var counts: [String: (importID: UUID, count: Int)] = [:]
+        for (formID, version) in newest {
+            guard let importID = version.importID, let summary = summaries[importID] else { continue }
+            let count = summary.warnings.filter { $0.form == nil || $0.form == formID }.reduce(0) {
+                $0 + max($1.count, 1)
+            }
+            if count > 0 { counts[formID] = (importID, count) }
+        }
+        return counts
+    }
+
     /// The report of an import, with when and by whom.
     package func importSummary(id: UUID) async throws -> ImportReport? {
         guard let record = try await ImportRecord.find(id, on: database.database()) else { return nil }

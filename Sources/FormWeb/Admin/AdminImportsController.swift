@@ -96,11 +96,19 @@ struct AdminImportsController {
         page.navForms = true
         let listed = try await forms.page(from: cursor, size: Self.pageSize)
         let counts = try await objects.countsByForm(listed.items.map(\.id), upTo: Self.countLimit)
+        let warnings = try await forms.importWarnings(of: listed.items.map(\.id))
         let rows = listed.items.map { form in
             Dashboard.FormRow(
                 id: PageText(form.id), title: PageText(form.title), kind: form.sourceKind.displayName,
                 version: form.version, objects: Self.describeCount(counts[form.id] ?? 0), access: form.access.rawValue,
-                retired: form.state == .retired)
+                retired: form.state == .retired,
+                partly: warnings[form.id].map { warned in
+                    [
+                        Dashboard.Partly(
+                            href: "/admin/imports/\(warned.importID.uuidString.lowercased())",
+                            text: "Partly imported: \(Words.count(warned.count, "warning"))")
+                    ]
+                } ?? [])
         }
         let keptFiles = kept.enumerated().map { index, file in
             Dashboard.KeptFile(
@@ -165,6 +173,14 @@ extension AdminImportsController {
             let objects: String
             let access: String
             let retired: Bool
+            /// The import report of a version imported with warnings about the form.
+            let partly: [Partly]
+        }
+
+        /// "Partly imported: 3 warnings", linking to the import's report.
+        struct Partly {
+            let href: String
+            let text: String
         }
     }
 }
