@@ -114,6 +114,16 @@ package struct ObjectStore: Sendable {
         }
     }
 
+    /// The records of truth of several objects, by object id (those that have one).
+    package func instances(of objectIDs: [UUID]) async throws -> [UUID: InstanceXML] {
+        guard !objectIDs.isEmpty else { return [:] }
+        var found: [UUID: InstanceXML] = [:]
+        for row in try await ObjectInstanceRecord.query(on: database.database()).filter(\.$id ~~ objectIDs).all() {
+            if let id = row.id { found[id] = InstanceXML(id: row.instanceID, xml: row.xml) }
+        }
+        return found
+    }
+
     package func update(
         formID: String, id: UUID, values: [String: FieldValue], keyText: String, instance: InstanceXML? = nil,
         alongside: AlongsideWork? = nil

@@ -19,6 +19,7 @@ struct ExportAPIController {
         adminForm.get("export.csv") { request, context in try download(.csv, request, context) }
         adminForm.get("export.jsonl") { request, context in try download(.jsonl, request, context) }
         adminForm.get("export.zip") { request, context in try download(.zip, request, context) }
+        adminForm.get("export.instances.zip") { request, context in try download(.instances, request, context) }
     }
 
     /// `GET /api/forms/{id}/objects?since=&cursor=&limit=`: `{"objects": [...], "next": cursor

@@ -9,6 +9,8 @@ enum ExportDownload: String, Sendable, CaseIterable {
     case csv
     case jsonl
     case zip
+    /// An XForm's objects as ODK tools keep them: `<instanceID>/submission.xml` with its files.
+    case instances
 
     /// The download: its body, type and file name, under the headers of every admin download.
     func response(form: StoredForm, query: ExportQuery, exports: ObjectExports, logger: Logger) -> Response {
@@ -32,6 +34,13 @@ enum ExportDownload: String, Sendable, CaseIterable {
                 }
                 try await writer.finish(nil)
             }
+        case .instances:
+            body = ResponseBody { writer in
+                try await exports.instancesZip(form: form, window: window, logger: logger) {
+                    try await writer.write($0)
+                }
+                try await writer.finish(nil)
+            }
         }
         let headers = AdminFormsController.downloadHeaders(type: contentType, filename: filename(form.id))
         return Response(status: .ok, headers: headers, body: body)
@@ -41,15 +50,17 @@ enum ExportDownload: String, Sendable, CaseIterable {
         switch self {
         case .csv: "text/csv; charset=utf-8; header=present"
         case .jsonl: "application/jsonl; charset=utf-8"
-        case .zip: "application/zip"
+        case .zip, .instances: "application/zip"
         }
     }
 
-    /// `new-issue-objects.csv`, `new-issue-objects.jsonl`, `new-issue-attachments.zip`.
+    /// `new-issue-objects.csv`, `new-issue-objects.jsonl`, `new-issue-attachments.zip`,
+    /// `survey-instances.zip`.
     func filename(_ formID: String) -> String {
         switch self {
         case .csv, .jsonl: "\(formID)-objects.\(rawValue)"
         case .zip: "\(formID)-attachments.zip"
+        case .instances: "\(formID)-instances.zip"
         }
     }
 

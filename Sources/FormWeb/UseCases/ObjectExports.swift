@@ -101,6 +101,43 @@ struct ObjectExports: Sendable {
         }
     }
 
+    /// A ZIP of an XForm's objects as ODK tools keep submissions: for each object with an
+    /// instance, a folder named by its `instanceID` (`uuid_…`) holding `submission.xml`, the
+    /// instance XML exactly as stored, and the object's attachments under the file names the
+    /// instance gives them.
+    func instancesZip(
+        form: StoredForm, window: ChangeWindow, logger: Logger, send: (ByteBuffer) async throws -> Void
+    ) async throws {
+        var zip = ZipWriter()
+        do {
+            var folders = Set<String>()
+            try await walk(form.id, window) { page in
+                let ids = page.map(\.object.id)
+                let instances = try await objects.instances(of: ids)
+                let files = try await attachments.files(objectIDs: ids)
+                for change in page {
+                    guard let instance = instances[change.object.id] else { continue }
+                    let folder = ZipNames.unique(ZipNames.safe(instance.id), in: &folders)
+                    let xml = ByteBuffer(string: instance.xml)
+                    let modified = change.object.updatedAt ?? change.object.createdAt ?? Date()
+                    try await send(zip.begin(name: "\(folder)/submission.xml", modified: modified, size: UInt64(xml.readableBytes)))
+                    zip.add(xml)
+                    try await send(xml)
+                    try await send(try await zip.end())
+                    var names: Set<String> = ["submission.xml"]
+                    for file in files[change.object.id] ?? [] {
+                        let name = ZipNames.unique(ZipNames.safe(file.name), in: &names)
+                        _ = try await addFile(file, as: "\(folder)/\(name)", to: &zip, send: send, logger: logger)
+                    }
+                }
+            }
+            try await zip.finish(send)
+        } catch {
+            await zip.discard()
+            throw error
+        }
+    }
+
     /// One attachment's entry, read from disk in chunks as it is sent; false when its bytes are
     /// missing (nothing was sent then).
     private func addFile(

@@ -24,6 +24,7 @@ struct ObjectAPIController {
     func addRoutes(apiForm: RouterGroup<AppRequestContext>, apiActiveForm: RouterGroup<AppRequestContext>) {
         apiActiveForm.post("objects", use: create)
         apiForm.get("objects/:object", use: show)
+        apiForm.get("objects/:object/instance.xml", use: instance)
         apiForm.patch("objects/:object", use: update)
         apiForm.delete("objects/:object", use: delete)
     }
@@ -128,6 +129,23 @@ struct ObjectAPIController {
     static func isValidKey(_ key: String) -> Bool {
         (1...255).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
+    /// `GET /api/forms/{id}/objects/{object}/instance.xml`: an XForm object's record of truth,
+    /// its ODK instance XML as stored (for ODK tools, unchanged), as a download; 404 for an
+    /// object without one and for anyone but its creator and admins.
+    @Sendable func instance(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
+            let object = try await objects.find(formID: try context.form.id, id: objectID),
+            try context.viewer.mayAccess(object),
+            let instance = try await objects.instance(of: object.id)
+        else {
+            throw HTTPError(.notFound)
+        }
+        var headers = AdminFormsController.downloadHeaders(
+            type: "application/xml; charset=utf-8", filename: "\(ZipNames.safe(instance.id)).xml")
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: instance.xml)))
+    }
+
     /// `GET /api/forms/{id}/objects/{object}`: the stored object; 404 for anyone but its creator and admins.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let objectID = UUID(uuidString: try context.parameters.require("object")),
