@@ -74,4 +74,26 @@ struct XFormRuleJudgeTests {
         #expect(verdict.result.values["month"] == .date(LocalDate(year: 2024, month: 5, day: 1)!))
         #expect(verdict.record?.contains("<month>2024-05-01</month>") == true)
     }
+
+    @Test("a default the person cleared stays cleared; a multiple select from an itemset takes several choices")
+    func clearedDefaultAndSeveralChoices() throws {
+        let binds = """
+              <bind nodeset="/data/note" type="string"/>
+              <bind nodeset="/data/tags"/>
+              <instance id="tags"><root><item><name>a</name></item><item><name>b</name></item><item><name>c</name></item></root></instance>
+            """
+        let body = """
+            <input ref="/data/note"><label>Note</label></input>
+            <select ref="/data/tags"><label>Tags</label>
+              <itemset nodeset="instance('tags')/root/item"><value ref="name"/><label ref="name"/></itemset></select>
+            """
+        let verdict = try Self.judge("<note>hello</note><tags/>", binds: binds, body: body, ["tags": ["a", "c"]])
+        #expect(verdict.result.issues.isEmpty, "\(verdict.result.issues)")
+        #expect(verdict.result.values["note"] == nil && verdict.record?.contains("<note/>") == true)
+        #expect(
+            verdict.result.values["tags"] == .choices(["a", "c"])
+                && verdict.record?.contains("<tags>a c</tags>") == true)
+        let wrong = try Self.judge("<note/><tags/>", binds: binds, body: body, ["tags": ["a", "z"]])
+        #expect(wrong.result.issues.map(\.code) == [.choice])
+    }
 }

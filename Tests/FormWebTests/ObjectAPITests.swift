@@ -67,9 +67,16 @@ struct ObjectAPITests {
                 client, "/api/forms/notes/objects", method: .post,
                 json: #"{"title":"A","priority":"high","count":3}"#, token: Self.token)
             let location = try #require(created.headers[.location])
+            try await Task.sleep(for: .milliseconds(1100))
             let changed = try await Self.send(
                 client, location, method: .patch, json: #"{"title":"B","priority":null}"#, token: Self.token)
             #expect(changed.status == .ok)
+            // The answer carries the edit's time, as a read afterwards does.
+            let updatedAt = /"updatedAt":"([^"]+)"/
+            let answered = try #require(changed.body.firstMatch(of: updatedAt)).1
+            #expect(answered != (try #require(created.body.firstMatch(of: updatedAt)).1))
+            #expect(
+                try await Self.send(client, location, token: Self.token).body.contains(#""updatedAt":"\#(answered)""#))
             #expect(changed.body.contains(#""title":"B""#) && !changed.body.contains("priority"))
             #expect(changed.body.contains(#""count":3"#))
             let read = try await Self.send(client, location, token: Self.token)

@@ -102,7 +102,8 @@ struct OpenAPITests {
                     "/api/forms/new-issue/objects/{object}", "/api/forms/new-issue/lists/{list}",
                     "/api/forms/new-issue/connection", "/api/forms/new-issue/webhooks",
                     "/api/forms/new-issue/export.csv", "/api/forms/new-issue/export.jsonl",
-                    "/api/forms/new-issue/export.zip",
+                    "/api/forms/new-issue/export.zip", "/api/forms/new-issue/export.instances.zip",
+                    "/api/forms/new-issue/objects/{object}/instance.xml",
                     "/api/forms/new-issue/webhooks/{hook}",
                     "/api/forms/new-issue/webhooks/{hook}/deliveries/{event}/retry",
                 ])

@@ -130,6 +130,19 @@ struct XFormSubmissionTests {
             #expect(edited.status == .ok && edited.body.contains(#""years_left":80"#), "\(edited.body)")
             let refused = try await Self.send(client, location, method: .patch, json: #"{"age":12}"#)
             #expect(refused.status == .unprocessableContent && refused.body.contains("Only adults may answer"))
+            // The record of truth for ODK tools: one instance, and every instance in a ZIP.
+            let instance = try await Self.send(client, location + "/instance.xml", method: .get)
+            #expect(instance.status == .ok && instance.headers[.contentType]?.hasPrefix("application/xml") == true)
+            #expect(instance.body.contains("<age>40</age>") && instance.body.contains("<deprecatedID>uuid:"))
+            #expect(instance.headers[.contentDisposition]?.contains("uuid_") == true)
+            let zip = try await client.execute(
+                uri: "/api/forms/household/export.instances.zip", method: .get,
+                headers: [.authorization: "Bearer \(Self.token)"])
+            #expect(zip.status == .ok && zip.headers[.contentType] == "application/zip")
+            let entries = String(decoding: zip.body.readableBytesView, as: UTF8.self)
+            #expect(
+                entries.matches(of: /uuid_[0-9a-f-]{36}\/submission\.xml/).count >= 4, "two objects, each named twice")
+            #expect(entries.contains("<name>Bo</name>") && entries.contains("<age>40</age>"))
         }
         let (declinedBody, location) = ids.get()
         let declinedID = try #require(declinedBody.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) })

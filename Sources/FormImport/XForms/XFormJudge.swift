@@ -255,7 +255,9 @@ package final class XFormJudge: Sendable {
                 let valueRef = step.node.itemset?.value ?? "value"
                 let allowed = Set(
                     items.compactMap { item in (try? evaluator.evaluate(valueRef, at: item))?.stringValue })
-                let chosen = step.node.type == "select" ? value.split(separator: " ").map(String.init) : [value]
+                // A multiple select's answer is its space-separated choices, whatever its bind's type.
+                let several = step.node.control == "select" || step.node.type == "select"
+                let chosen = several ? value.split(separator: " ").map(String.init) : [value]
                 if chosen.contains(where: { !allowed.contains($0) }) {
                     issues.append(
                         Verdict.Issue(

@@ -103,9 +103,6 @@ package struct ObjectStore: Sendable {
 
     struct SQLStoreRequired: Error {}
 
-    /// Replaces an object's values; false when it is gone.
-    /// - Parameter alongside: runs in the same transaction, as for ``create(formID:version:values:keyText:creator:alongside:)``.
-    @discardableResult
     /// The record of truth stored beside an object's values (an XForm submission's instance
     /// XML), when it has one.
     package func instance(of objectID: UUID) async throws -> InstanceXML? {
@@ -124,12 +121,16 @@ package struct ObjectStore: Sendable {
         return found
     }
 
+    /// Replaces an object's values (and its record of truth, when given); returns when it was
+    /// changed, nil when it is gone.
+    /// - Parameter alongside: runs in the same transaction, as for ``create(formID:version:values:keyText:creator:alongside:)``.
+    @discardableResult
     package func update(
         formID: String, id: UUID, values: [String: FieldValue], keyText: String, instance: InstanceXML? = nil,
         alongside: AlongsideWork? = nil
-    ) async throws -> Bool {
+    ) async throws -> Date? {
         try await database.transaction { db in
-            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return false }
+            guard let record = try await ObjectRecord.find(id, on: db), record.formID == formID else { return nil }
             record.values = StoredValues(values)
             record.keyText = keyText
             try await record.update(on: db)
@@ -144,7 +145,7 @@ package struct ObjectStore: Sendable {
                 }
             }
             try await alongside?(StoreTransaction(database: db), id)
-            return true
+            return record.updatedAt ?? Date()
         }
     }
 

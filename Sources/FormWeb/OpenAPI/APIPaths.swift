@@ -6,8 +6,8 @@ import FormModel
 /// refuses to start while a route and the description disagree (``OpenAPIDocument/mismatches(routes:)``).
 enum APIPaths {
     static let all: [APIPath] = [
-        openAPI, forms, form, formOpenAPI, options, objects, object, exportCSV, exportJSONLines, exportZIP, lists,
-        connection, webhooks, webhook, webhookRetry,
+        openAPI, forms, form, formOpenAPI, options, objects, object, objectInstance, exportCSV, exportJSONLines,
+        exportZIP, exportInstances, lists, connection, webhooks, webhook, webhookRetry,
     ]
 
     private typealias C = OpenAPIComponents
@@ -142,6 +142,28 @@ enum APIPaths {
     static let exportZIP = export(
         "zip", "exportAttachments", "The objects' attachments (or since…until) as a ZIP with a manifest.csv",
         type: "application/zip", parameters: ["Since", "Until"])
+
+    static let exportInstances = export(
+        "instances.zip", "exportInstances",
+        "An ODK XForm's objects (or since…until) as ODK tools keep submissions: a folder per instanceID with submission.xml and the object's files",
+        type: "application/zip", parameters: ["Since", "Until"])
+
+    static let objectInstance = APIPath(
+        "/api/forms/{id}/objects/{object}/instance.xml", parameters: ["FormID", "ObjectID"],
+        [
+            APIOperation(
+                .get, "getObjectInstance",
+                "An ODK XForm object's instance XML as stored (the record of truth), for its creator, an admin or the admin token",
+                caller: .formAccess,
+                responses: [
+                    "200": [
+                        "description": "The instance XML, as a download.",
+                        "headers": ["Content-Disposition": C.header("attachment, named by the instance's id.")],
+                        "content": ["application/xml": ["schema": ["type": "string"]]],
+                    ],
+                    "404": C.ref(response: "NotFound"),
+                ])
+        ])
 
     /// `GET /api/forms/{id}/export.<ext>`: a download, streamed.
     private static func export(

@@ -120,7 +120,9 @@ struct ObjectExports: Sendable {
                     let folder = ZipNames.unique(ZipNames.safe(instance.id), in: &folders)
                     let xml = ByteBuffer(string: instance.xml)
                     let modified = change.object.updatedAt ?? change.object.createdAt ?? Date()
-                    try await send(zip.begin(name: "\(folder)/submission.xml", modified: modified, size: UInt64(xml.readableBytes)))
+                    try await send(
+                        zip.begin(name: "\(folder)/submission.xml", modified: modified, size: UInt64(xml.readableBytes))
+                    )
                     zip.add(xml)
                     try await send(xml)
                     try await send(try await zip.end())

@@ -333,7 +333,7 @@ struct ObjectSubmissions: Sendable {
         let claim = claiming(newIDs, owner: owner)
         let announce = try await webhooks.announcing(.updated, formID: object.formID)
         guard
-            try await objects.update(
+            let updatedAt = try await objects.update(
                 formID: object.formID, id: object.id, values: result.values,
                 keyText: InputStrings.keyText(result.values, schema: form.schema), instance: instance,
                 alongside: joined(claim, announce))
@@ -347,6 +347,8 @@ struct ObjectSubmissions: Sendable {
         FieldworkMetrics.objectUpdated()
         var updated = object
         updated.values = result.values
+        updated.keyText = InputStrings.keyText(result.values, schema: form.schema)
+        updated.updatedAt = updatedAt
         return .stored(updated)
     }
 

@@ -199,6 +199,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // value in APIPaths stops the server here, and so every web test.
     let mismatches = OpenAPIDocument.mismatches(routes: api.routes)
     guard mismatches.isEmpty else {
+        try? await http.shutdown()
         await database.shutdown()
         throw FieldworkConfigurationError(
             "The OpenAPI description and the routes under /api disagree: " + mismatches.joined(separator: "; "))
