@@ -46,23 +46,7 @@ API_CODES = {"constraint", "choice", "email", "file-size", "file-type", "format"
 # Server bugs this run finds and that are not fixed yet, by corpus file: the start of each
 # problem line they cause. Such a form is reported as a known failure and does not fail the run;
 # a known failure no longer seen does (take it off this list then).
-KNOWN: dict[str, list[str]] = {
-    # A create that leaves a question empty is stored with the XForm instance's default for it:
-    # the required `time` (its default "22:02:10.562+07:00" left out of the page, as the import
-    # warns) is empty on the page, the rules route calls it required, yet the untouched create is
-    # not refused for it, and a create with survey_date filled is stored with time "22:02:10".
-    # The same with {"time": null} or "" in the JSON API, and on an edit.
-    "odk-web-forms__date-and-time.xml": ["required (by the rules answer) and empty, yet not in the error summary: time"],
-    # A select-multiple question whose options come from an itemset refuses two or more choices
-    # as `choice` (one alone is taken): sel-n/string-value's default "explicit string" is shown
-    # as the options explicit and string checked, and refused.
-    "odk-web-forms__5-select-types.xml": [
-        "the untouched create refuses sel_n_string_value as no option offered (choice)",
-        "the untouched create refuses sel_n_implicit_string_value as no option offered (choice)",
-    ],
-    # The same: my_select's default "a c" (options a and c checked) is refused.
-    "pyxform__widgets.xml": ["the untouched create refuses my_select as no option offered (choice)"],
-}
+KNOWN: dict[str, list[str]] = {}
 
 
 class XFormPage(FormPage):
