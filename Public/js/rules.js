@@ -1,8 +1,9 @@
 // Which questions apply to the answers, as the server decides (a form's rules: an XForm's
 // `relevant`, `required` and `calculate`). As an answer changes, the form's answers go to the
 // server (after a pause in typing; files left out), and its answer shows or hides each
-// question's cell, marks the questions that must be answered, and puts the computed values into
-// their read-only fields. Hidden questions keep what was typed; the server neither judges nor
+// question's cell, marks the questions that must be answered, shows only the options a list
+// offers for the answers (a filtered itemset), and puts the computed values into their
+// read-only fields. Hidden questions keep what was typed; the server neither judges nor
 // stores them. Without JavaScript the form's Update button asks the same by sending the form.
 const pause = 250;
 
@@ -27,6 +28,19 @@ function show(form, answer) {
   for (const group of form.querySelectorAll(".fw-group")) {
     const cells = Array.from(group.querySelectorAll(".fw-cell[data-field]"));
     group.hidden = cells.length > 0 && cells.every((cell) => cell.hidden);
+  }
+  // A list whose options depend on the answers shows only those offered now.
+  for (const [name, offered] of Object.entries(answer.options || {})) {
+    const keep = new Set(offered);
+    for (const option of form.querySelectorAll('select[name="' + CSS.escape(name) + '"] option')) {
+      if (!option.value) continue;
+      option.hidden = !keep.has(option.value);
+      option.disabled = option.hidden;
+    }
+    for (const box of form.querySelectorAll('input[type="checkbox"][name="' + CSS.escape(name) + '"]')) {
+      const wrapper = box.closest(".fw-checkbox");
+      if (wrapper) wrapper.hidden = !keep.has(box.value);
+    }
   }
   for (const [name, values] of Object.entries(answer.values || {})) {
     for (const control of controls(form, name)) {

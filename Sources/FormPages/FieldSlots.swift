@@ -75,6 +75,8 @@ struct OptionSlots: MustacheParent {
         switch name {
         case "checked": registry.sentinel(InputSlots.Checked(field: field, option: option))
         case "selected": registry.sentinel(InputSlots.Selected(field: field, option: option))
+        case "unoffered": registry.sentinel(InputSlots.Unoffered(field: field, option: option, disables: false))
+        case "unofferedOption": registry.sentinel(InputSlots.Unoffered(field: field, option: option, disables: true))
         default: nil
         }
     }

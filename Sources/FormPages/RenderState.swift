@@ -116,6 +116,9 @@ package struct RenderState: Sendable {
     /// The fields whose questions do not apply to the values (a form's rules, an XForm's
     /// `relevant`): their cells are hidden, what was typed in them kept.
     package var hidden: Set<String> = []
+    /// The options of each field that it does not offer for the values (an XForm's filtered
+    /// itemset): hidden, by field.
+    package var unoffered: [String: Set<String>] = [:]
     /// The parent page's list.
     package var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.
@@ -137,19 +140,26 @@ package struct RenderState: Sendable {
             listSearches.isEmpty, choiceLabels.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil,
             olderPage == nil
         else { return nil }
-        return FreshKey(values: values, layout: layout, hidden: hidden)
+        return FreshKey(values: values, layout: layout, hidden: hidden, unoffered: unoffered)
     }
 
     struct FreshKey: Hashable, Sendable {
         var values: [String: [String]]
         var layout: LayoutMode
         var hidden: Set<String>
+        var unoffered: [String: Set<String>]
     }
 
     /// Shows what a form's rules made of the values: the questions that do not apply hidden
     /// (what was typed in them kept), the read-only fields showing the server's computed values.
     package mutating func show(_ verdict: RuleVerdict, of form: PreparedForm) {
         hidden = Set(form.schema.allFields.map(\.name)).subtracting(verdict.relevant)
+        unoffered = [:]
+        for (name, offered) in verdict.offered {
+            guard let field = form.schema.field(named: name) else { continue }
+            let left = Set(form.schema.options(for: field).map(\.value)).subtracting(offered)
+            if !left.isEmpty { unoffered[name] = left }
+        }
         let computed = InputStrings.of(verdict.result.values)
         for name in form.computedFields {
             values[name] = computed[name] ?? []

@@ -28,6 +28,8 @@ final class SlotMarkup: Sendable {
     let selected: Fragment
     /// ` hidden` on an element with nothing to show.
     let hidden: Fragment
+    /// ` disabled` on a control that cannot be used.
+    let disabled: Fragment
     /// ` aria-invalid="true"` on a field's control while it has an error.
     let invalid: Fragment
     /// ` aria-describedby="{{ids}}"` on a field's control.
@@ -106,6 +108,7 @@ final class SlotMarkup: Sendable {
         checked = try slot("checked")
         selected = try slot("selected")
         hidden = try slot("hidden")
+        disabled = try slot("disabled")
         invalid = try slot("invalid")
         describedBy = try slot("described-by")
         cellError = try slot("cell-error")

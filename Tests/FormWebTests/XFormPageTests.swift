@@ -105,7 +105,9 @@ struct XFormPageTests {
             let answer = try await browser.post(
                 "/forms/visit/rules", [("_csrf", csrf), ("consent", "yes"), ("age", "20")])
             #expect(answer.status == .ok)
-            #expect(answer.body == #"{"hidden":["smoker"],"required":["consent","age"],"values":{"score":["10"]}}"#)
+            #expect(
+                answer.body
+                    == #"{"hidden":["smoker"],"options":{},"required":["consent","age"],"values":{"score":["10"]}}"#)
             let refused = try await browser.post("/forms/visit/rules", [("consent", "yes")])
             #expect(refused.status == .forbidden, "the CSRF token is checked")
             #expect(try await browser.post("/forms/new-issue/rules", [("_csrf", csrf)]).status == .notFound)
@@ -141,6 +143,57 @@ struct XFormPageTests {
             #expect(report.body.contains("Repeat"), "\(report.status) \(report.body.suffix(3000))")
             let visit = try #require(admin.body.firstMatch(of: /<tr><td><a href="\/admin\/forms\/visit">.*?<\/tr>/))
             #expect(!visit.output.contains("Partly imported"))
+        }
+    }
+
+    @Test("a list filtered by another answer offers only its options for the answers, with and without JavaScript")
+    func filteredOptions() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let trip = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Trip</h:title>
+                <model>
+                  <instance><data id="trip"><country/><city/></data></instance>
+                  <instance id="cities"><root>
+                    <item><name>ams</name><label>Amsterdam</label><country>nl</country></item>
+                    <item><name>rot</name><label>Rotterdam</label><country>nl</country></item>
+                    <item><name>nyc</name><label>New York</label><country>us</country></item>
+                    <item><name>la</name><label>Los Angeles</label><country>us</country></item>
+                    <item><name>sfo</name><label>San Francisco</label><country>us</country></item>
+                  </root></instance>
+                  <bind nodeset="/data/country" type="select1"/>
+                  <bind nodeset="/data/city" type="select1"/>
+                </model>
+              </h:head>
+              <h:body>
+                <select1 ref="/data/country"><label>Country</label>
+                  <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
+                </select1>
+                <select1 ref="/data/city"><label>City</label>
+                  <itemset nodeset="instance('cities')/root/item[country = /data/country]">
+                    <value ref="name"/><label ref="label"/></itemset>
+                </select1>
+              </h:body>
+            </h:html>
+            """
+        try await XFormSubmissionTests.importing(["trip.xml": trip], into: data)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let fresh = try await browser.get("/forms/trip/new")
+            #expect(fresh.body.contains(#"<option value="ams" hidden disabled>"#), "no country: no city offered")
+            let csrf = try #require(fresh.csrf)
+            let dutch = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("_update", "1")])
+            #expect(dutch.body.contains(#"<option value="ams">Amsterdam</option>"#))
+            #expect(dutch.body.contains(#"<option value="rot">Rotterdam</option>"#))
+            #expect(dutch.body.contains(#"<option value="nyc" hidden disabled>"#))
+            let answer = try await browser.post("/forms/trip/rules", [("_csrf", csrf), ("country", "us")])
+            #expect(answer.body.contains(#""options":{"city":["nyc","la","sfo"]}"#), "\(answer.body)")
+            let refused = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("city", "nyc")])
+            #expect(
+                refused.status == .unprocessableContent && refused.body.contains("Choose City from the options offered")
+            )
+            let stored = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("city", "rot")])
+            #expect(stored.status == .seeOther)
         }
     }
 }

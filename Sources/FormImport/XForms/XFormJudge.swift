@@ -41,6 +41,9 @@ package final class XFormJudge: Sendable {
         package var issues: [Issue]
         /// The relevant fields whose `required` holds for these values.
         package var required: Set<String> = []
+        /// The option values each relevant select with an itemset offers for these values (its
+        /// filter applied), in the itemset's order.
+        package var offered: [String: [String]] = [:]
         /// The instance's `meta/instanceID`.
         package var instanceID: String? = nil
         /// The relevant fields' values as stored: calculated and read-only ones the server's own,
@@ -227,9 +230,21 @@ package final class XFormJudge: Sendable {
             }
         }
         var required: Set<String> = []
+        var offered: [String: [String]] = [:]
         for step in steps where relevant[step.node.path] == true && !step.node.isGroup {
             guard let node = nodes[step.node.path], let field = step.node.field else { continue }
             let value = node.text
+            // The options the itemset offers for these answers (its filter applied), in its order.
+            if let index = step.itemset, case .nodes(let items)? = evaluate(index, at: node) {
+                let valueRef = step.node.itemset?.value ?? "value"
+                var seen = Set<String>()
+                offered[field] = items.compactMap { item in
+                    guard let value = (try? evaluator.evaluate(valueRef, at: item))?.stringValue,
+                        seen.insert(value).inserted
+                    else { return nil }
+                    return value
+                }
+            }
             let isRequired = step.required.map { evaluate($0, at: node)?.booleanValue == true } ?? false
             if isRequired { required.insert(field) }
             if value.isEmpty {
@@ -249,12 +264,7 @@ package final class XFormJudge: Sendable {
                         message: message(step.node.bind?.constraintMessage, at: node, evaluator: evaluator)
                             ?? "\(label(step.node)) is not valid"))
             }
-            if let index = step.itemset, let offered = evaluate(index, at: node),
-                case .nodes(let items) = offered
-            {
-                let valueRef = step.node.itemset?.value ?? "value"
-                let allowed = Set(
-                    items.compactMap { item in (try? evaluator.evaluate(valueRef, at: item))?.stringValue })
+            if let allowed = offered[field].map(Set.init) {
                 // A multiple select's answer is its space-separated choices, whatever its bind's type.
                 let several = step.node.control == "select" || step.node.type == "select"
                 let chosen = several ? value.split(separator: " ").map(String.init) : [value]
@@ -279,7 +289,8 @@ package final class XFormJudge: Sendable {
             nodes[step.node.path]?.remove()
         }
         return Verdict(
-            issues: issues, required: required, instanceID: identity?.text, values: values, relevant: relevantFields,
+            issues: issues, required: required, offered: offered, instanceID: identity?.text, values: values,
+            relevant: relevantFields,
             instanceXML: instance.serialized(), errors: errors)
     }
 

@@ -105,7 +105,8 @@ package final class XFormRuleJudge: RuleJudge {
         }
         return RuleVerdict(
             result: ValidationResult(values: values, issues: issues), relevant: verdict.relevant,
-            required: verdict.required, record: verdict.instanceXML, recordID: verdict.instanceID,
+            required: verdict.required, offered: verdict.offered, record: verdict.instanceXML,
+            recordID: verdict.instanceID,
             errors: verdict.errors)
     }
 

@@ -55,6 +55,9 @@ public struct RuleVerdict: Sendable {
     public var relevant: Set<String>
     /// The fields that apply and must be answered for these values.
     public var required: Set<String>
+    /// The options the fields whose choices depend on the answers (an XForm's filtered itemset)
+    /// offer for these values, by field; the other fields offer all of theirs.
+    public var offered: [String: [String]]
     /// The record of truth stored beside the values (an XForm's instance XML), and its id.
     public var record: String?
     public var recordID: String?
@@ -62,12 +65,13 @@ public struct RuleVerdict: Sendable {
     public var errors: [String]
 
     public init(
-        result: ValidationResult, relevant: Set<String>, required: Set<String> = [], record: String? = nil,
-        recordID: String? = nil, errors: [String] = []
+        result: ValidationResult, relevant: Set<String>, required: Set<String> = [],
+        offered: [String: [String]] = [:], record: String? = nil, recordID: String? = nil, errors: [String] = []
     ) {
         self.result = result
         self.relevant = relevant
         self.required = required
+        self.offered = offered
         self.record = record
         self.recordID = recordID
         self.errors = errors

@@ -45,6 +45,20 @@ enum InputSlots {
         }
     }
 
+    /// ` hidden` on an option the field does not offer for the answers (an XForm's filtered
+    /// itemset): a checkbox's wrapper, or an `<option>` (which is disabled too, so no key picks it).
+    struct Unoffered: Slot {
+        let field: String
+        let option: String
+        let disables: Bool
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            guard state.unoffered[field]?.contains(option) == true else { return }
+            markup.hidden.write(to: &buffer)
+            if disables { markup.disabled.write(to: &buffer) }
+        }
+    }
+
     /// ` checked` when the switch is on.
     struct SwitchOn: Slot {
         let field: String

@@ -13,6 +13,9 @@ struct RulesAnswer: Encodable {
     var required: [String]
     /// The read-only fields' values as the server computes them, as the form's inputs hold them.
     var values: [String: [String]]
+    /// The options offered for these answers by the fields whose choices depend on them (an
+    /// XForm's filtered itemset); the page hides the others.
+    var options: [String: [String]]
 
     /// Reads the form's answers (its CSRF token checked, as for any POST of the form) and
     /// answers what the form's rules make of them; 404 for a form without rules.
@@ -32,7 +35,7 @@ struct RulesAnswer: Encodable {
         let fields = view.schema.allFields.map(\.name)
         let answer = RulesAnswer(
             hidden: fields.filter { !verdict.relevant.contains($0) },
-            required: fields.filter { verdict.required.contains($0) }, values: values)
+            required: fields.filter { verdict.required.contains($0) }, values: values, options: verdict.offered)
         var response = try JSONResponse.make(answer, status: .ok)
         response.headers[.cacheControl] = "no-store"
         return response
