@@ -29,6 +29,12 @@ function show(form, answer) {
     const cells = Array.from(group.querySelectorAll(".fw-cell[data-field]"));
     group.hidden = cells.length > 0 && cells.every((cell) => cell.hidden);
   }
+  for (const [name, values] of Object.entries(answer.outputs || {})) {
+    values.forEach((value, index) => {
+      const shown = form.querySelector('[data-output="' + CSS.escape(name + "." + index) + '"]');
+      if (shown && shown.textContent !== value) shown.textContent = value;
+    });
+  }
   // A list whose options depend on the answers shows only those offered now.
   for (const [name, offered] of Object.entries(answer.options || {})) {
     const keep = new Set(offered);

@@ -13,6 +13,9 @@ final class FieldViewModel: KeyPathContext {
     /// The kind's partial, `fields/<kind>`.
     let partial: String
     let label: PageText
+    /// The label as the cell shows it: with the values it computes from the answers in place
+    /// (slots), where `label` (for attributes) shows them as the import did.
+    let shownLabel: PageText
     let labelHidden: Bool
     let srSuffix: [PageText]
     let required: Bool
@@ -59,7 +62,7 @@ final class FieldViewModel: KeyPathContext {
     let cellName: [PageText]
 
     static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
-        "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label,
+        "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label, "shownLabel": \.shownLabel,
         "labelHidden": \.labelHidden, "srSuffix": \.srSuffix, "required": \.required, "optional": \.optional,
         "hint": \.hint, "hintID": \.hintID, "countID": \.countID, "fieldset": \.fieldset, "readonly": \.readonly,
         "disabled": \.disabled,
@@ -118,13 +121,30 @@ final class FieldViewModel: KeyPathContext {
         let mode: FormMode
         /// Whether the form has rules that show and hide its questions (cells name their field).
         let hasRules: Bool
+        /// The labels and hints that show values computed from the answers, by field.
+        let computedTexts: [String: ComputedText]
 
-        init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, hasRules: Bool = false) {
+        init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules: (any RuleJudge)? = nil) {
             self.schema = schema
             marking = schema.requiredMarking
             self.registry = registry
             self.mode = mode
-            self.hasRules = hasRules
+            hasRules = rules != nil
+            computedTexts = rules?.computedTexts ?? [:]
+        }
+
+        /// A label or hint as text and slots for its computed values; nil for none.
+        func text(_ parts: [ComputedText.Part]?, field: String) -> PageText? {
+            guard let parts else { return nil }
+            var text: PageText = ""
+            for part in parts {
+                switch part {
+                case .text(let literal): text = "\(text)\(literal)"
+                case .value(let index):
+                    text = "\(text)\(slot: registry.sentinel(InputSlots.Output(field: field, index: index)))"
+                }
+            }
+            return text
         }
 
         /// The cell of a field, with its children's.
@@ -137,7 +157,8 @@ final class FieldViewModel: KeyPathContext {
         let registry = builder.registry
         let name = PageText(field.name)
         let id: PageText = "field-\(name)"
-        let hint = PageText.nonEmpty(field.hint)
+        let computed = builder.computedTexts[field.name]
+        let hint = builder.text(computed?.hint, field: field.name) ?? PageText.nonEmpty(field.hint)
         let visibleLabel = PageText.nonEmpty(field.label)
         let readonly = builder.mode.isReadOnly(field)
         let countLabel = Self.countLabelText(field)
@@ -170,6 +191,7 @@ final class FieldViewModel: KeyPathContext {
         partial = longList ? "fields/value-list-long" : "fields/\(field.kind.rawValue)"
         // Key information usually has only a placeholder; its label is then for screen readers only.
         label = visibleLabel ?? PageText(field.displayName)
+        shownLabel = builder.text(computed?.label, field: field.name) ?? label
         labelHidden = visibleLabel == nil
         self.srSuffix = srSuffix
         required = marker == .required

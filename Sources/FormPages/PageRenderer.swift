@@ -45,7 +45,7 @@ package struct PageRenderer: Sendable {
             schema: schema, version: version, mode: mode, listsRevision: listsRevision, timeZone: timeZone,
             optionSearches: optionSearches, rules: rules)
         let registry = SlotRegistry()
-        let context = PageViewModel.Form(schema, registry: registry, mode: mode, hasRules: rules != nil)
+        let context = PageViewModel.Form(schema, registry: registry, mode: mode, rules: rules)
         return FormView(form: form, plan: try plan(context, template: "form", registry: registry))
     }
 

@@ -74,8 +74,11 @@ package enum PageViewModel {
             ]
         }
 
-        init(_ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, hasRules: Bool = false) {
-            let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, hasRules: hasRules)
+        init(
+            _ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules judge: (any RuleJudge)? = nil
+        ) {
+            let hasRules = judge != nil
+            let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, rules: judge)
             let title = mode == .create ? PageText(schema.title) : editTitle(schema)
             // The edit view posts to and cancels back to the object, whose id differs per request.
             let objectPath = registry.sentinel(PageSlots.ObjectPath())

@@ -119,6 +119,8 @@ package struct RenderState: Sendable {
     /// The options of each field that it does not offer for the values (an XForm's filtered
     /// itemset): hidden, by field.
     package var unoffered: [String: Set<String>] = [:]
+    /// The values the fields' labels and hints show, computed from the answers (``ComputedText``).
+    package var outputs: [String: [String]] = [:]
     /// The parent page's list.
     package var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.
@@ -140,7 +142,7 @@ package struct RenderState: Sendable {
             listSearches.isEmpty, choiceLabels.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil,
             olderPage == nil
         else { return nil }
-        return FreshKey(values: values, layout: layout, hidden: hidden, unoffered: unoffered)
+        return FreshKey(values: values, layout: layout, hidden: hidden, unoffered: unoffered, outputs: outputs)
     }
 
     struct FreshKey: Hashable, Sendable {
@@ -148,12 +150,14 @@ package struct RenderState: Sendable {
         var layout: LayoutMode
         var hidden: Set<String>
         var unoffered: [String: Set<String>]
+        var outputs: [String: [String]]
     }
 
     /// Shows what a form's rules made of the values: the questions that do not apply hidden
     /// (what was typed in them kept), the read-only fields showing the server's computed values.
     package mutating func show(_ verdict: RuleVerdict, of form: PreparedForm) {
         hidden = Set(form.schema.allFields.map(\.name)).subtracting(verdict.relevant)
+        outputs = verdict.outputs
         unoffered = [:]
         for (name, offered) in verdict.offered {
             guard let field = form.schema.field(named: name) else { continue }

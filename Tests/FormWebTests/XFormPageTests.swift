@@ -107,7 +107,8 @@ struct XFormPageTests {
             #expect(answer.status == .ok)
             #expect(
                 answer.body
-                    == #"{"hidden":["smoker"],"options":{},"required":["consent","age"],"values":{"score":["10"]}}"#)
+                    == #"{"hidden":["smoker"],"options":{},"outputs":{},"required":["consent","age"],"values":{"score":["10"]}}"#
+            )
             let refused = try await browser.post("/forms/visit/rules", [("consent", "yes")])
             #expect(refused.status == .forbidden, "the CSRF token is checked")
             #expect(try await browser.post("/forms/new-issue/rules", [("_csrf", csrf)]).status == .notFound)
@@ -194,6 +195,42 @@ struct XFormPageTests {
             )
             let stored = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("city", "rot")])
             #expect(stored.status == .seeOther)
+        }
+    }
+
+    @Test("labels and hints show their outputs' values for the answers, with and without JavaScript")
+    func outputs() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let greeting = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Greeting</h:title>
+                <model>
+                  <instance><data id="greeting"><name/><age/><months/></data></instance>
+                  <bind nodeset="/data/name" type="string"/>
+                  <bind nodeset="/data/age" type="int"/>
+                  <bind nodeset="/data/months" type="int" calculate="/data/age * 12"/>
+                </model>
+              </h:head>
+              <h:body>
+                <input ref="/data/name"><label>Name</label></input>
+                <input ref="/data/age"><label>How old are you, <output value="/data/name"/>?</label>
+                  <hint>That is <output value="/data/months"/> months &amp; more.</hint></input>
+              </h:body>
+            </h:html>
+            """
+        try await XFormSubmissionTests.importing(["greeting.xml": greeting], into: data)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let fresh = try await browser.get("/forms/greeting/new")
+            #expect(fresh.body.contains(#"How old are you, <span data-output="age.0"></span>?"#), "\(fresh.body)")
+            let csrf = try #require(fresh.csrf)
+            let updated = try await browser.post(
+                "/forms/greeting", [("_csrf", csrf), ("name", "<Ada>"), ("age", "3"), ("_update", "1")])
+            #expect(updated.body.contains(#"How old are you, <span data-output="age.0">&lt;Ada&gt;</span>?"#))
+            #expect(updated.body.contains(#"That is <span data-output="age.1">36</span> months &amp; more."#))
+            let answer = try await browser.post(
+                "/forms/greeting/rules", [("_csrf", csrf), ("name", "Bo"), ("age", "2")])
+            #expect(answer.body.contains(#""outputs":{"age":["Bo","24"]}"#), "\(answer.body)")
         }
     }
 }

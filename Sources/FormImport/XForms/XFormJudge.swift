@@ -41,6 +41,8 @@ package final class XFormJudge: Sendable {
         package var issues: [Issue]
         /// The relevant fields whose `required` holds for these values.
         package var required: Set<String> = []
+        /// What each relevant field's label and hint `<output>`s read, in order, by field.
+        package var outputs: [String: [String]] = [:]
         /// The option values each relevant select with an itemset offers for these values (its
         /// filter applied), in the itemset's order.
         package var offered: [String: [String]] = [:]
@@ -66,6 +68,11 @@ package final class XFormJudge: Sendable {
     /// The `setvalue`s on `odk-instance-first-load`, in document order: each target's path, and
     /// its value's expression index in ``program`` or its literal.
     let firstLoad: [(path: [String], node: XFormNode?, value: Int?, literal: String)]
+    /// The `<output>`s of each field's label and hint in the default language, in order, by
+    /// node path: each one's index in ``outputProgram``, nil for one libxml2 does not compile
+    /// (it shows nothing).
+    let outputs: [String: [Int?]]
+    let outputProgram: XPathProgram
 
     /// Compiles a version's rules: the expressions the importer checked (`compiled`; one not
     /// enforced, or never checked, has none and is skipped). Throws when an instance does not
@@ -116,6 +123,28 @@ package final class XFormJudge: Sendable {
         }
         program = try XPathProgram(expressions: expressions, namespaces: rules.namespaces)
         steps = Self.ordered(unordered, byPath: byPath)
+        var outputSources: [String] = []
+        var outputs: [String: [Int?]] = [:]
+        for node in rules.nodes where node.field != nil && node.leftOut == nil {
+            let segments = Self.textSegments(of: node, in: rules.translations)
+            let found = segments.compactMap { segment -> Int? in
+                guard case .output(let expression) = segment else { return nil }
+                let source = expression.compiled ?? expression.source
+                guard (try? XPathProgram(expressions: [source], namespaces: rules.namespaces)) != nil else {
+                    return -1
+                }
+                outputSources.append(source)
+                return outputSources.count - 1
+            }
+            if !found.isEmpty { outputs[node.path] = found.map { $0 < 0 ? nil : $0 } }
+        }
+        self.outputs = outputs
+        outputProgram = try XPathProgram(expressions: outputSources, namespaces: rules.namespaces)
+    }
+
+    /// A node's label then hint in the default language, as text and outputs.
+    package static func textSegments(of node: XFormNode, in translations: XFormTranslations) -> [XFormSegment] {
+        (node.label?.segments(in: translations) ?? []) + (node.hint?.segments(in: translations) ?? [])
     }
 
     /// A node path as the instance is walked: by local names (`orx:meta` is `meta` there).
@@ -284,12 +313,28 @@ package final class XFormJudge: Sendable {
             relevantFields.insert(field)
             if !node.text.isEmpty { values[field] = node.text }
         }
+        // What the relevant fields' labels and hints show, from the values as they now stand.
+        var shown: [String: [String]] = [:]
+        if !outputs.isEmpty {
+            let texts = XPathEvaluator(
+                program: outputProgram, instance: instance, secondary: secondary, host: host,
+                operationLimit: operationLimit)
+            for step in steps where relevant[step.node.path] == true {
+                guard let indices = outputs[step.node.path], let field = step.node.field,
+                    let node = nodes[step.node.path]
+                else { continue }
+                shown[field] = indices.map { index in
+                    index.flatMap { try? texts.evaluate($0, at: node).stringValue } ?? ""
+                }
+            }
+        }
         // The stored instance: non-relevant nodes removed, as ODK tools expect.
         for step in steps.reversed() where relevant[step.node.path] == false {
             nodes[step.node.path]?.remove()
         }
         return Verdict(
-            issues: issues, required: required, offered: offered, instanceID: identity?.text, values: values,
+            issues: issues, required: required, outputs: shown, offered: offered, instanceID: identity?.text,
+            values: values,
             relevant: relevantFields,
             instanceXML: instance.serialized(), errors: errors)
     }

@@ -21,6 +21,7 @@ package final class XFormRuleJudge: RuleJudge {
     let precision: [String: DatePrecision]
     /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`).
     let geoTypes: [String: String]
+    package let computedTexts: [String: ComputedText]
 
     enum DatePrecision {
         case month, year
@@ -53,6 +54,31 @@ package final class XFormRuleJudge: RuleJudge {
         }
         optionLabels = labels
         self.precision = precision
+        var texts: [String: ComputedText] = [:]
+        for node in rules.nodes {
+            guard let name = node.field, node.leftOut == nil else { continue }
+            var index = 0
+            func parts(_ text: XFormText?) -> [ComputedText.Part]? {
+                guard let segments = text?.segments(in: rules.translations),
+                    segments.contains(where: { if case .output = $0 { true } else { false } })
+                else {
+                    // No output here; the label's still count before the hint's.
+                    return nil
+                }
+                return segments.map { segment in
+                    switch segment {
+                    case .text(let text): return .text(text)
+                    case .output:
+                        index += 1
+                        return .value(index - 1)
+                    }
+                }
+            }
+            let label = parts(node.label)
+            let hint = parts(node.hint)
+            if label != nil || hint != nil { texts[name] = ComputedText(label: label, hint: hint) }
+        }
+        computedTexts = texts
         self.geoTypes = geoTypes
     }
 
@@ -103,11 +129,13 @@ package final class XFormRuleJudge: RuleJudge {
                 values[field.name] = value(judged, of: field, session: session) ?? given
             }
         }
-        return RuleVerdict(
+        var ruled = RuleVerdict(
             result: ValidationResult(values: values, issues: issues), relevant: verdict.relevant,
             required: verdict.required, offered: verdict.offered, record: verdict.instanceXML,
             recordID: verdict.instanceID,
             errors: verdict.errors)
+        ruled.outputs = verdict.outputs
+        return ruled
     }
 
     package func initialValues(session: RuleSession) -> [String: [String]] {

@@ -12,6 +12,9 @@ public protocol RuleJudge: Sendable {
     /// The values a new form's fields start with beyond their defaults, computed when it is
     /// shown (an XForm's `setvalue` on `odk-instance-first-load`), as its inputs hold them.
     func initialValues(session: RuleSession) -> [String: [String]]
+    /// The labels and hints that show values computed from the answers (an XForm's `<output>`),
+    /// by field: the page writes each value where it stands, from ``RuleVerdict/outputs``.
+    var computedTexts: [String: ComputedText] { get }
     /// Whether a form shown fresh carries its time (`timestamp start` preload): the create view
     /// seals it, the create reads it back (``RuleSession/started``).
     var recordsStart: Bool { get }
@@ -46,6 +49,24 @@ public struct RuleSession: Sendable {
     }
 }
 
+/// A field's label and hint as text and values computed from the answers, in order; the
+/// values are numbered across both (the label's first).
+public struct ComputedText: Sendable, Hashable {
+    public enum Part: Sendable, Hashable {
+        case text(String)
+        /// The value at this index of the field's ``RuleVerdict/outputs``.
+        case value(Int)
+    }
+
+    public var label: [Part]?
+    public var hint: [Part]?
+
+    public init(label: [Part]? = nil, hint: [Part]? = nil) {
+        self.label = label
+        self.hint = hint
+    }
+}
+
 /// What a form's rules made of a submission.
 public struct RuleVerdict: Sendable {
     /// Every issue in form order (the fields' own and the rules'), and the values as stored:
@@ -63,6 +84,8 @@ public struct RuleVerdict: Sendable {
     public var recordID: String?
     /// Rules that could not be evaluated (kept for the log): each reads as not met.
     public var errors: [String]
+    /// The values the fields' labels and hints show (``ComputedText``), by field.
+    public var outputs: [String: [String]] = [:]
 
     public init(
         result: ValidationResult, relevant: Set<String>, required: Set<String> = [],

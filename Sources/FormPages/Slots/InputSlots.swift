@@ -45,6 +45,23 @@ enum InputSlots {
         }
     }
 
+    /// A value a field's label or hint shows, computed from the answers (an XForm's `<output>`):
+    /// `<span data-output="NAME.INDEX">value</span>`, which the page's script rewrites.
+    struct Output: Slot {
+        let field: String
+        let index: Int
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            buffer.writeStaticString("<span data-output=\"")
+            HTML.writeEscaped("\(field).\(index)", to: &buffer)
+            buffer.writeStaticString("\">")
+            if let values = state.outputs[field], values.indices.contains(index) {
+                HTML.writeEscaped(values[index], to: &buffer)
+            }
+            buffer.writeStaticString("</span>")
+        }
+    }
+
     /// ` hidden` on an option the field does not offer for the answers (an XForm's filtered
     /// itemset): a checkbox's wrapper, or an `<option>` (which is disabled too, so no key picks it).
     struct Unoffered: Slot {

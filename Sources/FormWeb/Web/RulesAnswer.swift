@@ -16,6 +16,8 @@ struct RulesAnswer: Encodable {
     /// The options offered for these answers by the fields whose choices depend on them (an
     /// XForm's filtered itemset); the page hides the others.
     var options: [String: [String]]
+    /// What the fields' labels and hints show, computed from the answers, by field, in order.
+    var outputs: [String: [String]]
 
     /// Reads the form's answers (its CSRF token checked, as for any POST of the form) and
     /// answers what the form's rules make of them; 404 for a form without rules.
@@ -35,7 +37,8 @@ struct RulesAnswer: Encodable {
         let fields = view.schema.allFields.map(\.name)
         let answer = RulesAnswer(
             hidden: fields.filter { !verdict.relevant.contains($0) },
-            required: fields.filter { verdict.required.contains($0) }, values: values, options: verdict.offered)
+            required: fields.filter { verdict.required.contains($0) }, values: values, options: verdict.offered,
+            outputs: verdict.outputs)
         var response = try JSONResponse.make(answer, status: .ok)
         response.headers[.cacheControl] = "no-store"
         return response
