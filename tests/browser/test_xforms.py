@@ -274,6 +274,19 @@ def test_with_javascript_questions_appear_as_answers_change(size, admin, form_id
     assert_detail_page(b, form_id, marker)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_with_javascript_a_refused_rules_request_brings_back_the_update_button(size, admin, form_id):
+    """When the server refuses the rules request (here: a stale CSRF token, 403), the page cannot
+    follow the answers any more: the Update block comes back so the questions can still be updated."""
+    b = admin[0].viewport(*size).open(f"/forms/{form_id}/new")
+    block = b.driver.find_element(By.CSS_SELECTOR, "[data-rules-update]")
+    assert not block.is_displayed()
+    b.js_eval("document.querySelector('input[name=_csrf]').value = 'stale'")
+    choose(b, "consent", "yes")
+    wait_for(b, block.is_displayed, message="the Update block stayed hidden after a refused rules request")
+    assert not displayed(b, "age")
+
+
 # 3. Keyboard -------------------------------------------------------------------------------
 
 def press(b, *keys):
