@@ -287,6 +287,58 @@ def test_with_javascript_a_refused_rules_request_brings_back_the_update_button(s
     assert not displayed(b, "age")
 
 
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_edit_view_follows_the_answers_and_drops_what_no_longer_applies(size, js, request, form_id):
+    """The edit view asks its own rules URL (/forms/{id}/{object}/rules) or is updated by its
+    Update button; a save that makes the details irrelevant drops them from the object."""
+    b = request.getfixturevalue("admin")[0] if js else request.getfixturevalue("admin_nojs")
+    b.viewport(*size)
+    d = b.driver
+    marker = f"Edit {'js' if js else 'nojs'} {size[0]} {uuid.uuid4().hex[:6]}"
+    fresh(b, form_id)
+    type_into(b, "name", marker)
+    answer_yes(b, "45")
+    wait_for(b, lambda: displayed(b, "smoker"))
+    choose(b, "smoker", "yes")
+    create(b)
+    assert status(b) == 200 and not d.current_url.endswith("/new"), d.title
+    body = d.find_element(By.TAG_NAME, "body").text
+    assert "Age\n45" in body and "Do you smoke?\nYes" in body, body
+    detail = d.current_url
+
+    press_and_wait(b, d.find_element(By.PARTIAL_LINK_TEXT, "Edit"))
+    form = d.find_element(By.CSS_SELECTOR, "form[data-rules]")
+    assert form.get_attribute("data-rules").endswith(detail.split("/forms/", 1)[1] + "/rules"), \
+        form.get_attribute("data-rules")
+    assert displayed(b, "age") and displayed(b, "smoker") and value(b, "age") == "45"
+    assert d.find_element(By.CSS_SELECTOR, "[data-rules-update]").is_displayed() != js
+    choose(b, "consent", "no")
+    if js:
+        wait_for(b, lambda: not group(b).is_displayed(), message="the details did not hide on consent No")
+    else:
+        update(b)
+        assert status(b) == 200 and not d.find_elements(By.CSS_SELECTOR, ".fw-error-summary")
+        assert not group(b).is_displayed()
+    assert value(b, "age") == "45" and chosen(b, "smoker") == ["yes"], "hidden answers are kept in the page"
+    shot(b, f"edit-no-{'js' if js else 'nojs'}", size)
+    create(b)  # the edit view's Save
+    assert d.current_url == detail, d.current_url
+    body = d.find_element(By.TAG_NAME, "body").text
+    assert marker in body and "Age" not in body and "Do you smoke?" not in body, body
+
+    # Edited again: the details were not stored, so Yes shows an empty Age.
+    press_and_wait(b, d.find_element(By.PARTIAL_LINK_TEXT, "Edit"))
+    assert not displayed(b, "age")
+    choose(b, "consent", "yes")
+    if js:
+        wait_for(b, lambda: displayed(b, "age"))
+    else:
+        update(b)
+    assert displayed(b, "age") and value(b, "age") == "", "an irrelevant answer was stored"
+    assert not displayed(b, "smoker") and chosen(b, "smoker") == []
+
+
 # 3. Keyboard -------------------------------------------------------------------------------
 
 def press(b, *keys):
@@ -339,29 +391,50 @@ def fresh(b, form_id):
     return b.open(f"/forms/{form_id}/new")
 
 
-def refused(b, form_id):
-    """The create view refused: consent Yes, Age 12 (JavaScript shows Age; without it, Update does)."""
-    fresh(b, form_id)
-    type_into(b, "name", "Axe")
+def answer_yes(b, age):
+    """Consent Yes and an age, the details shown as they apply: by rules.js, or by Update
+    (without JavaScript the Update block is shown)."""
     choose(b, "consent", "yes")
     if b.driver.find_element(By.CSS_SELECTOR, "[data-rules-update]").is_displayed():
         update(b)
     else:
         wait_for(b, lambda: displayed(b, "age"))
-    type_into(b, "age", "12")
+    type_into(b, "age", age)
+    if b.driver.find_element(By.CSS_SELECTOR, "[data-rules-update]").is_displayed():
+        update(b)
+
+
+def answered(b, form_id):
+    """Consent Yes, Age 45: the details and "Do you smoke?" shown (rules.js has marked the
+    required questions with aria-required; without JavaScript this is Update's page)."""
+    fresh(b, form_id)
+    type_into(b, "name", "Axe")
+    answer_yes(b, "45")
+    wait_for(b, lambda: displayed(b, "smoker"))
+    return b
+
+
+def refused(b, form_id):
+    """The create view refused: consent Yes, Age 12."""
+    fresh(b, form_id)
+    type_into(b, "name", "Axe")
+    answer_yes(b, "12")
     create(b)
     assert status(b) == 422, b.driver.title
     assert "Only adults may answer" in b.driver.find_element(By.CSS_SELECTOR, ".fw-error-summary").text
     return b
 
 
+PAGES = {"fresh": fresh, "answered": answered, "refused": refused}
+
+
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
-@pytest.mark.parametrize("page", ["fresh", "refused"])
+@pytest.mark.parametrize("page", list(PAGES))
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_no_serious_axe_violations(size, page, js, request, form_id):
     b = request.getfixturevalue("admin")[0] if js else request.getfixturevalue("admin_blocked")
     b.viewport(*size)
-    (fresh if page == "fresh" else refused)(b, form_id)
+    PAGES[page](b, form_id)
     enhanced = b.js_eval("return document.documentElement.hasAttribute('data-enhanced')")
     assert enhanced == js, "the page's scripts ran" if not js else "the page was not enhanced"
     shot(b, f"axe-{page}-{'js' if js else 'nojs'}", size)
