@@ -8,7 +8,8 @@ widths.
 
 The form is imported once per module through POST /api/forms in an admin's session (the form's
 access is "users", so its pages are opened in browsers signed in as the admin; the shared
-visitor browsers are not used). axe-core needs JavaScript to run, so the "JavaScript off" pages
+visitor browsers are not used). The pages are opened at the id the import answers (the XForm's
+id "home_visit" is made the slug "home-visit"). axe-core needs JavaScript to run, so the "JavaScript off" pages
 are checked in a browser with JavaScript on whose page scripts are blocked (CDP
 Network.setBlockedURLs): the DOM and CSS are those a browser without JavaScript gets."""
 import os
