@@ -75,7 +75,10 @@ export function enhance(root) {
           body,
         });
         // Only the answer to the latest answers counts.
-        if (answer.ok && mine === asked) show(form, await answer.json());
+        if (mine !== asked) return;
+        // Refused (an expired form or session, a server error): the Update button asks instead.
+        if (!answer.ok) throw new Error(`rules: ${answer.status}`);
+        show(form, await answer.json());
       } catch {
         // Offline or refused: the Update button asks instead.
         if (update) update.hidden = false;
