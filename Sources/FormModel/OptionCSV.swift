@@ -105,7 +105,7 @@ public enum OptionCSV {
     }
 
     /// The records of the text with the line each starts on; quoted cells may span lines.
-    static func records(_ text: String) -> Result<[(line: Int, cells: [String])], LineError> {
+    public static func records(_ text: String) -> Result<[(line: Int, cells: [String])], LineError> {
         var rows: [(line: Int, cells: [String])] = []
         var cells: [String] = []
         var cell = ""

@@ -233,4 +233,61 @@ struct XFormPageTests {
             #expect(answer.body.contains(#""outputs":{"age":["Bo","24"]}"#), "\(answer.body)")
         }
     }
+
+    @Test("an external instance waits for the admin's file; uploaded, the form's filter reads its columns")
+    func externalInstance() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let trip = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Trip</h:title>
+                <model>
+                  <instance><data id="trip"><country/><city/></data></instance>
+                  <instance id="cities" src="jr://file/cities.csv"/>
+                  <bind nodeset="/data/country" type="select1"/>
+                  <bind nodeset="/data/city" type="select1"/>
+                </model>
+              </h:head>
+              <h:body>
+                <select1 ref="/data/country"><label>Country</label>
+                  <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
+                </select1>
+                <select1 ref="/data/city"><label>City</label>
+                  <itemset nodeset="instance('cities')/root/item[country = /data/country]">
+                    <value ref="name"/><label ref="label"/></itemset>
+                </select1>
+              </h:body>
+            </h:html>
+            """
+        try await XFormSubmissionTests.importing(["trip.xml": trip], into: data)
+        try await TestApp.run(forms: [], data: data, users: [("root", Fixtures.adminPassword, true)]) { client in
+            let browser = TestBrowser(client)
+            try await browser.signIn("root", password: Fixtures.adminPassword)
+            let admin = try await browser.get("/admin/forms/trip")
+            #expect(admin.body.contains("file for instance “cities”"), "\(admin.body)")
+            let cities = "name,label,country\nams,Amsterdam,nl\nrot,Rotterdam,nl\nnyc,New York,us\n"
+            let uploaded = try await browser.postMultipart(
+                "/admin/forms/trip/lists/city",
+                [
+                    .field("_csrf", admin.csrf ?? ""),
+                    .file("csv", filename: "cities.csv", type: "text/csv", bytes: Array(cities.utf8)),
+                ])
+            #expect(uploaded.status == .seeOther)
+            let view = try await browser.get("/forms/trip/new")
+            let csrf = try #require(view.csrf)
+            let dutch = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("_update", "1")])
+            #expect(dutch.body.contains(#"<option value="ams">Amsterdam</option>"#))
+            #expect(dutch.body.contains(#"<option value="nyc" hidden disabled>"#))
+            let refused = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("city", "nyc")])
+            #expect(refused.status == .unprocessableContent)
+            let stored = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "us"), ("city", "nyc")])
+            #expect(stored.status == .seeOther)
+            let bad = try await browser.postMultipart(
+                "/admin/forms/trip/lists/city",
+                [
+                    .field("_csrf", admin.csrf ?? ""),
+                    .file("csv", filename: "cities.csv", type: "text/csv", bytes: Array("value,label\na,A\n".utf8)),
+                ])
+            #expect(bad.status == .unprocessableContent && bad.body.contains("the header names no name column"))
+        }
+    }
 }

@@ -106,10 +106,12 @@ package final class XFormJudge: Sendable {
             step.readonly = index(node.bind?.readonly)
             step.required = index(node.bind?.required)
             step.constraint = index(node.bind?.constraint)
-            // Options from an external instance (never fetched) are judged by the field's own
-            // rule, against the file an admin uploaded; an inline one's (even an empty one) by
-            // the itemset.
-            if let itemset = node.itemset, itemset.instance.map({ rules.secondaryInstances[$0]?.src == nil }) ?? true {
+            // Options from an external instance (never fetched) are judged by the itemset once an
+            // admin uploaded the file (``XFormRules/withUploadedInstances(_:)``), by the field's
+            // own rule until then; an inline one's (even an empty one) by the itemset.
+            if let itemset = node.itemset,
+                itemset.instance.map({ rules.secondaryInstances[$0]?.src == nil || secondary[$0] != nil }) ?? true
+            {
                 step.itemset = index(itemset.nodeset)
             }
             byPath[node.path] = unordered.count

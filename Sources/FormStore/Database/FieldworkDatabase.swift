@@ -118,6 +118,7 @@ package struct FieldworkDatabase: Sendable {
         AddWebhooks(),
         AddXFormRules(),
         AddObjectInstances(),
+        AddListInstances(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

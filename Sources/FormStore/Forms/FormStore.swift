@@ -202,7 +202,7 @@ package struct FormStore: Sendable {
     /// Replaces the options of a form's list with uploaded ones, for every version of the form at
     /// once; the form's list revision goes up so its prepared pages are rebuilt.
     package func replaceOptions(
-        _ groups: [OptionGroup], formID: String, listID: String, by account: String?
+        _ groups: [OptionGroup], formID: String, listID: String, by account: String?, instanceXML: String? = nil
     ) async throws {
         try await database.transaction(recording: [.form(formID)]) { db in
             guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
@@ -213,6 +213,7 @@ package struct FormStore: Sendable {
             record.listID = listID
             record.options = UploadedOptions(groups: groups)
             record.uploadedBy = account
+            record.instanceXML = instanceXML
             try await record.save(on: db)
             form.listsRevision += 1
             try await form.save(on: db)
@@ -224,7 +225,8 @@ package struct FormStore: Sendable {
         var result: [String: OptionUpload] = [:]
         for record in try await OptionListRecord.query(on: database.database()).filter(\.$formID == formID).all() {
             result[record.listID] = OptionUpload(
-                groups: record.options.groups, at: record.uploadedAt, by: record.uploadedBy)
+                groups: record.options.groups, at: record.uploadedAt, by: record.uploadedBy,
+                instanceXML: record.instanceXML)
         }
         return result
     }

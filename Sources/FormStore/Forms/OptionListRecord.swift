@@ -24,5 +24,9 @@ final class OptionListRecord: Model, @unchecked Sendable {
     @OptionalField(key: "uploaded_by")
     var uploadedBy: String?
 
+    /// For an XForm's external instance, the uploaded file as the instance's XML.
+    @OptionalField(key: "instance_xml")
+    var instanceXML: String?
+
     init() {}
 }

@@ -8,4 +8,6 @@ package struct OptionUpload: Sendable, Hashable {
     package var at: Date?
     /// The account that uploaded them.
     package var by: String?
+    /// For an XForm's external instance, the uploaded file as the instance's XML.
+    package var instanceXML: String? = nil
 }

@@ -154,6 +154,21 @@ struct AdminFormsController {
                 form, viewer: viewer, listErrors: [listID: ["Choose a CSV file of options"]],
                 status: .unprocessableContent)
         }
+        if form.sourceKind == .xforms, let rules = try form.rules(), rules.externalInstance(forList: listID) != nil {
+            // The XForm's external file as ODK tools take it: its columns are what the form's
+            // choice filters read.
+            let instance: XFormExternalInstance
+            do throws(XFormExternalInstance.Failure) {
+                instance = try XFormExternalInstance.read(file.data)
+            } catch {
+                return try await formPage(
+                    form, viewer: viewer, listErrors: [listID: error.errors], status: .unprocessableContent)
+            }
+            try await forms.replaceOptions(
+                [OptionGroup(options: instance.options)], formID: form.id, listID: listID, by: viewer.account?.name,
+                instanceXML: instance.xml)
+            return Response.seeOther("/admin/forms/\(form.id)?done=options#list-\(listID)")
+        }
         guard let text = String(validating: file.data, as: UTF8.self) else {
             return try await formPage(
                 form, viewer: viewer, listErrors: [listID: ["The file is not UTF-8 text; save it as CSV UTF-8"]],
@@ -212,6 +227,7 @@ struct AdminFormsController {
                 })
         }
         let uploaded = try await forms.uploadedOptions(formID: form.id)
+        let rules = form.sourceKind == .xforms ? try form.rules() : nil
         let lists = schema.lists.map { list in
             let users = schema.allFields.filter { $0.list == list.id }.map(\.displayName)
             let current = uploaded[list.id]?.groups ?? list.groups
@@ -234,8 +250,10 @@ struct AdminFormsController {
             // A list with a title is headed by it and names the fields using it below; one without,
             // by those fields.
             let title = PageText.nonEmpty(list.title)
+            let instance = rules?.externalInstance(forList: list.id)
             return Settings.ListRow(
                 formID: PageText(form.id), listID: PageText(list.id),
+                odkFile: instance.map { [PageText($0)] } ?? [],
                 heading: title ?? PageText(Words.list(users.isEmpty ? [list.id] : users)),
                 usedBy: title == nil || users.isEmpty ? [] : [PageText(Words.list(users))], status: PageText(status),
                 preview: PageText(preview), hasPreview: !options.isEmpty,
@@ -339,6 +357,9 @@ extension AdminFormsController {
         struct ListRow {
             let formID: PageText
             let listID: PageText
+            /// For an XForm's list read from an external instance, the instance's id: the upload
+            /// takes the form's file (CSV with a header, or XML).
+            let odkFile: [PageText]
             let heading: PageText
             /// The fields using a list headed by its title.
             let usedBy: [PageText]

@@ -95,6 +95,12 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let valueHelps = ServiceValueHelps()
     let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone) { form in
         var schema = try await store.schema(of: form)
+        if form.sourceKind == .xforms, form.listsRevision > 0 {
+            // An XForm's external instances as uploaded: its itemsets are evaluated against them.
+            var view = ViewSchema(schema)
+            view.instances = try await store.uploadedOptions(formID: form.id).compactMapValues(\.instanceXML)
+            return view
+        }
         // A form in mode `service` reads its value helps from the service: searched as long
         // lists, but for the fixed-value lists it answers for whole, shown as other choices are.
         guard form.usesService, let binding = try form.binding() else { return ViewSchema(schema) }

@@ -147,7 +147,10 @@ final class PlanCache: Sendable {
         let source = try await schemas(form)
         // An XForm's binds, compiled once per version: the other view's, when it is built.
         let rules =
-            try other?.view.form.rules ?? form.rules().map { try XFormRuleJudge(rules: $0, schema: source.schema) }
+            try other?.view.form.rules
+            ?? form.rules().map {
+                try XFormRuleJudge(rules: $0.withUploadedInstances(source.instances), schema: source.schema)
+            }
         let view = try renderer.formView(
             for: source.schema, version: form.version, mode: mode, listsRevision: form.listsRevision,
             timeZone: timeZone, optionSearches: other?.expires == nil ? other?.view.optionSearches : nil, rules: rules)
@@ -203,6 +206,8 @@ final class PlanCache: Sendable {
 struct ViewSchema: Sendable {
     var schema: FormSchema
     var expires: ContinuousClock.Instant?
+    /// For an XForm, the external instances admins uploaded, as XML, by list id.
+    var instances: [String: String] = [:]
 
     init(_ schema: FormSchema, expires: ContinuousClock.Instant? = nil) {
         self.schema = schema
