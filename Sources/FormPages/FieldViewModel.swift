@@ -58,6 +58,8 @@ final class FieldViewModel: KeyPathContext {
     let slot: FieldSlots
     /// A text shown in place of a question (an XForm's note): its label and hint, no control.
     let displayOnly: Bool
+    /// The mark of a question required depending on the answers (a slot), when it is one.
+    let requiredNow: [String]
     /// The field's name on its cell (`data-field`), for a form whose rules show and hide cells.
     let cellName: [PageText]
 
@@ -70,7 +72,7 @@ final class FieldViewModel: KeyPathContext {
         "prefix": \.prefix, "suffix": \.suffix, "rows": \.rows, "countLabel": \.countLabel,
         "optionGroups": \.optionGroups, "options": \.options, "segmentsWrap": \.segmentsWrap, "children": \.children,
         "slot": \.slot, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
-        "remote": \.remote, "displayOnly": \.displayOnly, "cellName": \.cellName,
+        "remote": \.remote, "displayOnly": \.displayOnly, "requiredNow": \.requiredNow, "cellName": \.cellName,
         "searchedName": \.searchedName, "listTitle": \.listTitle,
     ]
 
@@ -123,6 +125,8 @@ final class FieldViewModel: KeyPathContext {
         let hasRules: Bool
         /// The labels and hints that show values computed from the answers, by field.
         let computedTexts: [String: ComputedText]
+        /// The fields whose `required` depends on the answers.
+        let conditionallyRequired: Set<String>
 
         init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules: (any RuleJudge)? = nil) {
             self.schema = schema
@@ -131,6 +135,7 @@ final class FieldViewModel: KeyPathContext {
             self.mode = mode
             hasRules = rules != nil
             computedTexts = rules?.computedTexts ?? [:]
+            conditionallyRequired = rules?.conditionallyRequired ?? []
         }
 
         /// A label or hint as text and slots for its computed values; nil for none.
@@ -194,8 +199,17 @@ final class FieldViewModel: KeyPathContext {
         shownLabel = builder.text(computed?.label, field: field.name) ?? label
         labelHidden = visibleLabel == nil
         self.srSuffix = srSuffix
-        required = marker == .required
-        optional = marker == .optional
+        // A question required depending on the answers is marked for the answers given (a slot).
+        let conditional = builder.conditionallyRequired.contains(field.name)
+        required = marker == .required && !conditional
+        optional = marker == .optional && !conditional
+        requiredNow =
+            conditional
+            ? [
+                registry.sentinel(
+                    InputSlots.RequiredNow(field: field.name, marksOptional: builder.marking.marksOptional))
+            ]
+            : []
         self.hint = hint.map { [$0] } ?? []
         self.hintID = hintID
         self.countID = countID

@@ -41,9 +41,12 @@ package enum PageViewModel {
         struct Rules: KeyPathContext {
             let url: PageText
             let updateName: String
+            /// Where the Update button sends the form: back to the Update block, so the page
+            /// comes back where the person was.
+            let updateAction: PageText
 
             static let templateKeys: [String: PartialKeyPath<Rules> & Sendable] = [
-                "url": \.url, "updateName": \.updateName,
+                "url": \.url, "updateName": \.updateName, "updateAction": \.updateAction,
             ]
         }
 
@@ -112,14 +115,17 @@ package enum PageViewModel {
             // pattern asks; a short form's run on.
             long = schema.allFields.count > 8
             enterName = schema.allFields.contains(where: schema.isLongList) ? [InputName.enter] : []
-            rules = hasRules ? [Rules(url: "\(home)/rules", updateName: InputName.update)] : []
+            rules =
+                hasRules
+                ? [Rules(url: "\(home)/rules", updateName: InputName.update, updateAction: "\(home)#fw-update")] : []
             prefillSeal =
                 mode == .create
                 ? [.prefill, .once, .draft].map { registry.sentinel(PageSlots.HiddenToken(token: $0)) }.joined()
                 : registry.sentinel(PageSlots.HiddenToken(token: .etag))
             enctype = schema.contains(kind: .attachments) ? "multipart/form-data" : "application/x-www-form-urlencoded"
             presentation = schema.regular.rawValue
-            legend = marking.showsLegend ? [RequiredMarking.legend] : []
+            legend =
+                marking.showsLegend || !(judge?.conditionallyRequired.isEmpty ?? true) ? [RequiredMarking.legend] : []
             csrf = registry.sentinel(PageSlots.CSRFToken())
             csrfName = InputName.csrf
             errorSummary = registry.sentinel(PageSlots.ErrorSummary())

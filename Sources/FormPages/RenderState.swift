@@ -121,6 +121,9 @@ package struct RenderState: Sendable {
     package var unoffered: [String: Set<String>] = [:]
     /// The values the fields' labels and hints show, computed from the answers (``ComputedText``).
     package var outputs: [String: [String]] = [:]
+    /// The questions that must be answered for the values, of those whose rules say so
+    /// conditionally: their labels are marked required.
+    package var required: Set<String> = []
     /// The parent page's list.
     package var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.
@@ -142,7 +145,9 @@ package struct RenderState: Sendable {
             listSearches.isEmpty, choiceLabels.isEmpty, noLongerOffered.isEmpty, listItems.isEmpty, newerPage == nil,
             olderPage == nil
         else { return nil }
-        return FreshKey(values: values, layout: layout, hidden: hidden, unoffered: unoffered, outputs: outputs)
+        return FreshKey(
+            values: values, layout: layout, hidden: hidden, unoffered: unoffered, outputs: outputs,
+            required: required)
     }
 
     struct FreshKey: Hashable, Sendable {
@@ -151,6 +156,7 @@ package struct RenderState: Sendable {
         var hidden: Set<String>
         var unoffered: [String: Set<String>]
         var outputs: [String: [String]]
+        var required: Set<String>
     }
 
     /// Shows what a form's rules made of the values: the questions that do not apply hidden
@@ -158,6 +164,7 @@ package struct RenderState: Sendable {
     package mutating func show(_ verdict: RuleVerdict, of form: PreparedForm) {
         hidden = Set(form.schema.allFields.map(\.name)).subtracting(verdict.relevant)
         outputs = verdict.outputs
+        required = verdict.required
         unoffered = [:]
         for (name, offered) in verdict.offered {
             guard let field = form.schema.field(named: name) else { continue }

@@ -30,6 +30,9 @@ final class SlotMarkup: Sendable {
     let hidden: Fragment
     /// ` disabled` on a control that cannot be used.
     let disabled: Fragment
+    /// The marks after the label of a question required, or optional, for the answers given.
+    let requiredMark: Fragment
+    let optionalMark: Fragment
     /// ` aria-invalid="true"` on a field's control while it has an error.
     let invalid: Fragment
     /// ` aria-describedby="{{ids}}"` on a field's control.
@@ -109,6 +112,8 @@ final class SlotMarkup: Sendable {
         selected = try slot("selected")
         hidden = try slot("hidden")
         disabled = try slot("disabled")
+        requiredMark = try slot("required-mark")
+        optionalMark = try slot("optional-mark")
         invalid = try slot("invalid")
         describedBy = try slot("described-by")
         cellError = try slot("cell-error")

@@ -290,4 +290,45 @@ struct XFormPageTests {
             #expect(bad.status == .unprocessableContent && bad.body.contains("the header names no name column"))
         }
     }
+
+    @Test("a question required depending on the answers is marked for the answers given; question labels are quoted")
+    func conditionalRequired() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let contact = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Contact</h:title>
+                <model>
+                  <instance><data id="contact"><consent/><phone/></data></instance>
+                  <bind nodeset="/data/consent" type="select1" required="true()"/>
+                  <bind nodeset="/data/phone" type="string" required="/data/consent = 'yes'"/>
+                </model>
+              </h:head>
+              <h:body>
+                <select1 ref="/data/consent"><label>May we call you?</label>
+                  <item><label>Yes</label><value>yes</value></item><item><label>No</label><value>no</value></item>
+                </select1>
+                <input ref="/data/phone"><label>Phone</label></input>
+              </h:body>
+            </h:html>
+            """
+        try await XFormSubmissionTests.importing(["contact.xml": contact], into: data)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let marked = #"for="field-phone">Phone<span class="fw-label__required" aria-hidden="true"> *</span>"#
+            let fresh = try await browser.get("/forms/contact/new")
+            #expect(!fresh.body.contains(marked))
+            #expect(fresh.body.contains("* indicates a required field"))
+            let csrf = try #require(fresh.csrf)
+            let updated = try await browser.post(
+                "/forms/contact", [("_csrf", csrf), ("consent", "yes"), ("_update", "1")])
+            #expect(updated.body.contains(marked), "\(updated.body)")
+            #expect(updated.body.contains(#"formaction="/forms/contact#fw-update""#))
+            let refused = try await browser.post("/forms/contact", [("_csrf", csrf), ("consent", "yes")])
+            #expect(refused.body.contains("Enter Phone") && refused.body.contains(marked))
+            let empty = try await browser.post("/forms/contact", [("_csrf", csrf)])
+            #expect(empty.body.contains("Answer “May we call you?”"), "\(empty.body)")
+            let wrong = try await browser.post("/forms/contact", [("_csrf", csrf), ("consent", "maybe")])
+            #expect(wrong.body.contains("Choose an answer to “May we call you?” from the options offered"))
+        }
+    }
 }

@@ -158,6 +158,16 @@ package final class XFormJudge: Sendable {
     /// `calculate` and `readonly` read (document order among the free ones; a cycle, which the
     /// importer refuses among calculates, keeps document order).
     static func ordered(_ steps: [Step], byPath: [String: Int]) -> [Step] {
+        // Each path's node and every node below it, worked out once: a group read is read whole.
+        var within: [String: [Int]] = [:]
+        for (path, index) in byPath {
+            var prefix = Substring(path)
+            while !prefix.isEmpty {
+                within[String(prefix), default: []].append(index)
+                guard let slash = prefix.lastIndex(of: "/") else { break }
+                prefix = prefix[..<slash]
+            }
+        }
         var reads: [[Int]] = Array(repeating: [], count: steps.count)
         for (index, step) in steps.enumerated() {
             var before: Set<Int> = []
@@ -166,9 +176,7 @@ package final class XFormJudge: Sendable {
             for expression in [step.node.bind?.relevant, step.node.bind?.calculate, step.node.bind?.readonly] {
                 for prefix in expression?.reads ?? [] {
                     // A group read is read whole: every node below it first.
-                    for (other, otherIndex) in byPath where other == prefix || other.hasPrefix(prefix + "/") {
-                        if otherIndex != index { before.insert(otherIndex) }
-                    }
+                    for other in within[prefix] ?? [] where other != index { before.insert(other) }
                 }
             }
             reads[index] = before.sorted()
@@ -284,7 +292,7 @@ package final class XFormJudge: Sendable {
                         Verdict.Issue(
                             field: field, code: "required",
                             message: message(step.node.bind?.requiredMessage, at: node, evaluator: evaluator)
-                                ?? "Enter \(label(step.node))"))
+                                ?? XFormWording.required(label(step.node), control: step.node.control)))
                 }
                 continue
             }
@@ -293,7 +301,7 @@ package final class XFormJudge: Sendable {
                     Verdict.Issue(
                         field: field, code: "constraint",
                         message: message(step.node.bind?.constraintMessage, at: node, evaluator: evaluator)
-                            ?? "\(label(step.node)) is not valid"))
+                            ?? XFormWording.constraint(label(step.node))))
             }
             if let allowed = offered[field].map(Set.init) {
                 // A multiple select's answer is its space-separated choices, whatever its bind's type.
@@ -303,7 +311,7 @@ package final class XFormJudge: Sendable {
                     issues.append(
                         Verdict.Issue(
                             field: field, code: "choice",
-                            message: "Choose \(label(step.node)) from the options offered"))
+                            message: XFormWording.choice(label(step.node))))
                 }
             }
         }

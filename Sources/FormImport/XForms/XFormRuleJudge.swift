@@ -22,6 +22,7 @@ package final class XFormRuleJudge: RuleJudge {
     /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`).
     let geoTypes: [String: String]
     package let computedTexts: [String: ComputedText]
+    package let conditionallyRequired: Set<String>
 
     enum DatePrecision {
         case month, year
@@ -79,6 +80,13 @@ package final class XFormRuleJudge: RuleJudge {
             if label != nil || hint != nil { texts[name] = ComputedText(label: label, hint: hint) }
         }
         computedTexts = texts
+        conditionallyRequired = Set(
+            rules.nodes.compactMap { node in
+                guard let field = node.field, let required = node.bind?.required, required.compiled != nil,
+                    !XFormBind.isTrue(required)
+                else { return nil }
+                return field
+            })
         self.geoTypes = geoTypes
     }
 
@@ -108,6 +116,10 @@ package final class XFormRuleJudge: RuleJudge {
         for issue in checked.issues + typeIssues where issue.code != .required {
             guard issue.field.isEmpty || verdict.relevant.contains(issue.field) else { continue }
             var issue = issue
+            if issue.code == .notAnOption, let field = fields.first(where: { $0.name == issue.field }) {
+                // The form's options for these answers, in the mapping's words.
+                issue.message = XFormWording.choice(field.displayName)
+            }
             issue.code = Self.code(issue.code)
             issues.append(issue)
             flagged.insert(issue.field)

@@ -15,6 +15,9 @@ public protocol RuleJudge: Sendable {
     /// The labels and hints that show values computed from the answers (an XForm's `<output>`),
     /// by field: the page writes each value where it stands, from ``RuleVerdict/outputs``.
     var computedTexts: [String: ComputedText] { get }
+    /// The fields whose questions must be answered or not depending on the answers: the page
+    /// marks them for the answers given (``RuleVerdict/required``).
+    var conditionallyRequired: Set<String> { get }
     /// Whether a form shown fresh carries its time (`timestamp start` preload): the create view
     /// seals it, the create reads it back (``RuleSession/started``).
     var recordsStart: Bool { get }

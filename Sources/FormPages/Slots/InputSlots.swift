@@ -62,6 +62,22 @@ enum InputSlots {
         }
     }
 
+    /// The mark after the label of a question whose `required` depends on the answers (an
+    /// XForm's `required="/data/consent = 'yes'"`): required now, else optional when the form
+    /// marks optional questions.
+    struct RequiredNow: Slot {
+        let field: String
+        let marksOptional: Bool
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            if state.required.contains(field) {
+                markup.requiredMark.write(to: &buffer)
+            } else if marksOptional {
+                markup.optionalMark.write(to: &buffer)
+            }
+        }
+    }
+
     /// ` hidden` on an option the field does not offer for the answers (an XForm's filtered
     /// itemset): a checkbox's wrapper, or an `<option>` (which is disabled too, so no key picks it).
     struct Unoffered: Slot {
