@@ -26,6 +26,11 @@ public enum FormImporter {
         var document: ImportDocument
         var recognised: Recognised?
         var errors: [ImportError]
+        /// For an XForm: the external instance files given right after it, which it names.
+        var files: [ImportDocument] = []
+
+        /// The document's file name without its folders (`cities.csv`).
+        var baseName: String { String(document.name.split(separator: "/").last ?? Substring(document.name)) }
     }
 
     /// A parsed document, as the importer that took it reads it: one case per importer.
@@ -122,17 +127,19 @@ public enum FormImporter {
                 kind: ordered[0].kind, forms: output.forms, warnings: output.warnings, skipped: output.skipped,
                 sources: documents.map(\.document), bindings: output.bindings)
         case .xforms:
-            let xforms = parsed.compactMap { document -> XFormImporter.Document? in
-                guard case .xforms(let xform) = document.recognised else { return nil }
-                return xform
+            let xforms = documents.compactMap { document -> (XFormImporter.Document, [ImportDocument])? in
+                guard case .xforms(let xform)? = document.recognised else { return nil }
+                return (xform, document.files)
             }
             var forms: [FormSchema] = []
             var warnings: [ImportWarning] = []
             var rules: [String: XFormRules] = [:]
             var firstFile: [String: String] = [:]
-            for xform in xforms {
+            var listInstances: [String: [String: XFormExternalInstance]] = [:]
+            for (xform, files) in xforms {
                 do {
-                    let output = try XFormImporter.importDocument(xform)
+                    var output = try XFormImporter.importDocument(xform)
+                    if !files.isEmpty { listInstances[output.form.id] = try XFormImporter.attach(files, to: &output) }
                     if let other = firstFile[output.form.id] {
                         errors.append(
                             ImportError(
@@ -151,8 +158,11 @@ public enum FormImporter {
                 }
             }
             guard errors.isEmpty else { throw ImportFailure(errors) }
-            return ImportResult(
-                kind: .xforms, forms: forms, warnings: warnings, sources: documents.map(\.document), rules: rules)
+            var result = ImportResult(
+                kind: .xforms, forms: forms, warnings: warnings,
+                sources: documents.flatMap { [$0.document] + $0.files }, rules: rules)
+            result.listInstances = listInstances
+            return result
         }
     }
 
@@ -188,6 +198,10 @@ public enum FormImporter {
                 flush()
                 batch = [parsed]
                 batchImporter = .odata
+            case nil where batchImporter == .xforms && !batch.isEmpty && names(batch.last).contains(parsed.baseName):
+                // An XForm's external instance file (`cities.csv` for `jr://file/cities.csv`),
+                // given right after it: part of its import.
+                batch[batch.count - 1].files.append(parsed.document)
             case .native?, .xforms?, nil:
                 // One form each: an import of its own.
                 flush()
@@ -198,6 +212,12 @@ public enum FormImporter {
         flush()
         warnFormIDsAgain(&outcomes)
         return outcomes
+    }
+
+    /// The external instance files an XForm of the batch names.
+    private static func names(_ parsed: ParsedDocument?) -> Set<String> {
+        guard case .xforms(let xform)? = parsed?.recognised else { return [] }
+        return XFormImporter.externalFileNames(xform)
     }
 
     /// A form id given by an earlier import of the batch too is stored as that form's next

@@ -145,6 +145,9 @@ public struct ImportResult: Sendable {
     /// The rules of each form of an XForms import (relevance, constraints, calculations, texts in
     /// every language...), by form id; empty for other formats.
     public var rules: [String: XFormRules]
+    /// The external instance files an XForms import came with (`cities.csv` after the form that
+    /// names `jr://file/cities.csv`), read, by form id and list id: stored as those lists' options.
+    package var listInstances: [String: [String: XFormExternalInstance]] = [:]
 
     public init(
         kind: SourceKind, forms: [FormSchema], warnings: [ImportWarning], skipped: [ImportSkip] = [],

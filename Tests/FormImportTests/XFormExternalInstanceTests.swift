@@ -44,4 +44,35 @@ struct XFormExternalInstanceTests {
             try XFormExternalInstance.read(Array("<!DOCTYPE x><root/>".utf8))
         }
     }
+
+    @Test("a file the XForm names, given right after it, is part of its import and no longer awaited")
+    func importedWithTheForm() throws {
+        let form = XFormExpressionTests.form(
+            "<country/><city/>",
+            binds: """
+                  <instance id="cities" src="jr://file/cities.csv"/>
+                  <bind nodeset="/data/city" type="string"/>
+                """,
+            body: """
+                <input ref="/data/country"><label>Country</label></input>
+                <select1 ref="/data/city"><label>City</label>
+                  <itemset nodeset="instance('cities')/root/item[country = /data/country]">
+                    <value ref="name"/><label ref="label"/></itemset></select1>
+                """)
+        let cities = ImportDocument(
+            name: "media/cities.csv", data: Array("name,label,country\nams,Amsterdam,nl\n".utf8))
+        let outcomes = FormImporter.importBatch([form, cities])
+        #expect(outcomes.count == 1 && outcomes[0].documents == ["rules.xml"])
+        let result = try outcomes[0].result.get()
+        #expect(result.listInstances["rules"]?["city"]?.options == [Option(value: "ams", label: "Amsterdam")])
+        #expect(!result.warnings.contains { $0.code == .externalInstance })
+        #expect(result.sources.map(\.name) == ["rules.xml", "media/cities.csv"])
+        // Without the file the form waits for it; a file it does not name is an import of its own, refused.
+        let alone = try FormImporter.importBatch([form])[0].result.get()
+        #expect(alone.warnings.contains { $0.code == .externalInstance })
+        let other = ImportDocument(name: "towns.csv", data: Array("name,label\na,A\n".utf8))
+        let two = FormImporter.importBatch([form, other])
+        #expect(two.count == 2)
+        if case .success = two[1].result { Issue.record("towns.csv imported on its own") }
+    }
 }

@@ -1,9 +1,11 @@
+import FormImport
 import FormModel
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
 
+@testable import FormStore
 @testable import FormWeb
 
 /// An imported XForm in the browser: the questions that do not apply are hidden, as the server
@@ -237,28 +239,7 @@ struct XFormPageTests {
     @Test("an external instance waits for the admin's file; uploaded, the form's filter reads its columns")
     func externalInstance() async throws {
         let data = Fixtures.temporaryDataFolder()
-        let trip = """
-            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
-              <h:head><h:title>Trip</h:title>
-                <model>
-                  <instance><data id="trip"><country/><city/></data></instance>
-                  <instance id="cities" src="jr://file/cities.csv"/>
-                  <bind nodeset="/data/country" type="select1"/>
-                  <bind nodeset="/data/city" type="select1"/>
-                </model>
-              </h:head>
-              <h:body>
-                <select1 ref="/data/country"><label>Country</label>
-                  <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
-                </select1>
-                <select1 ref="/data/city"><label>City</label>
-                  <itemset nodeset="instance('cities')/root/item[country = /data/country]">
-                    <value ref="name"/><label ref="label"/></itemset>
-                </select1>
-              </h:body>
-            </h:html>
-            """
-        try await XFormSubmissionTests.importing(["trip.xml": trip], into: data)
+        try await XFormSubmissionTests.importing(["trip.xml": Self.externalTrip], into: data)
         try await TestApp.run(forms: [], data: data, users: [("root", Fixtures.adminPassword, true)]) { client in
             let browser = TestBrowser(client)
             try await browser.signIn("root", password: Fixtures.adminPassword)
@@ -331,4 +312,50 @@ struct XFormPageTests {
             #expect(wrong.body.contains("Choose an answer to “May we call you?” from the options offered"))
         }
     }
+    /// A trip whose cities come from an external file, filtered by country.
+    static let externalTrip = """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+          <h:head><h:title>Trip</h:title>
+            <model>
+              <instance><data id="trip"><country/><city/></data></instance>
+              <instance id="cities" src="jr://file/cities.csv"/>
+              <bind nodeset="/data/country" type="select1"/>
+              <bind nodeset="/data/city" type="select1"/>
+            </model>
+          </h:head>
+          <h:body>
+            <select1 ref="/data/country"><label>Country</label>
+              <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
+            </select1>
+            <select1 ref="/data/city"><label>City</label>
+              <itemset nodeset="instance('cities')/root/item[country = /data/country]">
+                <value ref="name"/><label ref="label"/></itemset>
+            </select1>
+          </h:body>
+        </h:html>
+        """
+
+    @Test("an XForm imported with the external file it names uses it at once")
+    func externalFileImported() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let database = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+        let documents = [
+            ImportDocument(name: "trip.xml", data: Array(Self.externalTrip.utf8)),
+            ImportDocument(
+                name: "cities.csv", data: Array("name,label,country\nams,Amsterdam,nl\nnyc,New York,us\n".utf8)),
+        ]
+        let run = try await FormImports(forms: database.forms).run(
+            documents, importedBy: nil, access: .public, via: .commandLine, policy: .eachOnItsOwn)
+        await database.shutdown()
+        #expect(!run.refused && run.outcomes.count == 1)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let csrf = try #require(try await browser.get("/forms/trip/new").csrf)
+            let dutch = try await browser.post("/forms/trip", [("_csrf", csrf), ("country", "nl"), ("_update", "1")])
+            #expect(dutch.body.contains(#"<option value="ams">Amsterdam</option>"#))
+            #expect(dutch.body.contains(#"<option value="nyc" hidden disabled>"#))
+        }
+    }
+
 }

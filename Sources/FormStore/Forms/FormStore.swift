@@ -58,9 +58,18 @@ package struct FormStore: Sendable {
         }
         let importID = UUID()
         let kind = results.first?.kind ?? .native
+        // An XForm's external instance files, given with it: stored as its lists' options.
+        var listInstances: [(formID: String, listID: String, groups: [OptionGroup], xml: String)] = []
+        for result in results {
+            for (formID, lists) in result.listInstances {
+                for (listID, instance) in lists.sorted(by: { $0.key < $1.key }) {
+                    listInstances.append((formID, listID, [OptionGroup(options: instance.options)], instance.xml))
+                }
+            }
+        }
         let changes = prepared.map { CacheChange.form($0.id) }
         let versions = try await database.transaction(recording: changes, deadline: .seconds(60)) {
-            [sources, prepared] db in
+            [sources, prepared, listInstances] db in
             for record in sources { try await record.create(on: db) }
             var stored: [StoredVersion] = []
             for form in prepared {
@@ -79,6 +88,11 @@ package struct FormStore: Sendable {
                     sourcesID: form.sourcesID, bindingJSON: form.binding, rulesJSON: form.rules
                 ).create(on: db)
                 stored.append(StoredVersion(formID: form.id, version: version))
+            }
+            for list in listInstances {
+                try await Self.replaceOptions(
+                    list.groups, formID: list.formID, listID: list.listID, by: importedBy, instanceXML: list.xml, on: db
+                )
             }
             try await ImportRecord(
                 id: importID, sourceKind: kind, summary: ImportSummary(results: results, versions: stored),
@@ -205,19 +219,28 @@ package struct FormStore: Sendable {
         _ groups: [OptionGroup], formID: String, listID: String, by account: String?, instanceXML: String? = nil
     ) async throws {
         try await database.transaction(recording: [.form(formID)]) { db in
-            guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
-            let record =
-                try await OptionListRecord.query(on: db).filter(\.$formID == formID).filter(\.$listID == listID).first()
-                ?? OptionListRecord()
-            record.formID = formID
-            record.listID = listID
-            record.options = UploadedOptions(groups: groups)
-            record.uploadedBy = account
-            record.instanceXML = instanceXML
-            try await record.save(on: db)
-            form.listsRevision += 1
-            try await form.save(on: db)
+            try await Self.replaceOptions(
+                groups, formID: formID, listID: listID, by: account, instanceXML: instanceXML, on: db)
         }
+    }
+
+    /// ``replaceOptions(_:formID:listID:by:instanceXML:)`` in a transaction of the caller's.
+    private static func replaceOptions(
+        _ groups: [OptionGroup], formID: String, listID: String, by account: String?, instanceXML: String?,
+        on db: any Database
+    ) async throws {
+        guard let form = try await FormRecord.find(formID, on: db) else { throw UnknownListError(listID: listID) }
+        let record =
+            try await OptionListRecord.query(on: db).filter(\.$formID == formID).filter(\.$listID == listID).first()
+            ?? OptionListRecord()
+        record.formID = formID
+        record.listID = listID
+        record.options = UploadedOptions(groups: groups)
+        record.uploadedBy = account
+        record.instanceXML = instanceXML
+        try await record.save(on: db)
+        form.listsRevision += 1
+        try await form.save(on: db)
     }
 
     /// The uploaded options of a form's lists, by list id, with when and by whom.
