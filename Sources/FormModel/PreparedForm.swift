@@ -65,10 +65,10 @@ public struct PreparedForm: Sendable {
 
     public func rulesVerdict(for values: [String: [String]], session: RuleSession) -> RuleVerdict? {
         guard let rules else { return nil }
-        let checked = FormValidator.validate(
-            schema, Submission(fields: values),
-            context: ValidationContext(
-                mode: mode, serverValues: serverValues(known: values), clock: clock(now: session.now)))
+        var context = ValidationContext(
+            mode: mode, serverValues: serverValues(known: values), clock: clock(now: session.now))
+        context.requiredByRules = true
+        let checked = FormValidator.validate(schema, Submission(fields: values), context: context)
         return rules.judge(checked, session: session)
     }
 

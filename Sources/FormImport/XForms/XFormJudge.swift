@@ -16,16 +16,33 @@ import Foundation
 /// submission. Rules the importer marked not enforced are skipped.
 package final class XFormJudge: Sendable {
     /// One node's compiled rules, by expression index in ``program``.
-    struct Step: Sendable {
-        var path: [String]
-        var node: XFormNode
-        var parent: Int?
-        var relevant: Int?
-        var calculate: Int?
-        var readonly: Int?
-        var required: Int?
-        var constraint: Int?
-        var itemset: Int?
+    /// A class: each submission walks the steps several times, and a copy of a struct holding a
+    /// whole `XFormNode` retained and released every string in it each time.
+    final class Step: Sendable {
+        let path: [String]
+        let node: XFormNode
+        let parent: Int?
+        let relevant: Int?
+        let calculate: Int?
+        let readonly: Int?
+        let required: Int?
+        let constraint: Int?
+        let itemset: Int?
+
+        init(
+            path: [String], node: XFormNode, parent: Int?, relevant: Int?, calculate: Int?, readonly: Int?,
+            required: Int?, constraint: Int?, itemset: Int?
+        ) {
+            self.path = path
+            self.node = node
+            self.parent = parent
+            self.relevant = relevant
+            self.calculate = calculate
+            self.readonly = readonly
+            self.required = required
+            self.constraint = constraint
+            self.itemset = itemset
+        }
     }
 
     /// What a submission came to.
@@ -100,20 +117,23 @@ package final class XFormJudge: Sendable {
         for node in rules.nodes where node.leftOut == nil {
             let path = Self.localPath(node.path)
             let parentPath = "/" + path.dropLast().joined(separator: "/")
-            var step = Step(path: path, node: node, parent: byPath[parentPath])
-            step.relevant = index(node.bind?.relevant)
-            step.calculate = index(node.bind?.calculate)
-            step.readonly = index(node.bind?.readonly)
-            step.required = index(node.bind?.required)
-            step.constraint = index(node.bind?.constraint)
+            let relevant = index(node.bind?.relevant)
+            let calculate = index(node.bind?.calculate)
+            let readonly = index(node.bind?.readonly)
+            let required = index(node.bind?.required)
+            let constraint = index(node.bind?.constraint)
             // Options from an external instance (never fetched) are judged by the itemset once an
             // admin uploaded the file (``XFormRules/withUploadedInstances(_:)``), by the field's
             // own rule until then; an inline one's (even an empty one) by the itemset.
-            if let itemset = node.itemset,
-                itemset.instance.map({ rules.secondaryInstances[$0]?.src == nil || secondary[$0] != nil }) ?? true
+            var itemset: Int?
+            if let items = node.itemset,
+                items.instance.map({ rules.secondaryInstances[$0]?.src == nil || secondary[$0] != nil }) ?? true
             {
-                step.itemset = index(itemset.nodeset)
+                itemset = index(items.nodeset)
             }
+            let step = Step(
+                path: path, node: node, parent: byPath[parentPath], relevant: relevant, calculate: calculate,
+                readonly: readonly, required: required, constraint: constraint, itemset: itemset)
             byPath[node.path] = unordered.count
             unordered.append(step)
         }

@@ -40,7 +40,7 @@ public enum FormValidator {
             offered += kept.map { Option(value: $0, label: $0) }
         }
         let outcome = rule(field, raw, offered: offered)
-        if outcome == .empty, field.required {
+        if outcome == .empty, field.required, !context.requiredByRules {
             let hasOptions = !field.kind.hasOptions || !schema.options(for: field).isEmpty
             return .issue(field, .required, RequiredMessage.text(for: field, hasOptions: hasOptions))
         }

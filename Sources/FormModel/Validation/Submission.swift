@@ -141,6 +141,9 @@ public struct ValidationContext: Sendable, Hashable {
     /// In edit mode, the stored values of choice fields that the fields no longer offer
     /// (``OfferedChoices/missing(in:)``): accepted again, but for those fields only.
     public var noLongerOffered: [String: [String]]
+    /// Whether the form's own rules decide which fields must be answered (an XForm's `required`,
+    /// judged with relevance by ``RuleJudge``): the fields' `required` is then not checked here.
+    public var requiredByRules = false
 
     public init(
         mode: FormMode = .create, serverValues: [String: [String]] = [:],

@@ -57,9 +57,9 @@ struct ObjectSubmissions: Sendable {
         // every create) costs no extra query.
         var submission = submission
         let (serverValues, shown) = await filling(&submission, form: form, known: readOnlyValues, service: service)
-        var result = FormValidator.validate(
-            form.schema, submission,
-            context: ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock()))
+        var context = ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock())
+        context.requiredByRules = form.rules != nil
+        var result = FormValidator.validate(form.schema, submission, context: context)
         let instance = judging(
             &result, form: form, session: RuleSession(form, viewer: viewer, sealed: readOnlyValues))
         result.issues = readIssues + result.issues
@@ -305,11 +305,10 @@ struct ObjectSubmissions: Sendable {
         var submission = submission
         let (serverValues, shown) = await filling(
             &submission, form: form, known: stored, service: object.service == nil ? nil : service)
-        var result = FormValidator.validate(
-            form.schema, submission,
-            context: ValidationContext(
-                mode: .edit, serverValues: serverValues, clock: form.clock(),
-                noLongerOffered: noLongerOffered))
+        var context = ValidationContext(
+            mode: .edit, serverValues: serverValues, clock: form.clock(), noLongerOffered: noLongerOffered)
+        context.requiredByRules = form.rules != nil
+        var result = FormValidator.validate(form.schema, submission, context: context)
         var instance: InstanceXML?
         if form.rules != nil {
             // The whole form judged again; the new instance deprecates the stored one.
