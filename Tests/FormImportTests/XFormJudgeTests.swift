@@ -242,4 +242,20 @@ struct XFormJudgeTests {
                 && failure?.errors.first?.message.hasPrefix("The constraint of /data/code") == true
         }
     }
+
+    @Test("a question read-only for the answers keeps its default: a submitted value is ignored, not an error")
+    func readonly() throws {
+        let binds = """
+              <bind nodeset="/data/locked" type="string"/>
+              <bind nodeset="/data/price" type="int" readonly="/data/locked = 'yes'"/>
+            """
+        let body = """
+            <input ref="/data/locked"><label>Locked</label></input>
+            <input ref="/data/price"><label>Price</label></input>
+            """
+        let locked = try Self.judge("<locked/><price>10</price>", binds: binds, body: body, ["locked": "yes", "price": "99"])
+        #expect(locked.issues.isEmpty && locked.values["price"] == "10")
+        let open = try Self.judge("<locked/><price>10</price>", binds: binds, body: body, ["locked": "no", "price": "99"])
+        #expect(open.issues.isEmpty && open.values["price"] == "99")
+    }
 }
