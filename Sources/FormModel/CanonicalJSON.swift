@@ -61,6 +61,7 @@ extension Field: Codable {
         case minLength, maxLength, pattern, format, min, max, step, scale, multiple
         case minSelected, maxSelected, minCount, maxCount, maxSize, accept, upperCase
         case prefix, suffix, rows, searchable, displayOnly
+        case datePrecision = "precision"
         case list, options, children
     }
 
@@ -90,7 +91,8 @@ extension Field: Codable {
             suffix: try c.decodeIfPresent(String.self, forKey: .suffix),
             rows: try c.decodeIfPresent(Int.self, forKey: .rows),
             searchable: try c.decodeIfPresent(Bool.self, forKey: .searchable) ?? false,
-            displayOnly: try c.decodeIfPresent(Bool.self, forKey: .displayOnly) ?? false
+            displayOnly: try c.decodeIfPresent(Bool.self, forKey: .displayOnly) ?? false,
+            datePrecision: try c.decodeIfPresent(DatePrecision.self, forKey: .datePrecision)
         )
         self.init(
             name: try c.decode(String.self, forKey: .name),
@@ -144,6 +146,7 @@ extension Field: Codable {
         try c.encodeIfPresent(presentation.rows, forKey: .rows)
         if presentation.searchable { try c.encode(true, forKey: .searchable) }
         if presentation.displayOnly { try c.encode(true, forKey: .displayOnly) }
+        try c.encodeIfPresent(presentation.datePrecision, forKey: .datePrecision)
         try c.encodeIfPresent(list, forKey: .list)
         try c.encodeIfPresent(options, forKey: .options)
         try c.encodeIfPresent(children, forKey: .children)

@@ -188,17 +188,52 @@ public struct Presentation: Sendable, Hashable {
     /// Text in place of a control: the label (and hint) shown as text, nothing entered, nothing
     /// stored (an XForm's read-only note). Such a field is not editable and takes no value.
     public var displayOnly: Bool
+    /// A date field that asks for a month (`2024-05`) or a year (`2024`) only (an XForm's
+    /// `month-year` / `year`): stored as that month's or year's first day, as ODK stores it.
+    public var datePrecision: DatePrecision?
 
     @inlinable
     public init(
         prefix: String? = nil, suffix: String? = nil, rows: Int? = nil, searchable: Bool = false,
-        displayOnly: Bool = false
+        displayOnly: Bool = false, datePrecision: DatePrecision? = nil
     ) {
         self.prefix = prefix
         self.suffix = suffix
         self.rows = rows
         self.searchable = searchable
         self.displayOnly = displayOnly
+        self.datePrecision = datePrecision
+    }
+}
+
+/// What a date field asks for when not a whole date.
+public enum DatePrecision: String, Codable, Sendable, Hashable {
+    case month
+    case year
+
+    /// The date a month (`2024-05`) or year (`2024`) stands for, its first day; a whole date
+    /// (`2024-05-17`, as a JSON client may send) counts as its month's or year's first day too.
+    public func date(_ text: String) -> LocalDate? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, first.count == 4, let year = Int(first) else { return nil }
+        switch self {
+        case .year:
+            if parts.count == 1 { return LocalDate(year: year, month: 1, day: 1) }
+            return LocalDate(text).flatMap { LocalDate(year: $0.year, month: 1, day: 1) }
+        case .month:
+            if parts.count == 2, parts[1].count == 2, let month = Int(parts[1]) {
+                return LocalDate(year: year, month: month, day: 1)
+            }
+            return LocalDate(text).flatMap { LocalDate(year: $0.year, month: $0.month, day: 1) }
+        }
+    }
+
+    /// A date as the field's input holds it: `2024-05` or `2024`.
+    public func text(_ date: LocalDate) -> String {
+        switch self {
+        case .month: String(date.description.prefix(7))
+        case .year: String(date.description.prefix(4))
+        }
     }
 }
 

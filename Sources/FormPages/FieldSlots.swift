@@ -1,3 +1,4 @@
+import FormModel
 import Mustache
 
 /// The slots of one field as its templates name them: `{{slot.value}}`, `{{slot.error}}`,
@@ -21,6 +22,8 @@ final class FieldSlots: MustacheParent {
         var hasFiles = false
         /// On an edit view, how the stored choices the field no longer offers are shown.
         var keptChoices: KeptChoiceControl?
+        /// A date asked as a month or a year: its value is shown as one (`2024-05`, `2024`).
+        var datePrecision: DatePrecision?
         /// A long value list: its search box, the query shown, its chosen values and matches.
         var longList: (several: Bool, labels: OptionLabels)?
     }
@@ -33,7 +36,10 @@ final class FieldSlots: MustacheParent {
 
     /// Every slot a field's templates can name, and when the field has it.
     static let kinds: [String: @Sendable (FieldSlots) -> (any Slot)?] = [
-        "value": { InputSlots.Value(field: $0.name) },
+        "value": { slots in
+            slots.traits.datePrecision.map { InputSlots.DateValue(field: slots.name, precision: $0) }
+                ?? InputSlots.Value(field: slots.name)
+        },
         "text": { InputSlots.Text(field: $0.name) },
         "switch": { InputSlots.SwitchOn(field: $0.name) },
         "hours": { InputSlots.Duration(field: $0.name, part: .hours) },

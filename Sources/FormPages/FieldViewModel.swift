@@ -238,6 +238,7 @@ final class FieldViewModel: KeyPathContext {
         traits.describedBy = describedIDs.joined(separator: " ")
         traits.sendsHiddenValues = disabled
         traits.hasFiles = field.kind == .attachments
+        if field.kind == .date { traits.datePrecision = field.presentation.datePrecision }
         if longList {
             traits.longList = (field.takesSeveralValues, OptionLabels(builder.schema.optionGroups(for: field)))
         }
@@ -350,8 +351,13 @@ extension FieldViewModel.Builder {
             if let placeholder { attrs.append(("placeholder", placeholder)) }
             if let minLength = c.minLength { attrs.append(("minlength", String(minLength))) }
             if let maxLength = c.maxLength { attrs.append(("maxlength", String(maxLength))) }
+        case .date where field.presentation.datePrecision == .year:
+            // A year: four digits (no browser has a year picker).
+            attrs += [("type", "number"), ("inputmode", "numeric"), ("min", "1"), ("max", "9999"), ("step", "1")]
         case .date, .time, .datetime:
-            let type = field.kind == .datetime ? "datetime-local" : field.kind.rawValue
+            let type =
+                field.kind == .datetime
+                ? "datetime-local" : field.presentation.datePrecision == .month ? "month" : field.kind.rawValue
             attrs.append(("type", type))
             if let min = c.min { attrs.append(("min", FieldViewModel.htmlTemporal(min, kind: field.kind))) }
             if let max = c.max { attrs.append(("max", FieldViewModel.htmlTemporal(max, kind: field.kind))) }

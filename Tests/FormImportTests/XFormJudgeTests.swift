@@ -253,9 +253,11 @@ struct XFormJudgeTests {
             <input ref="/data/locked"><label>Locked</label></input>
             <input ref="/data/price"><label>Price</label></input>
             """
-        let locked = try Self.judge("<locked/><price>10</price>", binds: binds, body: body, ["locked": "yes", "price": "99"])
+        let locked = try Self.judge(
+            "<locked/><price>10</price>", binds: binds, body: body, ["locked": "yes", "price": "99"])
         #expect(locked.issues.isEmpty && locked.values["price"] == "10")
-        let open = try Self.judge("<locked/><price>10</price>", binds: binds, body: body, ["locked": "no", "price": "99"])
+        let open = try Self.judge(
+            "<locked/><price>10</price>", binds: binds, body: body, ["locked": "no", "price": "99"])
         #expect(open.issues.isEmpty && open.values["price"] == "99")
     }
 }

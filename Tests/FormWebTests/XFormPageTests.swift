@@ -358,4 +358,46 @@ struct XFormPageTests {
         }
     }
 
+    @Test("a month-year date asks for a month and a year date for a year; each is stored as its first day and shown so")
+    func datePrecision() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        let dates = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Dates</h:title>
+                <model>
+                  <instance><data id="dates"><name/><month/><year/></data></instance>
+                  <bind nodeset="/data/name" type="string"/>
+                  <bind nodeset="/data/month" type="date"/>
+                  <bind nodeset="/data/year" type="date"/>
+                </model>
+              </h:head>
+              <h:body>
+                <input ref="/data/name"><label>Name</label></input>
+                <input ref="/data/month" appearance="month-year"><label>Month</label></input>
+                <input ref="/data/year" appearance="year"><label>Year</label></input>
+              </h:body>
+            </h:html>
+            """
+        try await XFormSubmissionTests.importing(["dates.xml": dates], into: data)
+        try await TestApp.run(forms: [], data: data) { client in
+            let browser = TestBrowser(client)
+            let fresh = try await browser.get("/forms/dates/new")
+            #expect(fresh.body.contains(#"name="month" type="month""#), "\(fresh.body)")
+            #expect(fresh.body.contains(#"name="year" type="number" inputmode="numeric" min="1" max="9999""#))
+            let csrf = try #require(fresh.csrf)
+            let bad = try await browser.post("/forms/dates", [("_csrf", csrf), ("month", "May"), ("year", "24")])
+            #expect(
+                bad.body.contains("Month must be a real month, like 2024-05")
+                    && bad.body.contains("Year must be a year, like 2024"))
+            let stored = try await browser.post(
+                "/forms/dates", [("_csrf", csrf), ("name", "A"), ("month", "2024-05"), ("year", "1999")])
+            #expect(stored.status == .seeOther)
+            let location = try #require(stored.location)
+            let detail = try await browser.get(location)
+            #expect(detail.body.contains("May 2024") && detail.body.contains("1999"))
+            let edit = try await browser.get(location + "/edit")
+            #expect(edit.body.contains(#"name="month" type="month" value="2024-05""#), "\(edit.body)")
+            #expect(edit.body.contains(#"value="1999""#))
+        }
+    }
 }

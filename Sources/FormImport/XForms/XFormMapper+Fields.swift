@@ -184,6 +184,8 @@ extension XFormMapper {
         case "date":
             field.kind = .date
             used.formUnion(words.filter { $0 == "month-year" || $0 == "year" })
+            if words.contains("year") { field.presentation.datePrecision = .year }
+            if words.contains("month-year") { field.presentation.datePrecision = .month }
             for word in words where Self.calendars.contains(word) {
                 used.insert(word)
                 report.tally(.calendarUnsupported, key: word, line: nodes[node].line) { count in

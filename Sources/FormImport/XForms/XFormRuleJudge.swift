@@ -24,10 +24,6 @@ package final class XFormRuleJudge: RuleJudge {
     package let computedTexts: [String: ComputedText]
     package let conditionallyRequired: Set<String>
 
-    enum DatePrecision {
-        case month, year
-    }
-
     /// - Throws: when the stored rules no longer compile (``XFormJudge/init(rules:)``).
     package init(rules: XFormRules, schema: FormSchema) throws {
         judge = try XFormJudge(rules: rules)
@@ -48,9 +44,8 @@ package final class XFormRuleJudge: RuleJudge {
                 for option in schema.options(for: field) { byValue[option.value] = option.label }
                 labels[node.path] = byValue
             }
-            if field.kind == .date {
-                if node.appearances.contains("year") { precision[name] = .year }
-                if node.appearances.contains("month-year") { precision[name] = .month }
+            if field.kind == .date, let datePrecision = field.presentation.datePrecision {
+                precision[name] = datePrecision
             }
         }
         optionLabels = labels

@@ -12,7 +12,12 @@ extension FieldValue {
             let suffix = field.presentation.suffix.map { " \($0)" } ?? ""
             return prefix + number + suffix
         case .bool(let on): return on ? "On" : "Off"
-        case .date(let d): return HumanText.date(d)
+        case .date(let d):
+            switch field.presentation.datePrecision {
+            case .month?: return HumanText.month(d)
+            case .year?: return String(d.year)
+            case nil: return HumanText.date(d)
+            }
         case .time(let t): return HumanText.time(t)
         case .datetime(let dt): return HumanText.datetime(dt)
         case .duration(let d): return HumanText.duration(d)

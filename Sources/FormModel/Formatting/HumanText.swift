@@ -10,6 +10,9 @@ public enum HumanText {
     /// "21 November 2026".
     public static func date(_ date: LocalDate) -> String { "\(date.day) \(months[date.month - 1]) \(date.year)" }
 
+    /// "May 2024".
+    public static func month(_ date: LocalDate) -> String { "\(months[date.month - 1]) \(date.year)" }
+
     /// "14:30" (seconds only when there are some).
     public static func time(_ time: LocalTime) -> String { time.description }
 

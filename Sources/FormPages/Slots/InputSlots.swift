@@ -13,6 +13,18 @@ enum InputSlots {
         }
     }
 
+    /// A month or year input's value: a stored date (`2024-05-01`) as the input takes it
+    /// (`2024-05`, `2024`); what was typed, as typed.
+    struct DateValue: Slot {
+        let field: String
+        let precision: DatePrecision
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            let value = state.firstValue(field)
+            markup.writeValueAttribute(value.flatMap(LocalDate.init).map(precision.text) ?? value, to: &buffer)
+        }
+    }
+
     /// A textarea's content.
     struct Text: Slot {
         let field: String

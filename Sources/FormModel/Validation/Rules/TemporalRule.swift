@@ -6,8 +6,13 @@ enum TemporalRule {
         let c = field.constraints
         switch field.kind {
         case .date:
-            guard let value = LocalDate(text) else {
-                return .issue(field, .invalid, "\(words.subject) must be a real date")
+            let precision = field.presentation.datePrecision
+            guard let value = precision.map({ $0.date(text) }) ?? LocalDate(text) else {
+                switch precision {
+                case .month?: return .issue(field, .invalid, "\(words.subject) must be a real month, like 2024-05")
+                case .year?: return .issue(field, .invalid, "\(words.subject) must be a year, like 2024")
+                case nil: return .issue(field, .invalid, "\(words.subject) must be a real date")
+                }
             }
             if let min = c.min.flatMap(LocalDate.init), value < min {
                 return .issue(field, .min, "\(words.subject) must be on or after \(HumanText.date(min))")
