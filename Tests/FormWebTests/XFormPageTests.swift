@@ -48,6 +48,44 @@ struct XFormPageTests {
         </h:html>
         """
 
+    /// Imports the XForms into a fresh data folder and runs `test` with a browser on an app over it.
+    static func withForms(
+        _ sources: [String: String], users: [(String, String, Bool)] = [],
+        _ test: @escaping @Sendable (TestBrowser) async throws -> Void
+    ) async throws {
+        let data = Fixtures.temporaryDataFolder()
+        try await XFormSubmissionTests.importing(sources, into: data)
+        try await TestApp.run(forms: [], data: data, users: users) { client in try await test(TestBrowser(client)) }
+    }
+
+    /// A trip whose cities, from `cities` (an instance: inline, or a file's), are filtered by country.
+    static func trip(cities: String) -> String {
+        """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+          <h:head><h:title>Trip</h:title>
+            <model>
+              <instance><data id="trip"><country/><city/></data></instance>
+              \(cities)
+              <bind nodeset="/data/country" type="select1"/>
+              <bind nodeset="/data/city" type="select1"/>
+            </model>
+          </h:head>
+          <h:body>
+            <select1 ref="/data/country"><label>Country</label>
+              <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
+            </select1>
+            <select1 ref="/data/city"><label>City</label>
+              <itemset nodeset="instance('cities')/root/item[country = /data/country]">
+                <value ref="name"/><label ref="label"/></itemset>
+            </select1>
+          </h:body>
+        </h:html>
+        """
+    }
+
+    /// The trip with its cities from an external file, `jr://file/cities.csv`.
+    static let externalTrip = trip(cities: #"<instance id="cities" src="jr://file/cities.csv"/>"#)
+
     /// Whether the cell of a field is hidden on a page.
     static func hidden(_ field: String, in page: String) -> Bool? {
         guard
@@ -58,10 +96,7 @@ struct XFormPageTests {
 
     @Test("a fresh view hides what does not apply; Update shows what applies to the answers, everything typed kept")
     func relevanceWithoutScript() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        try await XFormSubmissionTests.importing(["visit.xml": Self.survey], into: data)
-        try await TestApp.run(forms: [], data: data) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(["visit.xml": Self.survey]) { browser in
             let fresh = try await browser.get("/forms/visit/new")
             #expect(fresh.status == .ok)
             #expect(Self.hidden("name", in: fresh.body) == false)
@@ -99,10 +134,7 @@ struct XFormPageTests {
 
     @Test("the rules route answers which questions apply, must be answered and the computed values")
     func rulesRoute() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        try await XFormSubmissionTests.importing(["visit.xml": Self.survey], into: data)
-        try await TestApp.run(forms: [], data: data) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(["visit.xml": Self.survey]) { browser in
             let csrf = try #require(try await browser.get("/forms/visit/new").csrf)
             let answer = try await browser.post(
                 "/forms/visit/rules", [("_csrf", csrf), ("consent", "yes"), ("age", "20")])
@@ -119,7 +151,6 @@ struct XFormPageTests {
 
     @Test("the admin list marks an XForm imported with warnings as partly imported, linking to its report")
     func partlyImported() async throws {
-        let data = Fixtures.temporaryDataFolder()
         let household = """
             <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
               <h:head><h:title>Household</h:title>
@@ -133,9 +164,9 @@ struct XFormPageTests {
               </h:body>
             </h:html>
             """
-        try await XFormSubmissionTests.importing(["visit.xml": Self.survey, "household.xml": household], into: data)
-        try await TestApp.run(forms: [], data: data, users: [("root", Fixtures.adminPassword, true)]) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(
+            ["visit.xml": Self.survey, "household.xml": household], users: [("root", Fixtures.adminPassword, true)]
+        ) { browser in
             try await browser.signIn("root", password: Fixtures.adminPassword)
             let admin = try await browser.get("/admin")
             let row = try #require(admin.body.firstMatch(of: /<tr><td><a href="\/admin\/forms\/household">.*?<\/tr>/))
@@ -151,37 +182,17 @@ struct XFormPageTests {
 
     @Test("a list filtered by another answer offers only its options for the answers, with and without JavaScript")
     func filteredOptions() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        let trip = """
-            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
-              <h:head><h:title>Trip</h:title>
-                <model>
-                  <instance><data id="trip"><country/><city/></data></instance>
-                  <instance id="cities"><root>
-                    <item><name>ams</name><label>Amsterdam</label><country>nl</country></item>
-                    <item><name>rot</name><label>Rotterdam</label><country>nl</country></item>
-                    <item><name>nyc</name><label>New York</label><country>us</country></item>
-                    <item><name>la</name><label>Los Angeles</label><country>us</country></item>
-                    <item><name>sfo</name><label>San Francisco</label><country>us</country></item>
-                  </root></instance>
-                  <bind nodeset="/data/country" type="select1"/>
-                  <bind nodeset="/data/city" type="select1"/>
-                </model>
-              </h:head>
-              <h:body>
-                <select1 ref="/data/country"><label>Country</label>
-                  <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
-                </select1>
-                <select1 ref="/data/city"><label>City</label>
-                  <itemset nodeset="instance('cities')/root/item[country = /data/country]">
-                    <value ref="name"/><label ref="label"/></itemset>
-                </select1>
-              </h:body>
-            </h:html>
-            """
-        try await XFormSubmissionTests.importing(["trip.xml": trip], into: data)
-        try await TestApp.run(forms: [], data: data) { client in
-            let browser = TestBrowser(client)
+        let trip = Self.trip(
+            cities: """
+                <instance id="cities"><root>
+                  <item><name>ams</name><label>Amsterdam</label><country>nl</country></item>
+                  <item><name>rot</name><label>Rotterdam</label><country>nl</country></item>
+                  <item><name>nyc</name><label>New York</label><country>us</country></item>
+                  <item><name>la</name><label>Los Angeles</label><country>us</country></item>
+                  <item><name>sfo</name><label>San Francisco</label><country>us</country></item>
+                </root></instance>
+                """)
+        try await Self.withForms(["trip.xml": trip]) { browser in
             let fresh = try await browser.get("/forms/trip/new")
             #expect(fresh.body.contains(#"<option value="ams" hidden disabled>"#), "no country: no city offered")
             let csrf = try #require(fresh.csrf)
@@ -202,7 +213,6 @@ struct XFormPageTests {
 
     @Test("labels and hints show their outputs' values for the answers, with and without JavaScript")
     func outputs() async throws {
-        let data = Fixtures.temporaryDataFolder()
         let greeting = """
             <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
               <h:head><h:title>Greeting</h:title>
@@ -220,9 +230,7 @@ struct XFormPageTests {
               </h:body>
             </h:html>
             """
-        try await XFormSubmissionTests.importing(["greeting.xml": greeting], into: data)
-        try await TestApp.run(forms: [], data: data) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(["greeting.xml": greeting]) { browser in
             let fresh = try await browser.get("/forms/greeting/new")
             #expect(fresh.body.contains(#"How old are you, <span data-output="age.0"></span>?"#), "\(fresh.body)")
             let csrf = try #require(fresh.csrf)
@@ -238,10 +246,8 @@ struct XFormPageTests {
 
     @Test("an external instance waits for the admin's file; uploaded, the form's filter reads its columns")
     func externalInstance() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        try await XFormSubmissionTests.importing(["trip.xml": Self.externalTrip], into: data)
-        try await TestApp.run(forms: [], data: data, users: [("root", Fixtures.adminPassword, true)]) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(["trip.xml": Self.externalTrip], users: [("root", Fixtures.adminPassword, true)]) {
+            browser in
             try await browser.signIn("root", password: Fixtures.adminPassword)
             let admin = try await browser.get("/admin/forms/trip")
             #expect(admin.body.contains("file for instance “cities”"), "\(admin.body)")
@@ -274,7 +280,6 @@ struct XFormPageTests {
 
     @Test("a question required depending on the answers is marked for the answers given; question labels are quoted")
     func conditionalRequired() async throws {
-        let data = Fixtures.temporaryDataFolder()
         let contact = """
             <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
               <h:head><h:title>Contact</h:title>
@@ -292,9 +297,7 @@ struct XFormPageTests {
               </h:body>
             </h:html>
             """
-        try await XFormSubmissionTests.importing(["contact.xml": contact], into: data)
-        try await TestApp.run(forms: [], data: data) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(["contact.xml": contact]) { browser in
             let marked = #"for="field-phone">Phone<span class="fw-label__required" aria-hidden="true"> *</span>"#
             let fresh = try await browser.get("/forms/contact/new")
             #expect(!fresh.body.contains(marked))
@@ -312,28 +315,6 @@ struct XFormPageTests {
             #expect(wrong.body.contains("Choose an answer to “May we call you?” from the options offered"))
         }
     }
-    /// A trip whose cities come from an external file, filtered by country.
-    static let externalTrip = """
-        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
-          <h:head><h:title>Trip</h:title>
-            <model>
-              <instance><data id="trip"><country/><city/></data></instance>
-              <instance id="cities" src="jr://file/cities.csv"/>
-              <bind nodeset="/data/country" type="select1"/>
-              <bind nodeset="/data/city" type="select1"/>
-            </model>
-          </h:head>
-          <h:body>
-            <select1 ref="/data/country"><label>Country</label>
-              <item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item>
-            </select1>
-            <select1 ref="/data/city"><label>City</label>
-              <itemset nodeset="instance('cities')/root/item[country = /data/country]">
-                <value ref="name"/><label ref="label"/></itemset>
-            </select1>
-          </h:body>
-        </h:html>
-        """
 
     @Test("an XForm imported with the external file it names uses it at once")
     func externalFileImported() async throws {
@@ -360,7 +341,6 @@ struct XFormPageTests {
 
     @Test("a month-year date asks for a month and a year date for a year; each is stored as its first day and shown so")
     func datePrecision() async throws {
-        let data = Fixtures.temporaryDataFolder()
         let dates = """
             <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
               <h:head><h:title>Dates</h:title>
@@ -378,9 +358,7 @@ struct XFormPageTests {
               </h:body>
             </h:html>
             """
-        try await XFormSubmissionTests.importing(["dates.xml": dates], into: data)
-        try await TestApp.run(forms: [], data: data) { client in
-            let browser = TestBrowser(client)
+        try await Self.withForms(["dates.xml": dates]) { browser in
             let fresh = try await browser.get("/forms/dates/new")
             #expect(fresh.body.contains(#"name="month" type="month""#), "\(fresh.body)")
             #expect(fresh.body.contains(#"name="year" type="number" inputmode="numeric" min="1" max="9999""#))
