@@ -62,6 +62,7 @@ extension Field: Codable {
         case minSelected, maxSelected, minCount, maxCount, maxSize, accept, upperCase
         case prefix, suffix, rows, searchable, displayOnly
         case datePrecision = "precision"
+        case masked
         case list, options, children
     }
 
@@ -92,7 +93,8 @@ extension Field: Codable {
             rows: try c.decodeIfPresent(Int.self, forKey: .rows),
             searchable: try c.decodeIfPresent(Bool.self, forKey: .searchable) ?? false,
             displayOnly: try c.decodeIfPresent(Bool.self, forKey: .displayOnly) ?? false,
-            datePrecision: try c.decodeIfPresent(DatePrecision.self, forKey: .datePrecision)
+            datePrecision: try c.decodeIfPresent(DatePrecision.self, forKey: .datePrecision),
+            masked: try c.decodeIfPresent(Bool.self, forKey: .masked) ?? false
         )
         self.init(
             name: try c.decode(String.self, forKey: .name),
@@ -147,6 +149,7 @@ extension Field: Codable {
         if presentation.searchable { try c.encode(true, forKey: .searchable) }
         if presentation.displayOnly { try c.encode(true, forKey: .displayOnly) }
         try c.encodeIfPresent(presentation.datePrecision, forKey: .datePrecision)
+        if presentation.masked { try c.encode(true, forKey: .masked) }
         try c.encodeIfPresent(list, forKey: .list)
         try c.encodeIfPresent(options, forKey: .options)
         try c.encodeIfPresent(children, forKey: .children)

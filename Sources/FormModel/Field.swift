@@ -191,12 +191,16 @@ public struct Presentation: Sendable, Hashable {
     /// A date field that asks for a month (`2024-05`) or a year (`2024`) only (an XForm's
     /// `month-year` / `year`): stored as that month's or year's first day, as ODK stores it.
     public var datePrecision: DatePrecision?
+    /// A text typed without being shown (an XForm's `masked`): a password-style input, and
+    /// dots in place of the value on the pages that sum an object up.
+    public var masked: Bool
 
     @inlinable
     public init(
         prefix: String? = nil, suffix: String? = nil, rows: Int? = nil, searchable: Bool = false,
-        displayOnly: Bool = false, datePrecision: DatePrecision? = nil
+        displayOnly: Bool = false, datePrecision: DatePrecision? = nil, masked: Bool = false
     ) {
+        self.masked = masked
         self.prefix = prefix
         self.suffix = suffix
         self.rows = rows

@@ -316,6 +316,8 @@ extension FieldViewModel.Builder {
         switch field.kind {
         case .text:
             switch c.textType ?? .text {
+            case .text where field.presentation.masked:
+                attrs += [("type", "password"), ("autocomplete", "off")]
             case .text: attrs.append(("type", "text"))
             case .email: attrs += [("type", "email"), ("autocomplete", "email"), ("spellcheck", "false")]
             case .tel: attrs += [("type", "tel"), ("inputmode", "tel"), ("autocomplete", "tel")]

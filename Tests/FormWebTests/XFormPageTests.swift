@@ -378,4 +378,28 @@ struct XFormPageTests {
             #expect(edit.body.contains(#"value="1999""#))
         }
     }
+
+    @Test("a masked answer is typed without being shown and not echoed on the detail page")
+    func masked() async throws {
+        let form = """
+            <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+              <h:head><h:title>Login</h:title>
+                <model><instance><data id="pin"><name/><code/></data></instance>
+                  <bind nodeset="/data/name" type="string"/><bind nodeset="/data/code" type="string"/></model>
+              </h:head>
+              <h:body>
+                <input ref="/data/name"><label>Name</label></input>
+                <input ref="/data/code" appearance="masked"><label>Code</label></input>
+              </h:body>
+            </h:html>
+            """
+        try await Self.withForms(["pin.xml": form]) { browser in
+            let fresh = try await browser.get("/forms/pin/new")
+            #expect(fresh.body.contains(#"name="code" type="password" autocomplete="off""#))
+            let stored = try await browser.post(
+                "/forms/pin", [("_csrf", fresh.csrf ?? ""), ("name", "Ada"), ("code", "s3cret")])
+            let detail = try await browser.get(try #require(stored.location))
+            #expect(detail.body.contains("••••••") && !detail.body.contains("s3cret"))
+        }
+    }
 }

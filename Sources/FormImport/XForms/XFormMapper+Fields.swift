@@ -216,7 +216,10 @@ extension XFormMapper {
                 used.insert("url")
             }
             if type == "tel" { field.constraints.textType = .tel }
-            if words.contains("masked") { used.insert("masked") }
+            if words.contains("masked") {
+                used.insert("masked")
+                field.presentation.masked = true
+            }
         }
         return used
     }

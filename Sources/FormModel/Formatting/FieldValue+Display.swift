@@ -3,6 +3,9 @@ extension FieldValue {
     /// The value for people: "21 November 2026", "USD 12.50", "Bug, UI and 3 more", "On", "3 files".
     public func displayText(for field: Field, in schema: FormSchema) -> String {
         switch self.conformed(to: field) ?? self {
+        case .text where field.presentation.masked:
+            // Typed without being shown: not echoed where the object is summed up.
+            return "••••••"
         case .text(let s):
             if let format = field.constraints.format { return GroupedFormat(format).regroup(s) }
             return s
