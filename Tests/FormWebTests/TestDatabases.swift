@@ -34,7 +34,7 @@ enum TestDatabases {
         } catch {
             for database in opened { await database.shutdown() }
             try await scratch?.drop()
-            throw error
+            throw PostgresDetail.explained(error)
         }
         for database in opened { await database.shutdown() }
         try await scratch?.drop()
@@ -57,7 +57,16 @@ struct ScratchPostgres {
         let scratch = ScratchPostgres(
             maintenanceURL: url,
             name: "fw_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))")
-        try await scratch.run("CREATE DATABASE \(scratch.name)")
+        // Many tests make their databases at once: PostgreSQL may refuse a CREATE DATABASE while
+        // another copies the template, so a refused one is tried again, a little later.
+        for attempt in 1...5 {
+            do {
+                try await scratch.run("CREATE DATABASE \(scratch.name)")
+                return scratch
+            } catch where attempt < 5 {
+                try await Task.sleep(for: .milliseconds(100 * attempt))
+            }
+        }
         return scratch
     }
 
@@ -77,5 +86,17 @@ struct ScratchPostgres {
             throw error
         }
         await databases.shutdownAsync()
+    }
+}
+
+/// A PostgreSQL error as the test log should show it: PostgresNIO's own description hides the
+/// server's message ("Generic description to prevent accidental leakage"), which a test's
+/// failure needs.
+struct PostgresDetail: Error, CustomStringConvertible {
+    let description: String
+
+    static func explained(_ error: any Error) -> any Error {
+        guard String(describing: type(of: error)).hasPrefix("PSQL") else { return error }
+        return PostgresDetail(description: String(reflecting: error))
     }
 }
