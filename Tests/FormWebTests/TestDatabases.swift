@@ -63,7 +63,7 @@ struct ScratchPostgres {
             do {
                 try await scratch.run("CREATE DATABASE \(scratch.name)")
                 return scratch
-            } catch where attempt < 5 {
+            } catch  where attempt < 5 {
                 try await Task.sleep(for: .milliseconds(100 * attempt))
             }
         }
