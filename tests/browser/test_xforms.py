@@ -190,7 +190,8 @@ def test_without_javascript_update_shows_the_questions_that_apply(size, form_id,
     choose(b, "consent", "yes")
     update(b)
     assert status(b) == 200
-    assert d.current_url.endswith("/forms/" + form_id), d.current_url
+    # Back at the Update block, where the person was (formaction ...#fw-update).
+    assert d.current_url.endswith("/forms/" + form_id + "#fw-update"), d.current_url
     assert not d.find_elements(By.CSS_SELECTOR, ".fw-error-summary"), "Update judges nothing"
     assert not d.title.startswith("Error"), d.title
     assert value(b, "name") == marker and chosen(b, "consent") == ["yes"]
