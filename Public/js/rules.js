@@ -13,12 +13,35 @@ function controls(form, name) {
   return control instanceof RadioNodeList ? Array.from(control) : [control];
 }
 
+function span(className, text, hidden) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  if (hidden) element.setAttribute("aria-hidden", "true");
+  return element;
+}
+
+/// The mark after the label of a question required depending on the answers, as the server
+/// writes it (partials/label): " *" and "(required)" for screen readers, else "(optional)".
+function mark(slot, required) {
+  if (required) {
+    slot.replaceChildren(
+      span("fw-label__required", " *", true), span("fw-visually-hidden", " (required)", false));
+  } else if (slot.hasAttribute("data-marks-optional")) {
+    slot.replaceChildren(span("fw-label__optional", " (optional)", false));
+  } else {
+    slot.replaceChildren();
+  }
+}
+
 function show(form, answer) {
   const hidden = new Set(answer.hidden);
   const required = new Set(answer.required);
   for (const cell of form.querySelectorAll(".fw-cell[data-field]")) {
     const name = cell.dataset.field;
     cell.hidden = hidden.has(name);
+    const slot = cell.querySelector("[data-required-now]");
+    if (slot) mark(slot, required.has(name));
     for (const control of controls(form, name)) {
       if (control.type === "hidden") continue;
       if (required.has(name)) control.setAttribute("aria-required", "true");

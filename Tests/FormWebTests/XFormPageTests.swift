@@ -298,7 +298,8 @@ struct XFormPageTests {
             </h:html>
             """
         try await Self.withForms(["contact.xml": contact]) { browser in
-            let marked = #"for="field-phone">Phone<span class="fw-label__required" aria-hidden="true"> *</span>"#
+            let marked =
+                #"for="field-phone">Phone<span data-required-now><span class="fw-label__required" aria-hidden="true"> *</span>"#
             let fresh = try await browser.get("/forms/contact/new")
             #expect(!fresh.body.contains(marked))
             #expect(fresh.body.contains("* indicates a required field"))

@@ -448,3 +448,20 @@ def test_no_serious_axe_violations(size, page, js, request, form_id):
     assert not failing, (f"{len(failing)} serious or critical violation(s) on the {page} view "
                          f"({'JavaScript on' if js else 'JavaScript off'}, {size[0]}):\n"
                          f"{describe_violations(failing)}")
+
+
+def test_a_question_required_by_an_answer_is_marked_as_the_answers_change(form_id, admin):
+    """Do you smoke? is required from age 91 (the fixture's `required="/data/details/age > 90"`):
+    rules.js marks its label (" *", "(required)" for screen readers) and unmarks it again."""
+    b = admin[0].viewport(1280, 800)
+    fresh(b, form_id)
+    answer_yes(b, "95")
+    wait_for(b, lambda: displayed(b, "smoker"))
+    def mark():
+        return cell(b, "smoker").find_element(By.CSS_SELECTOR, "[data-required-now]").get_attribute("textContent")
+
+    wait_for(b, lambda: mark() == " * (required)", message=f"not marked required at age 95: {mark()!r}")
+    radio = b.driver.find_element(By.CSS_SELECTOR, "input[name='smoker']")
+    assert radio.get_attribute("aria-required") == "true"
+    type_into(b, "age", "45")
+    wait_for(b, lambda: mark() == "", message=f"still marked required at age 45: {mark()!r}")

@@ -82,11 +82,18 @@ enum InputSlots {
         let marksOptional: Bool
 
         func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            // In a span of its own, which the page's script (rules.js) fills as answers change.
+            if marksOptional {
+                buffer.writeStaticString("<span data-required-now data-marks-optional>")
+            } else {
+                buffer.writeStaticString("<span data-required-now>")
+            }
             if state.required.contains(field) {
                 markup.requiredMark.write(to: &buffer)
             } else if marksOptional {
                 markup.optionalMark.write(to: &buffer)
             }
+            buffer.writeStaticString("</span>")
         }
     }
 
