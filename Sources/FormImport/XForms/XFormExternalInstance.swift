@@ -100,7 +100,7 @@ package struct XFormExternalInstance: Sendable, Hashable {
             }
             let value = cells[nameColumn]
             guard !value.isEmpty else {
-                errors.append("Line \(row.line): enter a name in the \(nameColumn + 1). column")
+                errors.append("Line \(row.line): enter a name in the name column")
                 continue
             }
             if let first = seen[value] {

@@ -82,9 +82,9 @@ enum XFormImporter {
             }
         }
         guard errors.isEmpty else { throw ImportFailure(errors) }
-        output.warnings.removeAll { warning in
-            warning.code == .externalInstance && supplied.contains { warning.message.contains("instance '\($0)'") }
-        }
+        // Each supplied instance's warning that its file is awaited, found by the instance's line.
+        let lines = Set(supplied.compactMap { output.rules.secondaryInstances[$0]?.line })
+        output.warnings.removeAll { $0.code == .externalInstance && lines.contains($0.line) }
         return lists
     }
 

@@ -17,8 +17,6 @@ package final class XFormRuleJudge: RuleJudge {
     package let recordsStart: Bool
     /// Option label by value, by select node path: `jr:choice-name`'s answers.
     let optionLabels: [String: [String: String]]
-    /// Fields shown as a date of month or year precision (`month-year`, `year`).
-    let precision: [String: DatePrecision]
     /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`).
     let geoTypes: [String: String]
     package let computedTexts: [String: ComputedText]
@@ -34,7 +32,6 @@ package final class XFormRuleJudge: RuleJudge {
         self.order = order
         recordsStart = rules.nodes.contains { $0.preload?.preload == "timestamp" && $0.preload?.params == "start" }
         var labels: [String: [String: String]] = [:]
-        var precision: [String: DatePrecision] = [:]
         var geoTypes: [String: String] = [:]
         for node in rules.nodes {
             guard let name = node.field, let field = schema.field(named: name) else { continue }
@@ -44,12 +41,8 @@ package final class XFormRuleJudge: RuleJudge {
                 for option in schema.options(for: field) { byValue[option.value] = option.label }
                 labels[node.path] = byValue
             }
-            if field.kind == .date, let datePrecision = field.presentation.datePrecision {
-                precision[name] = datePrecision
-            }
         }
         optionLabels = labels
-        self.precision = precision
         var texts: [String: ComputedText] = [:]
         for node in rules.nodes {
             guard let name = node.field, node.leftOut == nil else { continue }
@@ -98,7 +91,7 @@ package final class XFormRuleJudge: RuleJudge {
         for (name, type) in geoTypes.sorted(by: { $0.key < $1.key }) {
             guard let text = submitted[name], !text.isEmpty, !XFormGeo.isValid(text, type: type) else { continue }
             submitted[name] = ""
-            let label = fields.first { $0.name == name }.map(FieldWording.init)?.noun ?? name
+            let label = field(named: name).map(FieldWording.init)?.noun ?? name
             typeIssues.append(
                 FieldIssue(field: name, code: .type, message: "Enter \(label) as \(XFormGeo.example(type: type))"))
         }
@@ -111,7 +104,7 @@ package final class XFormRuleJudge: RuleJudge {
         for issue in checked.issues + typeIssues where issue.code != .required {
             guard issue.field.isEmpty || verdict.relevant.contains(issue.field) else { continue }
             var issue = issue
-            if issue.code == .notAnOption, let field = fields.first(where: { $0.name == issue.field }) {
+            if issue.code == .notAnOption, let field = field(named: issue.field) {
                 // The form's options for these answers, in the mapping's words.
                 issue.message = XFormWording.choice(field.displayName)
             }
@@ -129,7 +122,9 @@ package final class XFormRuleJudge: RuleJudge {
             let given = checked.values[field.name]
             let judged = verdict.values[field.name]
             // A date of month or year precision is stored as ODK stores it (`2024-05-01`).
-            if judged == given.map({ lexical($0, of: field, session: session) }), precision[field.name] == nil {
+            if judged == given.map({ lexical($0, of: field, session: session) }),
+                field.presentation.datePrecision == nil
+            {
                 values[field.name] = given
             } else if let judged {
                 // Computed or read-only: the server's value, read back as the field's kind.
@@ -149,12 +144,17 @@ package final class XFormRuleJudge: RuleJudge {
         let host = XFormHost(rules: rules, optionLabels: optionLabels, now: session.now, timeZone: session.timeZone)
         var values: [String: [String]] = [:]
         for (name, text) in judge.firstLoadValues(host: host) {
-            guard let field = fields.first(where: { $0.name == name }),
+            guard let field = field(named: name),
                 let value = value(text, of: field, session: session)
             else { continue }
             values[name] = InputStrings.of([name: value])[name]
         }
         return values
+    }
+
+    /// A field of the form by name, through its place in form order.
+    func field(named name: String) -> Field? {
+        order[name].map { fields[$0] }
     }
 
     /// A field's own rule's code as the XForms mapping names it: a value that does not parse as
@@ -174,7 +174,7 @@ package final class XFormRuleJudge: RuleJudge {
         case .number(let number): return "\(number)"
         case .bool(let on): return field.kind == .switch ? (on ? "OK" : "") : (on ? "true" : "false")
         case .date(let date):
-            switch precision[field.name] {
+            switch field.presentation.datePrecision {
             case .year: return LocalDate(year: date.year, month: 1, day: 1)?.description ?? date.description
             case .month: return LocalDate(year: date.year, month: date.month, day: 1)?.description ?? date.description
             case nil: return date.description
