@@ -8,7 +8,7 @@ import socketserver
 import sys
 import threading
 import time
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from wsgiref.simple_server import ServerHandler, WSGIRequestHandler, WSGIServer, make_server
 
 CHANGING = {"POST", "PUT", "MERGE", "PATCH", "DELETE"}
 
@@ -19,9 +19,102 @@ class ThreadingWSGIServer(socketserver.ThreadingMixIn, WSGIServer):
     request_queue_size = 64
 
 
+class _Body:
+    """A request's body as the app sees it: at most Content-Length bytes of the connection, so
+    that what the app leaves unread can be skipped before the next request on the connection."""
+
+    def __init__(self, rfile, length):
+        self.rfile, self.left = rfile, length
+
+    def read(self, size=-1):
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.rfile.read(size) if size > 0 else b""
+        self.left -= len(data)
+        return data
+
+    def readline(self, size=-1):
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.rfile.readline(size) if size > 0 else b""
+        self.left -= len(data)
+        return data
+
+    def readlines(self, hint=-1):
+        return list(iter(self.readline, b""))
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+    def drain(self):
+        while self.left > 0 and self.read(65536):
+            pass
+
+
+class _KeepAliveServerHandler(ServerHandler):
+    """wsgiref answers HTTP/1.0 and closes each connection; SAP Gateway and every production
+    server keep it open (HTTP/1.1), which is what a client's connection pool relies on. Answers
+    HTTP/1.1 and keeps the connection when the answer's length is known."""
+
+    http_version = "1.1"
+    keep = False
+
+    def cleanup_headers(self):
+        super().cleanup_headers()
+        self.keep = "Content-Length" in self.headers and not self.request_handler.close_connection
+        if not self.keep:
+            self.headers["Connection"] = "close"
+
+
 class QuietHandler(WSGIRequestHandler):
+    """Serves one request after another on a connection (HTTP/1.1 keep-alive) until the client
+    closes it, asks to close it, sends a body of unknown length, or is idle for two minutes."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    wbufsize = 65536  # an answer leaves in one write, flushed after each request
+    timeout = 120
+
     def log_message(self, *args):  # the request log below is what tests read
         pass
+
+    def handle_expect_100(self):
+        answered = super().handle_expect_100()
+        self.wfile.flush()
+        return answered
+
+    def handle(self):
+        try:
+            while self.handle_one():
+                pass
+        except (TimeoutError, ConnectionError):
+            pass
+
+    def handle_one(self):
+        self.raw_requestline = self.rfile.readline(65537)
+        if not self.raw_requestline:
+            return False
+        if len(self.raw_requestline) > 65536:
+            self.requestline, self.request_version, self.command = "", "", ""
+            self.send_error(414)
+            return False
+        if not self.parse_request():  # sets close_connection from the version and Connection
+            return False
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self.close_connection = True
+        try:
+            length = max(0, int(self.headers.get("Content-Length") or 0))
+        except ValueError:
+            self.send_error(400, "Bad Content-Length")
+            return False
+        body = _Body(self.rfile, length)
+        handler = _KeepAliveServerHandler(body, self.wfile, self.get_stderr(), self.get_environ(),
+                                          multithread=False)
+        handler.request_handler = self
+        handler.run(self.server.get_app())
+        self.wfile.flush()
+        if not handler.keep or self.close_connection:
+            return False
+        body.drain()
+        return True
 
 
 def serve(make_app, port, name):
