@@ -26,6 +26,8 @@ struct ObjectSupportTests {
         let change = ChangeRecord()
         #expect(named(object) == reflected(object))
         #expect(named(object).count == 13)
+        // The raw INSERT of a create writes these columns in this order.
+        #expect(ObjectRecord.keys.map(\.description) == ObjectRecord.columns)
         #expect(named(token) == reflected(token))
         #expect(named(token).count == 5)
         #expect(named(change) == reflected(change))

@@ -54,6 +54,13 @@ final class ObjectRecord: Model, @unchecked Sendable {
 
     init() {}
 
+    /// The columns, in the order of ``properties``: the raw `INSERT` of a create writes them
+    /// (``ObjectDraft``), and a test checks them against the model's own field keys.
+    static let columns = [
+        "id", "form_id", "form_version", "values", "key_text", "creator_user_id", "creator_browser", "created_at",
+        "updated_at", "service_state", "service_key", "service_request", "service_etag",
+    ]
+
     /// The stored properties in declaration order, named rather than found by reflection:
     /// FluentKit's default walks the object with `Mirror` several times a query, which made a
     /// third of a create's instructions. A test checks this list against reflection.
