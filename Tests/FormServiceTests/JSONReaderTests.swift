@@ -41,3 +41,20 @@ func jsonWritten() {
     let value = JSONValue.object(["b": .number("1.50"), "a": .string("x\"</\n"), "c": .null])
     #expect(value.text == #"{"a":"x\"<\/\n","b":1.50,"c":null}"#)
 }
+
+@Test("objects nest inside objects and arrays; a name given twice keeps its last value; a byte order mark is skipped")
+func jsonObjects() throws {
+    let text = "\u{FEFF}" + #"{"d":{"results":[{"a":1,"n":{"__deferred":{"uri":"x"}},"b":{}},{"a":2,"a":3}]},"e":[]}"#
+    let value = try JSONReader.parse(Array(text.utf8))
+    let results = value["d"]?["results"]
+    #expect(
+        results
+            == .array([
+                .object([
+                    "a": .number("1"), "n": .object(["__deferred": .object(["uri": .string("x")])]), "b": .object([:]),
+                ]),
+                .object(["a": .number("3")]),
+            ]))
+    #expect(value["e"] == .array([]))
+    #expect(value.object?.count == 2)
+}
