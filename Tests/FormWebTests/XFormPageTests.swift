@@ -145,6 +145,8 @@ struct XFormPageTests {
             )
             let refused = try await browser.post("/forms/visit/rules", [("consent", "yes")])
             #expect(refused.status == .forbidden, "the CSRF token is checked")
+            #expect(refused.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(refused.body.hasPrefix(#"{"error":"#), "the script that asks reads JSON, refusals too")
             #expect(try await browser.post("/forms/new-issue/rules", [("_csrf", csrf)]).status == .notFound)
         }
     }

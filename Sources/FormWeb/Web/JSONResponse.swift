@@ -39,6 +39,28 @@ enum JSONResponse {
 }
 
 extension JSONResponse {
+    /// A refusal as JSON, `{"error": "…"}` with its status, as every answer of the API (and of
+    /// the pages' own JSON routes, such as the rules route): an `HTTPError` (its message, or the
+    /// reason phrase when it says nothing more: a body too large, a bad request, a stale CSRF
+    /// token) or an upload's refusal; nil for any other error.
+    static func refusal(_ error: any Error) throws -> Response? {
+        switch error {
+        case let error as HTTPError: try refusal(error)
+        case let error as UploadError: try refusal(error)
+        default: nil
+        }
+    }
+
+    static func refusal(_ error: HTTPError) throws -> Response {
+        var response = try make(APIMessage(error.body ?? error.status.reasonPhrase), status: error.status)
+        response.headers.append(contentsOf: error.headers)
+        return response
+    }
+
+    static func refusal(_ error: UploadError) throws -> Response {
+        try make(APIMessage(error.message), status: error.status)
+    }
+
     /// JSON with `<`, `>` and `&` (which JSON holds only inside strings) written as `\u003c`,
     /// `\u003e` and `\u0026`: the same JSON, with no markup in it for anything that reads the
     /// body as HTML despite its type.
@@ -80,14 +102,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .gone {
             return Self.gone
         } catch let error as HTTPError {
-            // `{"error": "…"}` as every other answer of the API, the reason phrase when the
-            // error says nothing more (a body too large, a bad request).
-            var response = try JSONResponse.make(
-                APIMessage(error.body ?? error.status.reasonPhrase), status: error.status)
-            response.headers.append(contentsOf: error.headers)
-            return response
+            return try JSONResponse.refusal(error)
         } catch let error as UploadError {
-            return try JSONResponse.make(APIMessage(error.message), status: error.status)
+            return try JSONResponse.refusal(error)
         } catch let error where DatabaseOutage.isOutage(error) {
             context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
             var response = JSONResponse.response(

@@ -20,8 +20,21 @@ struct RulesAnswer: Encodable {
     var outputs: [String: [String]]
 
     /// Reads the form's answers (its CSRF token checked, as for any POST of the form) and
-    /// answers what the form's rules make of them; 404 for a form without rules.
+    /// answers what the form's rules make of them; 404 for a form without rules. A refusal is
+    /// JSON too (`{"error": "…"}` with its status: a missing or stale CSRF token, a body too
+    /// large), never the HTML error page: the script that asks reads JSON.
     static func answer(
+        _ request: Request, view: FormView, viewer: Viewer, reader: SubmissionReader
+    ) async throws -> Response {
+        do {
+            return try await judged(request, view: view, viewer: viewer, reader: reader)
+        } catch {
+            guard let refusal = try JSONResponse.refusal(error) else { throw error }
+            return refusal
+        }
+    }
+
+    private static func judged(
         _ request: Request, view: FormView, viewer: Viewer, reader: SubmissionReader
     ) async throws -> Response {
         guard view.form.rules != nil else { throw HTTPError(.notFound) }
