@@ -72,6 +72,15 @@ public struct PreparedForm: Sendable {
         return rules.judge(checked, session: session)
     }
 
+    /// The values the rules computed, as the form's inputs hold them: every computed field, with
+    /// no value when the rules gave it none. What the page shows and what the rules route sends.
+    public func computedInputs(of verdict: RuleVerdict) -> [String: [String]] {
+        let computed = InputStrings.of(verdict.result.values)
+        var inputs: [String: [String]] = [:]
+        for name in computedFields { inputs[name] = computed[name] ?? [] }
+        return inputs
+    }
+
     /// The values of the read-only fields among `values`, what the create view seals.
     public func readOnlyValues(_ values: [String: [String]]) -> [String: [String]] {
         var sealed: [String: [String]] = [:]

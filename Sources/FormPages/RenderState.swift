@@ -171,10 +171,7 @@ package struct RenderState: Sendable {
             let left = Set(form.schema.options(for: field).map(\.value)).subtracting(offered)
             if !left.isEmpty { unoffered[name] = left }
         }
-        let computed = InputStrings.of(verdict.result.values)
-        for name in form.computedFields {
-            values[name] = computed[name] ?? []
-        }
+        values.merge(form.computedInputs(of: verdict)) { _, computed in computed }
     }
 
     func firstValue(_ name: String) -> String? {

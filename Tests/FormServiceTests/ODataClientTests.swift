@@ -203,17 +203,18 @@ func sizeLimit() async throws {
 func slowAnswers() async throws {
     try await TestServer.with({ request in
         request.method == "GET" && request.header("X-CSRF-Token") == "Fetch"
-            ? .init(200) : .json(201, v4Answer, headers: []).delayed(.seconds(6))
+            ? .init(200) : .json(201, v4Answer, headers: []).delayed(.seconds(60))
     }) { server in
         // A second: ample for an answer on loopback even with the whole suite running beside it.
         try await withClient(server, timeLimit: .seconds(1)) { client in
-            // Each gives up before the 6 s answer comes: the limit, not the answer, ended it.
+            // Each gives up long before the 60 s answer comes: the limit, not the answer, ended it.
+            // (Half a minute leaves a suite that keeps every thread busy room to resume the test.)
             var start = ContinuousClock.now
             let read = await failure { () async throws(ServiceFailure) in
                 try await client.read(key: ["TravelID": .number(7)], binding: v4Travel)
             }
             #expect(read == .unreachable(.timedOut))
-            #expect(ContinuousClock.now - start < .milliseconds(5900))
+            #expect(ContinuousClock.now - start < .seconds(30))
             start = ContinuousClock.now
             let created = await failure { () async throws(ServiceFailure) in
                 try await client.create(["price": .number(1)], binding: v4Travel, requestID: requestID, firstSent: sent)
@@ -222,7 +223,7 @@ func slowAnswers() async throws {
                 Issue.record("\(String(describing: created))")
                 return
             }
-            #expect(ContinuousClock.now - start < .milliseconds(5900))
+            #expect(ContinuousClock.now - start < .seconds(30))
         }
     }
 }

@@ -44,13 +44,11 @@ struct RulesAnswer: Encodable {
             let verdict = view.form.rulesVerdict(
                 for: received.submission.fields, session: RuleSession(view.form, viewer: viewer))
         else { throw HTTPError(.notFound) }
-        let computed = InputStrings.of(verdict.result.values)
-        var values: [String: [String]] = [:]
-        for name in view.form.computedFields { values[name] = computed[name] ?? [] }
         let fields = view.schema.allFields.map(\.name)
         let answer = RulesAnswer(
             hidden: fields.filter { !verdict.relevant.contains($0) },
-            required: fields.filter { verdict.required.contains($0) }, values: values, options: verdict.offered,
+            required: fields.filter { verdict.required.contains($0) }, values: view.form.computedInputs(of: verdict),
+            options: verdict.offered,
             outputs: verdict.outputs)
         var response = try JSONResponse.make(answer, status: .ok)
         response.headers[.cacheControl] = "no-store"
