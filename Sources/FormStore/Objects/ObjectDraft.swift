@@ -76,9 +76,8 @@ struct ObjectDraft: Sendable {
     private static func insertRows(_ records: [ObjectRecord], on db: any Database) async throws {
         guard let sql = db as? any SQLDatabase else { throw ObjectStore.SQLStoreRequired() }
         let now = Date()
-        var query: SQLQueryString = """
-            INSERT INTO \(ident: ObjectRecord.schema) (\(idents: ObjectRecord.columns, joinedBy: ", ")) VALUES 
-            """
+        var query: SQLQueryString =
+            "INSERT INTO \(ident: ObjectRecord.schema) (\(idents: ObjectRecord.columns, joinedBy: ", ")) VALUES"
         for (index, record) in records.enumerated() {
             record.createdAt = now
             record.updatedAt = now
@@ -87,7 +86,7 @@ struct ObjectDraft: Sendable {
                 record.creatorBrowser, now, now, record.serviceState, record.serviceKey, record.serviceRequest,
                 record.serviceETag,
             ]
-            query.appendInterpolation("\(unsafeRaw: index == 0 ? "" : ", ")(\(binds: row))" as SQLQueryString)
+            query.appendInterpolation("\(unsafeRaw: index == 0 ? " " : ", ")(\(binds: row))" as SQLQueryString)
         }
         try await sql.raw(query).run()
         for record in records { record.$id.exists = true }

@@ -68,7 +68,6 @@ struct ObjectSubmissions: Sendable {
             return .refused(result, serverValues: shown)
         }
         let fileIDs = Self.fileIDs(result.values)
-        let attachments = attachments
         let owner = viewer.ownerKey
         if let service {
             // The service's value helps judge their fields' values before anything is recorded.
