@@ -105,35 +105,39 @@ package enum FieldworkMetrics {
         "error.type": "status",
     ]
 
-    private static let created = registry.makeCounter(
-        name: "fieldwork_objects_created_total", labels: [], help: "Objects stored by a create.")
-    private static let updated = registry.makeCounter(
-        name: "fieldwork_objects_updated_total", labels: [], help: "Objects changed by an edit.")
+    private static let created = counter("fieldwork_objects_created", help: "Objects stored by a create.")
+    private static let updated = counter("fieldwork_objects_updated", help: "Objects changed by an edit.")
     private static let refused = counters(
-        "fieldwork_submissions_refused_total", by: "action", of: Action.self,
+        "fieldwork_submissions_refused", by: "action", of: Action.self,
         help: "Submissions refused by validation; nothing was stored.")
     private static let imports = Dictionary(
         uniqueKeysWithValues: ImportChannel.allCases.map { channel in
-            let counter = { (outcome: String) in
-                registry.makeCounter(
-                    name: "fieldwork_imports_total", labels: [("via", channel.rawValue), ("outcome", outcome)],
+            let byOutcome = { (outcome: String) in
+                counter(
+                    "fieldwork_imports", labels: [("via", channel.rawValue), ("outcome", outcome)],
                     help: "Import batches, stored whole or refused whole.")
             }
-            return (channel, (stored: counter("stored"), refused: counter("refused")))
+            return (channel, (stored: byOutcome("stored"), refused: byOutcome("refused")))
         })
     private static let cacheHits = counters(
-        "fieldwork_cache_hits_total", by: "cache", of: Cache.self, help: "Lookups an in-memory cache answered.")
+        "fieldwork_cache_hits", by: "cache", of: Cache.self, help: "Lookups an in-memory cache answered.")
     private static let cacheMisses = counters(
-        "fieldwork_cache_misses_total", by: "cache", of: Cache.self,
+        "fieldwork_cache_misses", by: "cache", of: Cache.self,
         help: "Lookups an in-memory cache passed to the database.")
 
-    /// One counter per value of a label.
+    /// A counter `NAME_total`.
+    private static func counter(_ name: String, labels: [(String, String)] = [], help: String) -> Prometheus.Counter {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(metricName: name, unitName: "total", helpText: help), labels: labels)
+    }
+
+    /// One counter per value of a label, each `NAME_total`.
     private static func counters<Label: CaseIterable & RawRepresentable & Hashable>(
         _ name: String, by label: String, of _: Label.Type, help: String
     ) -> [Label: Prometheus.Counter] where Label.RawValue == String {
         Dictionary(
             uniqueKeysWithValues: Label.allCases.map {
-                ($0, registry.makeCounter(name: name, labels: [(label, $0.rawValue)], help: help))
+                ($0, counter(name, labels: [(label, $0.rawValue)], help: help))
             })
     }
 }
