@@ -57,13 +57,15 @@ public struct OptionSearch: Sendable {
         }
     }
 
-    /// The options matching `query` (all of them for an empty query), page `page` (from 1).
-    public func search(_ query: String, page: Int = 1) -> Page {
+    /// The options matching `query` (all of them for an empty query), page `page` (from 1);
+    /// with `allowed`, only those among its values (the options a form's rules offer for the
+    /// answers given: an XForm's filtered itemset), counted and paged as the only ones.
+    public func search(_ query: String, page: Int = 1, among allowed: Set<String>? = nil) -> Page {
         let words = Self.fold(query).split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         let whole = Self.fold(query.trimmingCharacters(in: .whitespaces))
         var first: [Match] = []
         var rest: [Match] = []
-        for entry in entries {
+        for entry in entries where allowed?.contains(entry.match.value) ?? true {
             let matches = words.allSatisfy { word in
                 entry.labelWords.contains { $0.hasPrefix(word) } || entry.value.contains(word)
             }

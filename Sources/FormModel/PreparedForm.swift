@@ -72,6 +72,15 @@ public struct PreparedForm: Sendable {
         return rules.judge(checked, session: session)
     }
 
+    /// The options a field offers for these answers when the form's rules decide them (an
+    /// XForm's filtered itemset): nil when the field offers all of its options.
+    public func offeredOptions(of field: String, for values: [String: [String]], session: RuleSession) -> Set<String>? {
+        guard rules != nil, let offered = rulesVerdict(for: values, session: session)?.offered[field] else {
+            return nil
+        }
+        return Set(offered)
+    }
+
     /// The values the rules computed, as the form's inputs hold them: every computed field, with
     /// no value when the rules gave it none. What the page shows and what the rules route sends.
     public func computedInputs(of verdict: RuleVerdict) -> [String: [String]] {

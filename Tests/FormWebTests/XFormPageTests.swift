@@ -213,6 +213,43 @@ struct XFormPageTests {
         }
     }
 
+    @Test(
+        "a long list filtered by another answer searches only its options for the answers: the list screen's API and the Search button"
+    )
+    func longFilteredOptions() async throws {
+        // 300 cities, a long list (searched on the server): 100 Dutch, 200 American.
+        let items = (0..<300).map { index in
+            let country = index % 3 == 0 ? "nl" : "us"
+            return "<item><name>c\(index)</name><label>City \(index)</label><country>\(country)</country></item>"
+        }
+        let trip = Self.trip(cities: #"<instance id="cities"><root>"# + items.joined() + "</root></instance>")
+        try await Self.withForms(["trip.xml": trip]) { browser in
+            func options(_ query: String) async throws -> (total: Int, values: [String]) {
+                let page = try await browser.get("/api/forms/trip/fields/city/options?\(query)")
+                #expect(page.status == .ok, "\(page.body)")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(page.body.utf8)) as? [String: Any])
+                let values = (json["options"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+                return (json["total"] as? Int ?? -1, values)
+            }
+            let dutch = try await options("q=&page=1&country=nl")
+            #expect(dutch.total == 100 && dutch.values.count == 50)
+            #expect(dutch.values.allSatisfy { Int($0.dropFirst())! % 3 == 0 }, "\(dutch.values)")
+            let secondPage = try await options("q=&page=2&country=nl")
+            #expect(secondPage.values.count == 50 && Set(secondPage.values).isDisjoint(with: dutch.values))
+            #expect(try await options("q=city%20128&country=us").values == ["c128"])
+            #expect(try await options("q=city%20129&country=us").total == 0, "City 129 is Dutch")
+            #expect(try await options("q=").total == 0, "no country: no city offered, as on the page")
+
+            // Without JavaScript: the Search button's matches are the country's only.
+            let csrf = try #require(try await browser.get("/forms/trip/new").csrf)
+            let page = try await browser.post(
+                "/forms/trip", [("_csrf", csrf), ("country", "nl"), ("city._q", "City 1"), ("_search", "city")])
+            #expect(page.status == .ok)
+            #expect(page.body.contains(#"value="c12""#) && page.body.contains(#"value="c102""#), "\(page.body)")
+            #expect(!page.body.contains(#"value="c13""#) && !page.body.contains(#"value="c1""#))
+        }
+    }
+
     @Test("labels and hints show their outputs' values for the answers, with and without JavaScript")
     func outputs() async throws {
         let greeting = """

@@ -136,3 +136,58 @@ def test_without_javascript_a_search_past_a_page_says_how_many_are_shown(admin_n
     assert len(b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options input")) == 50
     text = b.driver.find_element(By.CSS_SELECTOR, ".fw-longlist__options").text
     assert "The first 50 of 300 matches are shown; search with more letters to narrow them." in text, text
+
+
+# An XForm whose 300 cities (100 Dutch, 200 American) are filtered by the country answered: its
+# list screen asks the server with the other answers, which offers only that country's cities.
+XFORM_ID = "trip_" + uuid.uuid4().hex[:8]
+CITIES = "".join(f"<item><name>c{n}</name><label>City {n}</label><country>{'nl' if n % 3 == 0 else 'us'}</country></item>"
+                 for n in range(300))
+XFORM = f"""<h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+<h:head><h:title>Filtered trip</h:title><model>
+<instance><data id="{XFORM_ID}"><country/><city/></data></instance>
+<instance id="cities"><root>{CITIES}</root></instance>
+<bind nodeset="/data/country" type="select1"/><bind nodeset="/data/city" type="select1"/>
+</model></h:head>
+<h:body><select1 ref="/data/country"><label>Country</label>
+<item><label>Netherlands</label><value>nl</value></item><item><label>USA</label><value>us</value></item></select1>
+<select1 ref="/data/city"><label>City</label>
+<itemset nodeset="instance('cities')/root/item[country = /data/country]"><value ref="name"/><label ref="label"/></itemset>
+</select1></h:body></h:html>"""
+
+
+@pytest.fixture(scope="module")
+def filtered_form(admin):
+    status, answer = admin.driver.execute_async_script(
+        "const done = arguments[1]; fetch('/api/forms', {method: 'POST', headers: {'Content-Type': 'application/xml'},"
+        " body: arguments[0]}).then(r => r.json().then(j => done([r.status, j])), e => done([0, String(e)]));", XFORM)
+    assert status == 201, answer
+    return answer["id"]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["compact", "regular"])
+def test_a_list_filtered_by_another_answer_shows_only_its_options(size, admin, filtered_form):
+    b = admin.viewport(*size).open(f"/forms/{filtered_form}/new")
+    b.js_eval("const radio = document.querySelector('input[name=country][value=nl]');"
+              "if (radio) { radio.click(); } else { const s = document.querySelector('select[name=country]');"
+              " s.value = 'nl'; s.dispatchEvent(new Event('change', {bubbles: true})); }")
+    b.driver.find_element(By.ID, "field-city").click()
+    b.settle()
+    rows = "return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length"
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 50)
+    labels = ("return Array.from(document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__label'))"
+              ".map(e => e.textContent)")
+    shown = b.js_eval(labels)
+    assert all(int(label.split()[-1]) % 3 == 0 for label in shown), shown
+    more = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more")
+    assert more.text == "Show 50 more of 50", "100 Dutch cities in all"
+    search = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown input[type=search]")
+    search.send_keys("city 299")
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(labels) == [])
+    search.clear()
+    search.send_keys("city 297")
+    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(labels) == ["City 297"])
+    b.screenshot(f"long-list-filtered-{size[0]}")
+    b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__label").click()
+    assert wait_gone(b, "dialog.fw-drilldown")
+    assert b.driver.find_element(By.ID, "field-city").text == "City 297"

@@ -87,7 +87,9 @@ enum APIPaths {
         "/api/forms/{id}/fields/{field}/options", parameters: ["FormID", "Field"],
         [
             APIOperation(
-                .get, "searchOptions", "The options of a value list matching what was typed, 50 a page",
+                .get, "searchOptions",
+                "The options of a value list matching what was typed, 50 a page; the other fields' values, as"
+                    + " query parameters by field name, narrow a list whose options depend on them",
                 caller: .formAccess, parameters: ["Query", "Page"],
                 responses: [
                     "200": C.json("A page of options.", "OptionsPage"),

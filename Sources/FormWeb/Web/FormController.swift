@@ -78,7 +78,9 @@ struct FormController {
     }
 
     /// `GET /api/forms/{id}/fields/{field}/options?q=&page=`: the options of a value list that
-    /// match what was typed, 50 a page, for the list screen of a long list (and for scripts).
+    /// match what was typed, 50 a page, for the list screen of a long list (and for scripts);
+    /// the other fields' values, as query parameters by field name, filter a list whose options
+    /// depend on them (a service value help's `In` parameters, an XForm's filtered itemset).
     /// `{"options": [{"value", "label", "group"?, "fills"?}], "total", "page", "more"}`, where
     /// `fills` gives, by field name, the values choosing the option puts into other fields of
     /// the form (its service value help's `Out` parameters); 404 for a field
@@ -127,7 +129,14 @@ struct FormController {
                     APIMessage("The service that holds this list did not answer. Try again."), status: .badGateway)
             }
         }
-        let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000))
+        // A list the form's rules filter (an XForm's itemset): only what they offer for the
+        // other fields' values, given as query parameters by field name as for a service's list.
+        var answers = parameters
+        answers["q"] = nil
+        answers["page"] = nil
+        let offered = view.form.offeredOptions(
+            of: field, for: answers, session: RuleSession(view.form, viewer: try context.viewer))
+        let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000), among: offered)
         return try JSONResponse.make(
             OptionsPage(
                 options: found.matches.map { OptionsPage.Option(value: $0.value, label: $0.label, group: $0.group) },

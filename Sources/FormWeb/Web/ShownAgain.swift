@@ -79,7 +79,10 @@ extension SubmissionReader {
                 state.listSearches[search.field] = found
                 state.values[InputName.searchedQuery(of: search.field)] = [search.query]
             } else if let finder = view.optionSearches[search.field] {
-                let found = finder.search(search.query)
+                // A list the rules filter (an XForm's itemset) shows only what they offer for these answers.
+                let offered = view.form.offeredOptions(
+                    of: search.field, for: values, session: RuleSession(view.form, viewer: viewer))
+                let found = finder.search(search.query, among: offered)
                 state.listSearches[search.field] = ListSearchResult(
                     query: search.query, matches: found.matches, total: found.total)
                 state.values[InputName.searchedQuery(of: search.field)] = [search.query]
