@@ -40,7 +40,32 @@ final class CreateBatcher: Sendable {
     /// Writes the create, in a batch with whatever others wait, and returns its record once it
     /// is committed; throws what writing it on its own threw.
     func write(_ draft: ObjectDraft, on database: FieldworkDatabase) async throws -> ObjectRecord {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<ObjectRecord, any Error>) in
+        // Nobody writing: this create is written at once, in its own task (no task started, no
+        // continuation to resume: each is a wake-up of another thread, on every lone create).
+        // The creates that arrive meanwhile wait, and are written after it, together.
+        let alone = state.withLock { state -> Bool in
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+        if alone {
+            let outcome: Result<ObjectRecord, any Error>
+            do {
+                outcome = .success(try await Self.insert([draft], on: database)[0])
+            } catch {
+                outcome = .failure(error)
+            }
+            let waiting = state.withLock { state -> Bool in
+                guard !state.waiting.isEmpty else {
+                    state.writing = false
+                    return false
+                }
+                return true
+            }
+            if waiting { Task { await self.writeWaiting(on: database) } }
+            return try outcome.get()
+        }
+        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<ObjectRecord, any Error>) in
             let start = state.withLock { state -> Bool in
                 state.waiting.append(Create(draft: draft, done: done))
                 guard !state.writing else { return false }
@@ -74,14 +99,7 @@ final class CreateBatcher: Sendable {
     /// Writes a batch in one transaction; when that fails, each create in its own.
     private static func write(_ batch: [Create], on database: FieldworkDatabase) async {
         do {
-            let drafts = batch.map(\.draft)
-            // A lone create with no key and no work beside it is one INSERT: no transaction around it.
-            let lone =
-                drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil && drafts[0].instance == nil
-            let records =
-                lone
-                ? try await database.statement { db in try await ObjectDraft.insert(drafts, on: db) }
-                : try await database.transaction { db in try await ObjectDraft.insert(drafts, on: db) }
+            let records = try await insert(batch.map(\.draft), on: database)
             for (create, record) in zip(batch, records) { create.done.resume(returning: record) }
         } catch {
             guard batch.count > 1, Self.mayBeOneCreates(error) else {
@@ -99,6 +117,16 @@ final class CreateBatcher: Sendable {
                 }
             }
         }
+    }
+
+    /// The drafts' rows, committed: a lone create with no key and no work beside it is one
+    /// `INSERT` (no transaction around it), any other write one transaction.
+    private static func insert(_ drafts: [ObjectDraft], on database: FieldworkDatabase) async throws -> [ObjectRecord] {
+        let lone = drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil && drafts[0].instance == nil
+        return
+            lone
+            ? try await database.statement { db in try await ObjectDraft.insert(drafts, on: db) }
+            : try await database.transaction { db in try await ObjectDraft.insert(drafts, on: db) }
     }
 
     /// Whether a failed batch may have failed for one create alone, so that writing each again

@@ -135,16 +135,9 @@ final class ServiceValueHelps: Sendable {
         // A choice made on purpose is looked up without the values it replaces.
         let replaced = replacing.map { Set(Self.gives($0, schema: schema, target: target).map(\.name)) } ?? []
         let values = Self.choices(fields.filter { !replaced.contains($0.key) })
-        let rows = await withTaskGroup(of: (Int, ValueHelpRow?).self) { group in
-            for (index, ask) in asks.enumerated() {
-                group.addTask {
-                    (index, try? await self.lookup(ask.value, field: ask.field, formValues: values, target: target))
-                }
-            }
-            var rows: [(ask: (field: String, value: String), row: ValueHelpRow)] = []
-            for await (index, row) in group { if let row { rows.append((asks[index], row)) } }
-            return rows.sorted { $0.ask.field < $1.ask.field }
-        }
+        let found = await lookups(asks, formValues: values, target: target)
+        let rows = zip(asks, found).compactMap { ask, row in row.flatMap { $0 }.map { (ask: ask, row: $0) } }
+            .sorted { $0.ask.field < $1.ask.field }
         var filled: [String: [String]] = [:]
         for (ask, row) in rows {
             for field in Self.gives(ask.field, schema: schema, readOnly: readOnly, target: target)
@@ -178,23 +171,8 @@ final class ServiceValueHelps: Sendable {
             }
         }
         guard !asks.isEmpty else { return }
-        let values = result.values
-        let answers = await withTaskGroup(of: (Int, Bool?).self) { group in
-            for (index, ask) in asks.enumerated() {
-                group.addTask {
-                    do {
-                        let found = try await self.lookup(
-                            ask.value, field: ask.field.name, formValues: values, target: target)
-                        return (index, found != nil)
-                    } catch {
-                        return (index, nil)
-                    }
-                }
-            }
-            var answers = [Bool?](repeating: nil, count: asks.count)
-            for await (index, found) in group { answers[index] = found }
-            return answers
-        }
+        let rows = await lookups(asks.map { ($0.field.name, $0.value) }, formValues: result.values, target: target)
+        let answers = rows.map { row in row.map { $0 != nil } }
         var refused = Set<String>()
         for (ask, found) in zip(asks, answers) where !refused.contains(ask.field.name) {
             switch found {
@@ -219,6 +197,44 @@ final class ServiceValueHelps: Sendable {
         // Issues in form order, as validation gives them.
         let order = Dictionary(schema.allFields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         result.issues.sort { (order[$0.field] ?? Int.max) < (order[$1.field] ?? Int.max) }
+    }
+
+    /// The rows of several values at once, in order: each from the cache when it is there, the
+    /// others asked together (a service that hangs costs one time limit, not one per value); nil
+    /// where the service did not answer. Answers from the cache start no task: a create whose
+    /// values were all looked up in the last minute waits for nothing.
+    private func lookups(
+        _ asks: [(field: String, value: String)], formValues: [String: FieldValue], target: ServiceTarget
+    ) async -> [ValueHelpRow??] {
+        var rows = [ValueHelpRow??](repeating: nil, count: asks.count)
+        var missing: [Int] = []
+        for (index, ask) in asks.enumerated() {
+            let key = Self.lookupKey(ask.value, field: ask.field, formValues: formValues, target: target)
+            if let hit = cached(key)?.found { rows[index] = .some(hit) } else { missing.append(index) }
+        }
+        guard !missing.isEmpty else { return rows }
+        let asked = await withTaskGroup(of: (Int, ValueHelpRow??).self) { group in
+            for index in missing {
+                let ask = asks[index]
+                group.addTask {
+                    do {
+                        return (
+                            index,
+                            .some(
+                                try await self.lookup(
+                                    ask.value, field: ask.field, formValues: formValues, target: target))
+                        )
+                    } catch {
+                        return (index, nil)
+                    }
+                }
+            }
+            var asked: [(Int, ValueHelpRow??)] = []
+            for await answer in group { asked.append(answer) }
+            return asked
+        }
+        for (index, row) in asked { rows[index] = row }
+        return rows
     }
 
     private func cached(_ key: String) -> Entry? {
@@ -258,20 +274,12 @@ final class ServiceValueHelps: Sendable {
             asks += (strings[field.name] ?? []).filter { !$0.isEmpty }.map { (field.name, $0) }
         }
         guard !asks.isEmpty else { return [:] }
-        let values = Self.choices(strings)
-        return await withTaskGroup(of: (String, String, String?).self) { group in
-            for ask in asks {
-                group.addTask {
-                    let found = try? await self.lookup(ask.value, field: ask.field, formValues: values, target: target)
-                    return (ask.field, ask.value, found?.option.label)
-                }
-            }
-            var labels: [String: [String: String]] = [:]
-            for await (field, value, label) in group {
-                if let label { labels[field, default: [:]][value] = label }
-            }
-            return labels
+        let rows = await lookups(asks, formValues: Self.choices(strings), target: target)
+        var labels: [String: [String: String]] = [:]
+        for (ask, row) in zip(asks, rows) {
+            if let label = row??.option.label { labels[ask.field, default: [:]][ask.value] = label }
         }
+        return labels
     }
 
     /// What "Use this choice" under a long list's matches (without JavaScript) fills in: the
