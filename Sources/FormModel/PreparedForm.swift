@@ -75,7 +75,9 @@ public struct PreparedForm: Sendable {
     /// The options a field offers for these answers when the form's rules decide them (an
     /// XForm's filtered itemset): nil when the field offers all of its options.
     public func offeredOptions(of field: String, for values: [String: [String]], session: RuleSession) -> Set<String>? {
-        guard rules != nil, let offered = rulesVerdict(for: values, session: session)?.offered[field] else {
+        guard rules?.choicesByAnswers.contains(field) == true,
+            let offered = rulesVerdict(for: values, session: session)?.offered[field]
+        else {
             return nil
         }
         return Set(offered)

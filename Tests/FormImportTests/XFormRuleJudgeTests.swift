@@ -96,4 +96,23 @@ struct XFormRuleJudgeTests {
         let wrong = try Self.judge("<note/><tags/>", binds: binds, body: body, ["tags": ["a", "z"]])
         #expect(wrong.result.issues.map(\.code) == [.choice])
     }
+
+    @Test("the fields whose options may depend on the answers are those with an itemset")
+    func choicesByAnswers() throws {
+        let binds = """
+              <bind nodeset="/data/kind" type="select1"/>
+              <bind nodeset="/data/tags"/>
+              <instance id="tags"><root><item><name>a</name></item></root></instance>
+            """
+        let body = """
+            <select1 ref="/data/kind"><label>Kind</label><item><label>X</label><value>x</value></item></select1>
+            <select ref="/data/tags"><label>Tags</label>
+              <itemset nodeset="instance('tags')/root/item"><value ref="name"/><label ref="name"/></itemset></select>
+            """
+        let document = XFormExpressionTests.form("<kind/><tags/>", binds: binds, body: body)
+        let result = try FormImporter.importDocuments([document])
+        let judge = try XFormRuleJudge(
+            rules: try #require(result.rules["rules"]), schema: try #require(result.forms.first))
+        #expect(judge.choicesByAnswers == ["tags"])
+    }
 }

@@ -21,6 +21,7 @@ package final class XFormRuleJudge: RuleJudge {
     let geoTypes: [String: String]
     package let computedTexts: [String: ComputedText]
     package let conditionallyRequired: Set<String>
+    package let choicesByAnswers: Set<String>
 
     /// - Throws: when the stored rules no longer compile (``XFormJudge/init(rules:)``).
     package init(rules: XFormRules, schema: FormSchema) throws {
@@ -75,6 +76,7 @@ package final class XFormRuleJudge: RuleJudge {
                 else { return nil }
                 return field
             })
+        choicesByAnswers = Set(rules.nodes.compactMap { $0.itemset == nil ? nil : $0.field })
         self.geoTypes = geoTypes
     }
 

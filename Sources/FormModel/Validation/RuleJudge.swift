@@ -18,6 +18,9 @@ public protocol RuleJudge: Sendable {
     /// The fields whose questions must be answered or not depending on the answers: the page
     /// marks them for the answers given (``RuleVerdict/required``).
     var conditionallyRequired: Set<String> { get }
+    /// The fields whose options may depend on the answers (an XForm's itemsets): only theirs
+    /// are in ``RuleVerdict/offered``, and a search of any other list needs no verdict.
+    var choicesByAnswers: Set<String> { get }
     /// Whether a form shown fresh carries its time (`timestamp start` preload): the create view
     /// seals it, the create reads it back (``RuleSession/started``).
     var recordsStart: Bool { get }

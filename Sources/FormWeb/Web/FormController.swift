@@ -96,15 +96,16 @@ struct FormController {
         let query = parameters["q"]?.first ?? ""
         let page = Int(parameters["page"]?.first ?? "") ?? 1
         let field = try context.parameters.require("field")
+        // The other fields' values, as query parameters by field name: they filter a list whose
+        // options depend on them.
+        var answers = parameters
+        answers["q"] = nil
+        answers["page"] = nil
         if let target = try await services.target(for: form, schema: view.schema),
             ServiceValueHelps.feeds(field, view.schema, target)
         {
-            // Fed by the form's service: the other fields' values (query parameters by field
-            // name) filter it as its In parameters say.
-            var values: [String: FieldValue] = [:]
-            for (name, strings) in parameters where name != "q" && name != "page" {
-                if let value = strings.first, !value.isEmpty { values[name] = .choice(value) }
-            }
+            // Fed by the form's service: filtered as its In parameters say.
+            let values = ServiceValueHelps.choices(answers)
             let number = min(max(page, 1), 10_000)
             do {
                 let found = try await valueHelps.page(
@@ -129,11 +130,7 @@ struct FormController {
                     APIMessage("The service that holds this list did not answer. Try again."), status: .badGateway)
             }
         }
-        // A list the form's rules filter (an XForm's itemset): only what they offer for the
-        // other fields' values, given as query parameters by field name as for a service's list.
-        var answers = parameters
-        answers["q"] = nil
-        answers["page"] = nil
+        // A list the form's rules filter (an XForm's itemset): only what they offer for them.
         let offered = view.form.offeredOptions(
             of: field, for: answers, session: RuleSession(view.form, viewer: try context.viewer))
         let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000), among: offered)

@@ -67,6 +67,9 @@ extension SubmissionReader {
         var values = received.submission.fields
         for (name, strings) in serverValues { values[name] = strings }
         var state = RenderState(values: values, csrfToken: viewer.csrfToken)
+        // What the form's rules make of these answers, once: the questions that apply, and the
+        // options a list they filter offers.
+        let verdict = view.form.rulesVerdict(for: values, session: RuleSession(view.form, viewer: viewer))
         switch reason {
         case .refused(let issues):
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
@@ -80,9 +83,7 @@ extension SubmissionReader {
                 state.values[InputName.searchedQuery(of: search.field)] = [search.query]
             } else if let finder = view.optionSearches[search.field] {
                 // A list the rules filter (an XForm's itemset) shows only what they offer for these answers.
-                let offered = view.form.offeredOptions(
-                    of: search.field, for: values, session: RuleSession(view.form, viewer: viewer))
-                let found = finder.search(search.query, among: offered)
+                let found = finder.search(search.query, among: verdict?.offered[search.field].map(Set.init))
                 state.listSearches[search.field] = ListSearchResult(
                     query: search.query, matches: found.matches, total: found.total)
                 state.values[InputName.searchedQuery(of: search.field)] = [search.query]
@@ -91,7 +92,7 @@ extension SubmissionReader {
         state.stagedFileIDs = received.stagedIDs
         state.files = try await listable(received, schema: view.schema, viewer: viewer, stored: stored)
         // The questions that apply to these answers, whatever brought the form back.
-        state.showRules(of: view.form, viewer: viewer)
+        if let verdict { state.show(verdict, of: view.form) }
         return state
     }
 }
