@@ -5,7 +5,9 @@ import NIOCore
 /// follows a redirect itself (it would follow one to another origin; `ODataClient` follows
 /// same-origin ones), gives up on a failed connection at once instead of retrying until the
 /// deadline (so "unreachable" comes quickly), decompresses nothing (the size limit counts what
-/// arrives) and verifies TLS. Made once at startup and shut down once at the end.
+/// arrives), verifies TLS and makes no tracing spans (Fieldwork bootstraps no tracer: AsyncHTTPClient
+/// would still describe every request to the no-op one, a tenth of a forwarded create's
+/// instructions). Made once at startup and shut down once at the end.
 package final class ServiceHTTPClient: Sendable {
     package let client: HTTPClient
 
@@ -16,6 +18,7 @@ package final class ServiceHTTPClient: Sendable {
         configuration.decompression = .disabled
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: nil)
         configuration.tlsConfiguration = .makeClientConfiguration()
+        configuration.tracing.tracer = nil
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
     }
 
