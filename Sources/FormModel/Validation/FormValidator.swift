@@ -35,7 +35,7 @@ public enum FormValidator {
         -> RuleOutcome
     {
         let raw = input(for: field, submission, context)
-        var offered = schema.options(for: field)
+        var offered = field.kind.hasOptions ? schema.options(for: field) : []
         if let kept = context.noLongerOffered[field.name], !offered.isEmpty {
             offered += kept.map { Option(value: $0, label: $0) }
         }
@@ -63,11 +63,13 @@ public enum FormValidator {
     /// The strings and files to check: the submission's, or the server's for read-only fields.
     static func input(for field: Field, _ submission: Submission, _ context: ValidationContext) -> RawInput {
         guard context.mode.isReadOnly(field) else {
+            // Only a duration has hours and minutes inputs (no names made for other fields).
+            let duration = field.kind == .duration
             return RawInput(
                 strings: submission.fields[field.name] ?? [],
-                hours: submission.first("\(field.name).hours"),
-                minutes: submission.first("\(field.name).minutes"),
-                files: submission.files[field.name] ?? [])
+                hours: duration ? submission.first("\(field.name).hours") : nil,
+                minutes: duration ? submission.first("\(field.name).minutes") : nil,
+                files: field.kind == .attachments ? submission.files[field.name] ?? [] : [])
         }
         let files = context.serverFiles[field.name] ?? []
         if let given = context.serverValues[field.name] { return RawInput(strings: given, files: files) }
