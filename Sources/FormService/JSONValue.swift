@@ -1,3 +1,5 @@
+import FormModel
+
 /// A JSON value as an OData service writes it. Numbers stay as their text, because an
 /// `Edm.Decimal` or `Edm.Int64` read through `Double` would come back rounded; object members are
 /// written in key order so that a request body is the same bytes every time.
@@ -43,7 +45,7 @@ package enum JSONValue: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
         case .number(let digits): out += digits
-        case .string(let text): JSONValue.quote(text, into: &out)
+        case .string(let text): JSONText.quote(text, into: &out)
         case .array(let elements):
             out += "["
             for (index, element) in elements.enumerated() {
@@ -55,32 +57,11 @@ package enum JSONValue: Sendable, Hashable {
             out += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { out += "," }
-                JSONValue.quote(key, into: &out)
+                JSONText.quote(key, into: &out)
                 out += ":"
                 members[key]!.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    /// Writes a JSON string, escaping what RFC 8259 requires and `/` too, so `</script>` never
-    /// appears in a body that is logged or echoed into a page.
-    private static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "/": out += "\\/"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

@@ -62,6 +62,57 @@ struct ObjectSupportTests {
         let data = try JSONEncoder().encode(StoredValues(values))
         #expect(try JSONDecoder().decode(StoredValues.self, from: data).values == values)
         #expect(String(decoding: data, as: UTF8.self).contains(#""n":{"number":"12.5"}"#))
+        // The text written by hand for the database reads back the same, with what must be
+        // escaped escaped (a file without a type too).
+        var tricky = values
+        tricky["t"] = .text("quote \" backslash \\ slash / newline \n tab \t bell \u{7} é 🙂")
+        tricky["g"] = .files([SubmittedFile(id: "2", name: "b\"c.bin", size: 0, contentType: nil)])
+        tricky["off"] = .bool(false)
+        for sample in [values, tricky, [:]] {
+            let text = StoredValues(sample).jsonText
+            #expect(try JSONDecoder().decode(StoredValues.self, from: Data(text.utf8)).values == sample, "\(text)")
+        }
+        #expect(StoredValues(values).jsonText.contains(#""n":{"number":"12.5"}"#))
+    }
+
+    @Test("an object's JSON written by hand is the API encoder's, for every kind of value")
+    func objectJSON() throws {
+        let values: [String: FieldValue] = [
+            "t": .text("a \"quoted\" </script> & text/with/slashes\n"), "n": .number(Decimal(string: "-12.50")!),
+            "big": .number(Decimal(string: "12345678901234567890.123")!), "b": .bool(true), "off": .bool(false),
+            "d": .date(LocalDate("2026-11-21")!), "tm": .time(LocalTime("14:30")!),
+            "dt": .datetime(LocalDateTime("2026-11-21T14:30")!), "du": .duration(ISODuration("PT1H30M")!),
+            "c": .choice("x"), "cs": .choices(["y", "x"]), "none": .choices([]),
+            "f": .files([
+                SubmittedFile(id: "1", name: "a.png", size: 3, contentType: "image/png"),
+                SubmittedFile(id: "2", name: "b", size: 0, contentType: nil),
+            ]),
+        ]
+        let now = Date(timeIntervalSince1970: 1_795_770_116.28)
+        let record = ObjectRecord()
+        record.id = UUID()
+        record.formID = "f"
+        record.formVersion = 3
+        record.values = StoredValues(values)
+        record.keyText = "k"
+        record.createdAt = now
+        record.updatedAt = now
+        var object = try StoredObject(record)
+        var samples = [object]
+        object.service = ServiceLink(state: .created, key: "Product='A/1'", requestID: UUID(), etag: "W/\"1\"")
+        samples.append(object)
+        object.service = ServiceLink(state: .sending, requestID: nil)
+        object.createdAt = nil
+        object.values = [:]
+        samples.append(object)
+        for sample in samples {
+            let json = ObjectJSON(sample)
+            let encoded = try JSONResponse.encoder().encode(json)
+            // The same bytes as the encoder's, but for how a string's characters are escaped.
+            let parsed = try JSONSerialization.jsonObject(with: Data(json.jsonText.utf8)) as? NSDictionary
+            #expect(parsed == (try JSONSerialization.jsonObject(with: encoded) as? NSDictionary), "\(json.jsonText)")
+            #expect(json.jsonText == String(decoding: encoded, as: UTF8.self) || sample.values["t"] != nil)
+        }
     }
 
     @Test("stored values turn back into the strings the edit view's inputs hold")
