@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
+import Synchronization
 
 /// The open database: FluentKit's `Databases` on the shared thread pool and event loops, migrated.
 ///
@@ -22,6 +23,8 @@ package struct FieldworkDatabase: Sendable {
     let writes = AsyncLock()
     /// SQLite's creates, written in batches while they wait for a transaction (group commit).
     let creates = CreateBatcher()
+    /// SQLite's connection for single-statement writes on the calling thread (see ``write(_:)``).
+    private(set) var direct: SQLiteDirect?
 
     /// Opens SQLite `<data>/fieldwork.sqlite` (or PostgreSQL when the location has a URL),
     /// creating the data folder, and runs the migrations.
@@ -44,7 +47,7 @@ package struct FieldworkDatabase: Sendable {
             databases.use(.sqlite(.file(location.sqliteFile.path)), as: .sqlite)
             usesSQLite = true
         }
-        let database = FieldworkDatabase(databases: databases, logger: logger, usesSQLite: usesSQLite)
+        var database = FieldworkDatabase(databases: databases, logger: logger, usesSQLite: usesSQLite)
         do {
             if usesSQLite { try await database.tuneSQLiteConnections() }
             try await database.migrate()
@@ -52,7 +55,44 @@ package struct FieldworkDatabase: Sendable {
             await databases.shutdownAsync()
             throw error
         }
+        if usesSQLite {
+            let checkpoint = Checkpointer(databases: databases, logger: logger)
+            database.direct = SQLiteDirect(path: location.sqliteFile.path, logger: logger) { checkpoint.start() }
+        }
         return database
+    }
+
+    /// Checkpoints SQLite's write-ahead log through the driver (on its thread pool) when the
+    /// direct connection's commits have grown it: one checkpoint at a time, `PASSIVE` (it waits
+    /// for no reader or writer; what it could not copy, the next one does).
+    private final class Checkpointer: Sendable {
+        let databases: Databases
+        let logger: Logger
+        let running = Atomic(false)
+
+        init(databases: Databases, logger: Logger) {
+            self.databases = databases
+            self.logger = logger
+        }
+
+        func start() {
+            guard running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+                return
+            }
+            Task {
+                defer { running.store(false, ordering: .releasing) }
+                do {
+                    guard
+                        let sql = databases.database(logger: logger, on: databases.eventLoopGroup.any())
+                            as? any SQLDatabase
+                    else { return }
+                    try await sql.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
+                } catch {
+                    logger.warning(
+                        "SQLite: a checkpoint failed; the next one tries again", metadata: ["error": "\(error)"])
+                }
+            }
+        }
     }
 
     /// A database handle for one unit of work, on the current event loop when there is one.
@@ -77,6 +117,11 @@ package struct FieldworkDatabase: Sendable {
 
     /// Closes every connection; call once, at the end.
     package func shutdown() async {
+        if let direct {
+            await writes.lock()
+            direct.close()
+            await writes.unlock()
+        }
         await databases.shutdownAsync()
     }
 
@@ -161,21 +206,23 @@ package struct FieldworkDatabase: Sendable {
         }
     }
 
-    /// Runs `body`, which writes with one statement (SQLite and PostgreSQL make each statement a
-    /// transaction of its own), without `BEGIN` and `COMMIT` around it: two statements and their
-    /// hops saved on the busiest writes (a lone create, a service's answer settled). On SQLite it
-    /// still queues in ``writes`` with this process's other writers, as
-    /// ``transaction(deadline:_:)`` does; on PostgreSQL it has ``transactionDeadline``.
-    func statement<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        let database = database()
+    /// Runs one written-out statement on its own (SQLite and PostgreSQL make it a transaction of
+    /// its own). On SQLite it runs in ``writes``' turn, on this thread through the direct
+    /// connection (``SQLiteDirect``: no hop to the driver's threads and back), or through the
+    /// driver when that did not write it (another process holding the write lock, an error the
+    /// driver then reports as it does for every write); on PostgreSQL it has
+    /// ``transactionDeadline``.
+    func write(_ statement: RowStatement) async throws {
         guard usesSQLite else {
-            return try await DatabaseOutage.withDeadline(Self.transactionDeadline) { try await body(database) }
+            let database = database()
+            try await DatabaseOutage.withDeadline(Self.transactionDeadline) { try await statement.run(on: database) }
+            return
         }
         await writes.lock()
         do {
-            let result = try await body(database)
+            let binds = statement.sqliteBinds
+            if direct?.run(statement.sql, binds) != true { try await statement.run(on: database(), binds: binds) }
             await writes.unlock()
-            return result
         } catch {
             await writes.unlock()
             throw error

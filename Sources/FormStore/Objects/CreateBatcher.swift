@@ -125,7 +125,7 @@ final class CreateBatcher: Sendable {
         let lone = drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil && drafts[0].instance == nil
         return
             lone
-            ? try await database.statement { db in try await ObjectDraft.insert(drafts, on: db) }
+            ? [try await ObjectDraft.insertAlone(drafts[0], on: database)]
             : try await database.transaction { db in try await ObjectDraft.insert(drafts, on: db) }
     }
 

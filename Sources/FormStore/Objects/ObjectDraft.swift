@@ -68,27 +68,45 @@ struct ObjectDraft: Sendable {
         return records
     }
 
-    /// The objects' rows in one `INSERT`, written out rather than built by Fluent (`create(on:)`),
-    /// which spent more on its query builder and the model's property wrappers than the database
-    /// spent writing: this runs on every create. Timestamps are set as Fluent sets them on
-    /// create, and every value is bound as Fluent binds the model's fields (the same driver
-    /// encoders), so Fluent reads the rows back as it would have written them.
+    /// A lone create with no key and no work beside it: its row in one `INSERT` of its own, on
+    /// SQLite through the direct connection (``FieldworkDatabase/write(_:)``).
+    static func insertAlone(_ draft: ObjectDraft, on database: FieldworkDatabase) async throws -> ObjectRecord {
+        let record = draft.record()
+        try await database.write(rows([record]))
+        record.$id.exists = true
+        return record
+    }
+
+    /// The objects' rows in one `INSERT`.
     private static func insertRows(_ records: [ObjectRecord], on db: any Database) async throws {
-        guard let sql = db as? any SQLDatabase else { throw ObjectStore.SQLStoreRequired() }
+        try await rows(records).run(on: db)
+        for record in records { record.$id.exists = true }
+    }
+
+    /// The `INSERT` of the objects' rows, written out rather than built by Fluent
+    /// (`create(on:)`), which spent more on its query builder and the model's property wrappers
+    /// than the database spent writing: this runs on every create. Timestamps are set as Fluent
+    /// sets them on create, and every value is bound as Fluent binds the model's fields.
+    static func rows(_ records: [ObjectRecord]) -> RowStatement {
         let now = Date()
-        var query: SQLQueryString =
-            "INSERT INTO \(ident: ObjectRecord.schema) (\(idents: ObjectRecord.columns, joinedBy: ", ")) VALUES"
-        for (index, record) in records.enumerated() {
+        let placeholders = "(" + Array(repeating: "?", count: ObjectRecord.columns.count).joined(separator: ", ") + ")"
+        var statement = RowStatement(
+            sql: "INSERT INTO \(RowStatement.quoted(ObjectRecord.schema)) ("
+                + ObjectRecord.columns.map(RowStatement.quoted).joined(separator: ", ") + ") VALUES "
+                + Array(repeating: placeholders, count: records.count).joined(separator: ", "),
+            values: [])
+        statement.values.reserveCapacity(records.count * ObjectRecord.columns.count)
+        for record in records {
             record.createdAt = now
             record.updatedAt = now
-            let row: [any Encodable & Sendable] = [
-                record.id, record.formID, record.formVersion, record.values, record.keyText, record.creatorUserID,
-                record.creatorBrowser, now, now, record.serviceState, record.serviceKey, record.serviceRequest,
-                record.serviceETag,
+            statement.values += [
+                .uuid(record.id), .text(record.formID), .integer(record.formVersion), .values(record.values),
+                .text(record.keyText), .uuid(record.creatorUserID), .text(record.creatorBrowser), .date(now),
+                .date(now),
+                .text(record.serviceState), .text(record.serviceKey), .uuid(record.serviceRequest),
+                .text(record.serviceETag),
             ]
-            query.appendInterpolation("\(unsafeRaw: index == 0 ? " " : ", ")(\(binds: row))" as SQLQueryString)
         }
-        try await sql.raw(query).run()
-        for record in records { record.$id.exists = true }
+        return statement
     }
 }

@@ -175,41 +175,40 @@ package struct ObjectStore: Sendable {
         formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]? = nil, keyText: String? = nil,
         alongside: AlongsideWork? = nil
     ) async throws -> Bool {
+        let statement = Self.settling(formID: formID, id: id, link: link, values: values, keyText: keyText)
         guard let alongside else {
             // One UPDATE, no transaction around a read: it runs on every create a service takes.
-            try await database.statement { db in
-                try await settling(formID: formID, id: id, link: link, values: values, keyText: keyText, on: db)
-            }
+            try await database.write(statement)
             return true
         }
         try await database.transaction { db in
-            try await settling(formID: formID, id: id, link: link, values: values, keyText: keyText, on: db)
+            try await statement.run(on: db)
             try await alongside(StoreTransaction(database: db), id)
         }
         return true
     }
 
-    /// One `UPDATE` written out rather than built with Fluent's query builder: it runs on every
-    /// create a service takes, and the builder and the model's property wrappers were most of
-    /// its cost. The values are bound as Fluent binds the model's fields (the same driver
-    /// encoders), so Fluent reads the row back as it wrote it.
-    private func settling(
-        formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]?, keyText: String?,
-        on db: any Database
-    ) async throws {
-        guard let sql = db as? any SQLDatabase else { throw SQLStoreRequired() }
-        var query: SQLQueryString = """
-            UPDATE \(ident: ObjectRecord.schema) SET \(ident: "service_state") = \(bind: link.state.rawValue), \
-            \(ident: "service_key") = \(bind: link.key), \(ident: "service_request") = \(bind: link.requestID), \
-            \(ident: "service_etag") = \(bind: link.etag), \(ident: "updated_at") = \(bind: Date())
-            """
-        if let values {
-            query.appendInterpolation(", \(ident: "values") = \(bind: StoredValues(values))" as SQLQueryString)
+    /// The settle's one `UPDATE`, written out rather than built with Fluent's query builder: it
+    /// runs on every create a service takes. The values are bound as Fluent binds the model's
+    /// fields, so Fluent reads the row back as it wrote it.
+    private static func settling(
+        formID: String, id: UUID, link: ServiceLink, values: [String: FieldValue]?, keyText: String?
+    ) -> RowStatement {
+        var sql = "UPDATE \(RowStatement.quoted(ObjectRecord.schema)) SET "
+        var bound: [RowValue] = []
+        func set(_ column: String, _ value: RowValue) {
+            sql += (bound.isEmpty ? "" : ", ") + RowStatement.quoted(column) + " = ?"
+            bound.append(value)
         }
-        if let keyText { query.appendInterpolation(", \(ident: "key_text") = \(bind: keyText)" as SQLQueryString) }
-        query.appendInterpolation(
-            " WHERE \(ident: "id") = \(bind: id) AND \(ident: "form_id") = \(bind: formID)" as SQLQueryString)
-        try await sql.raw(query).run()
+        set("service_state", .text(link.state.rawValue))
+        set("service_key", .text(link.key))
+        set("service_request", .uuid(link.requestID))
+        set("service_etag", .text(link.etag))
+        set("updated_at", .date(Date()))
+        if let values { set("values", .values(StoredValues(values))) }
+        if let keyText { set("key_text", .text(keyText)) }
+        sql += " WHERE " + RowStatement.quoted("id") + " = ? AND " + RowStatement.quoted("form_id") + " = ?"
+        return RowStatement(sql: sql, values: bound + [.uuid(id), .text(formID)])
     }
 
     /// Marks creates still `sending` since before `cutoff` as `unknown`: their answer was lost
