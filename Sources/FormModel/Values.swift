@@ -195,15 +195,31 @@ public enum DecimalText {
     /// submitted value, a spec's bound or default, an OData facet): it would be read rounded.
     public static func parse(_ text: String) -> Decimal? {
         guard isWritten(text), significantDigits(of: text) <= exactDigits else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(string: text, locale: posix)
     }
 
+    /// The locale numbers are read and written in, whatever the process's.
+    static let posix = Locale(identifier: "en_US_POSIX")
+
     /// Whether the text is written as the server takes numbers: a sign, digits, a point and digits.
+    /// (Read as bytes: every number of every submission passes here, and reading it by
+    /// characters cost more than parsing it.)
     public static func isWritten(_ text: String) -> Bool {
-        var body = Substring(text)
-        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
-        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        return !body.isEmpty && parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        var digits = 0
+        var point = false
+        for byte in bytes {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !point, digits > 0 {
+                point = true
+                digits = 0
+            } else {
+                return false
+            }
+        }
+        return digits > 0
     }
 
     /// The most significant digits a `Decimal` holds exactly; a number with more would be
@@ -213,20 +229,23 @@ public enum DecimalText {
     /// The digits a number needs as written: its whole part without leading zeros and its
     /// decimals without trailing ones ("0.0120" needs 3, "1200" needs 4). A `Decimal` holds up
     /// to ``exactDigits`` of them exactly, at any of these magnitudes.
+    /// `text` is a number as ``isWritten(_:)`` takes it.
     public static func significantDigits(of text: String) -> Int {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let digit = { (c: Character) in c.isASCIIDigit }
-        let whole = parts[0].filter(digit).drop(while: { $0 == "0" })
-        let decimals = parts.count > 1 ? parts[1].filter(digit) : ""
-        let trimmed = decimals.reversed().drop(while: { $0 == "0" })
-        return whole.count + trimmed.count
+        let bytes = text.utf8
+        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes[..<point].filter(isDigit).drop(while: { $0 == UInt8(ascii: "0") }).count
+        guard point < bytes.endIndex else { return whole }
+        var decimals = bytes[bytes.index(after: point)...].filter(isDigit)
+        while decimals.last == UInt8(ascii: "0") { decimals.removeLast() }
+        return whole + decimals.count
     }
 
     /// A decimal as plain text with a `.` point, whatever the process locale: how values are
     /// stored and how they go back into inputs.
     public static func plain(_ number: Decimal) -> String {
         var value = number
-        return NSDecimalString(&value, Locale(identifier: "en_US_POSIX"))
+        return NSDecimalString(&value, posix)
     }
 
     /// Digits after the point as written.

@@ -84,7 +84,9 @@ struct ValuesTests {
         #expect(DecimalText.parse("-12") == Decimal(-12))
         #expect(DecimalText.parse("12.50") == Decimal(string: "12.5"))
         #expect(DecimalText.parse("0") == 0)
-        for bad in [".5", "5.", "1e5", "1,5", "", "-", "+", "abc", "1.2.3", " 1"] {
+        #expect(DecimalText.parse("+007.250") == Decimal(string: "7.25"))
+        for bad in [".5", "5.", "1e5", "1,5", "", "-", "+", "abc", "1.2.3", " 1", "1 ", "--1", "-.5", "1\u{301}", "١٢"]
+        {
             #expect(DecimalText.parse(bad) == nil, "\(bad) should be refused")
         }
         #expect(DecimalText.scale(of: "12.50") == 2)
