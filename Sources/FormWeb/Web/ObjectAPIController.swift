@@ -392,76 +392,56 @@ struct ObjectJSON: Encodable {
     /// the rest of the answer. A test compares the two for every kind of value.
     var jsonText: String {
         var out = "{"
-        func key(_ name: String) {
-            if out.utf8.count > 1 { out += "," }
-            out += "\"" + name + "\":"
-        }
-        func string(_ text: String) { JSONText.quote(text, into: &out, slashes: false) }
+        out.reserveCapacity(256 + values.count * 48)
         if let createdAt {
-            key("createdAt")
-            string(createdAt.formatted(.iso8601))
+            out += #""createdAt":"# + Self.quoted(createdAt.formatted(.iso8601)) + ","
         }
-        key("form")
-        string(form)
-        key("id")
-        string(id)
+        out += #""form":"# + Self.quoted(form) + #","id":"# + Self.quoted(id)
         if let service {
-            key("service")
-            out += "{"
+            out += #","service":{"#
             var first = true
             for (name, value) in [("key", service.key), ("requestId", service.requestId), ("state", service.state)] {
                 guard let value else { continue }
-                out += (first ? "" : ",") + "\"" + name + "\":"
-                string(value)
+                out += (first ? "\"" : ",\"") + name + "\":" + Self.quoted(value)
                 first = false
             }
             out += "}"
         }
-        if let updatedAt {
-            key("updatedAt")
-            string(updatedAt.formatted(.iso8601))
-        }
-        key("values")
-        out += "{"
+        if let updatedAt { out += #","updatedAt":"# + Self.quoted(updatedAt.formatted(.iso8601)) }
+        out += #","values":{"#
         for (index, (name, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { out += "," }
-            string(name)
+            JSONText.quote(name, into: &out, slashes: false)
             out += ":"
             switch value {
-            case .text(let text), .choice(let text): string(text)
+            case .text(let text), .choice(let text): JSONText.quote(text, into: &out, slashes: false)
             case .number(let number): out += DecimalText.plain(number)
             case .bool(let flag): out += flag ? "true" : "false"
-            case .date(let date): string(date.description)
-            case .time(let time): string(time.description)
-            case .datetime(let datetime): string(datetime.description)
-            case .duration(let duration): string(duration.description)
-            case .choices(let choices):
-                out += "["
-                for (index, choice) in choices.enumerated() {
-                    if index > 0 { out += "," }
-                    string(choice)
-                }
-                out += "]"
+            case .date(let date): out += Self.quoted(date.description)
+            case .time(let time): out += Self.quoted(time.description)
+            case .datetime(let datetime): out += Self.quoted(datetime.description)
+            case .duration(let duration): out += Self.quoted(duration.description)
+            case .choices(let choices): out += "[" + choices.map(Self.quoted).joined(separator: ",") + "]"
             case .files(let files):
                 out += "["
                 for (index, file) in files.enumerated() {
                     if index > 0 { out += "," }
                     out += "{"
-                    if let type = file.contentType {
-                        out += "\"contentType\":"
-                        string(type)
-                        out += ","
-                    }
-                    out += "\"id\":"
-                    string(file.id)
-                    out += ",\"name\":"
-                    string(file.name)
-                    out += ",\"size\":\(file.size)}"
+                    if let type = file.contentType { out += #""contentType":"# + Self.quoted(type) + "," }
+                    out += #""id":"# + Self.quoted(file.id) + #","name":"# + Self.quoted(file.name)
+                    out += #","size":\#(file.size)}"#
                 }
                 out += "]"
             }
         }
         out += "},\"version\":\(version)}"
+        return out
+    }
+
+    /// A JSON string as the API's encoder writes it (slashes as they are).
+    private static func quoted(_ text: String) -> String {
+        var out = ""
+        JSONText.quote(text, into: &out, slashes: false)
         return out
     }
 }
