@@ -450,11 +450,11 @@ package final class ODataClient: Sendable {
                 throw .outcomeUnknown("the object was created but could not be read back: \(error)")
             }
             return try json.entity(
-                json.entityObject(ODataJSON.parse(readBack.body)), binding: binding, kinds: kinds,
+                json.entityObject(ODataJSON.parse(readBack.body, entity: true)), binding: binding, kinds: kinds,
                 headerETag: readBack.headers.first(name: "etag"))
         }
         return try json.entity(
-            json.entityObject(ODataJSON.parse(answer.body)), binding: binding, kinds: kinds,
+            json.entityObject(ODataJSON.parse(answer.body, entity: true)), binding: binding, kinds: kinds,
             headerETag: answer.headers.first(name: "etag"))
     }
 
@@ -475,7 +475,7 @@ package final class ODataClient: Sendable {
         if let client = connection.sapClient { options.append(("sap-client", client)) }
         if let language = connection.sapLanguage { options.append(("sap-language", language)) }
         let text = options.map { "\($0.0)=\(PercentEncoding.queryValue($0.1))" }.joined(separator: "&")
-        return (root ?? connection.serviceRoot).absoluteString + path + (text.isEmpty ? "" : "?" + text)
+        return (root?.absoluteString ?? connection.rootText) + path + (text.isEmpty ? "" : "?" + text)
     }
 
     private func versionHeaders(_ version: ODataVersion) -> [(String, String)] {

@@ -5,6 +5,9 @@ import Foundation
 package struct ODataConnection: Sendable, CustomStringConvertible {
     /// The service root, ending in `/`: every request goes below it.
     package let serviceRoot: URL
+    /// ``serviceRoot`` as text, made once: every request's URL and every cached answer's key
+    /// start with it (Foundation's `absoluteString` writes the URL anew each time).
+    package let rootText: String
     package let origin: ServiceOrigin
     package var auth: ServiceAuth
     /// SAP's `sap-client` query option, on every request.
@@ -56,6 +59,7 @@ package struct ODataConnection: Sendable, CustomStringConvertible {
         }
         let text = url.absoluteString
         self.serviceRoot = text.hasSuffix("/") ? url : URL(string: text + "/")!
+        self.rootText = self.serviceRoot.absoluteString
         self.origin = origin
         self.auth = auth
         self.sapClient = sapClient
@@ -74,5 +78,5 @@ package struct ODataConnection: Sendable, CustomStringConvertible {
     }
 
     /// The root and the auth kind, never its secret.
-    package var description: String { "\(serviceRoot.absoluteString) (\(auth))" }
+    package var description: String { "\(rootText) (\(auth))" }
 }

@@ -35,7 +35,7 @@ final class ServiceValueHelps: Sendable {
     ) async throws(ServiceFailure) -> OptionPage {
         let formValues = Self.filters(of: field, in: formValues, target: target)
         let key =
-            "p|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
+            "p|\(target.client.connection.rootText)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
         if let hit = cached(key)?.page { return hit }
         let found = try await target.client.options(
             for: field, binding: target.binding, search: query.isEmpty ? nil : query, formValues: formValues,
@@ -62,14 +62,14 @@ final class ServiceValueHelps: Sendable {
         _ value: String, field: String, formValues: [String: FieldValue], target: ServiceTarget
     ) -> String {
         let filters = filters(of: field, in: formValues, target: target)
-        return "l|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(value)|\(describe(filters))"
+        return "l|\(target.client.connection.rootText)|\(field)|\(value)|\(describe(filters))"
     }
 
     /// The whole list of a fixed-value help up to one more than a list shown whole may hold,
     /// with its total when counted; nil when the service did not answer.
     func fixedOptions(_ field: String, formValues: [String: FieldValue], target: ServiceTarget) async -> OptionPage? {
         let formValues = Self.filters(of: field, in: formValues, target: target)
-        let key = "f|\(target.client.connection.serviceRoot.absoluteString)|\(field)|\(Self.describe(formValues))"
+        let key = "f|\(target.client.connection.rootText)|\(field)|\(Self.describe(formValues))"
         if let hit = cached(key)?.fixed { return hit }
         guard
             let found = try? await target.client.fixedOptions(
