@@ -18,16 +18,26 @@ package struct JSONReader {
     /// once its members are known, at its size (inserting one by one into a growing dictionary
     /// cost some 1,300 instructions a member, most of a service answer's parse).
     private var members: [(String, JSONValue)] = []
+    /// When set, the only names under which an object or array member's value is built; see
+    /// ``parse(_:maxDepth:keepingContainersNamed:)``.
+    private let kept: Set<String>?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, kept: Set<String>?) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.kept = kept
     }
 
     /// Parses a whole document; anything after the value but white space is refused.
-    package static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(Malformed) -> JSONValue {
+    /// - Parameter kept: when given, a member whose value is an object or an array is built only
+    ///   under one of these names; under any other its value is read (and must be JSON) but
+    ///   becomes `null`. An entity's answer holds more links to its navigation properties
+    ///   (`{"__deferred": {"uri": …}}`) than values, and building them was most of its reading.
+    package static func parse(
+        _ bytes: [UInt8], maxDepth: Int = 64, keepingContainersNamed kept: Set<String>? = nil
+    ) throws(Malformed) -> JSONValue {
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, Malformed> in
-            var reader = JSONReader(buffer, maxDepth: maxDepth)
+            var reader = JSONReader(buffer, maxDepth: maxDepth, kept: kept)
             // A UTF-8 byte order mark is tolerated: some gateways write one.
             if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
             do throws(Malformed) {
@@ -53,18 +63,28 @@ package struct JSONReader {
         }
     }
 
-    private mutating func value(depth: Int) throws(Malformed) -> JSONValue {
+    /// The value at `index`; when not `building`, the value is read all the same (and refused
+    /// when it is not JSON) but `null` is returned and nothing is made of it.
+    private mutating func value(depth: Int, building: Bool = true) throws(Malformed) -> JSONValue {
         guard depth < maxDepth else { throw fail("nested too deeply") }
         skipSpace()
         guard index < bytes.count else { throw fail("unexpected end") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
-        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "{"): return try object(depth: depth, building: building)
+        case UInt8(ascii: "["): return try array(depth: depth, building: building)
+        case UInt8(ascii: "\""):
+            guard building else {
+                try skipString()
+                return .null
+            }
+            return .string(try string())
         case UInt8(ascii: "t"): return try word("true", .bool(true))
         case UInt8(ascii: "f"): return try word("false", .bool(false))
         case UInt8(ascii: "n"): return try word("null", .null)
-        default: return .number(try number())
+        default:
+            let digits = try number()
+            return building
+                ? .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[digits]), as: UTF8.self)) : .null
         }
     }
 
@@ -76,22 +96,27 @@ package struct JSONReader {
         return result
     }
 
-    private mutating func object(depth: Int) throws(Malformed) -> JSONValue {
+    private mutating func object(depth: Int, building: Bool) throws(Malformed) -> JSONValue {
         index += 1
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object([:])
+            return building ? .object([:]) : .null
         }
         let first = members.count
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            guard building else {
+                try skipString()
+                try colon()
+                _ = try value(depth: depth + 1, building: false)
+                guard try next(closing: UInt8(ascii: "}")) else { continue }
+                return .null
+            }
             let key = try string()
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            let value = try value(depth: depth + 1)
+            try colon()
+            let value = try value(depth: depth + 1, building: buildsMember(key))
             members.append((key, value))
             skipSpace()
             guard index < bytes.count else { throw fail("unexpected end") }
@@ -109,30 +134,54 @@ package struct JSONReader {
         }
     }
 
-    private mutating func array(depth: Int) throws(Malformed) -> JSONValue {
+    private mutating func array(depth: Int, building: Bool) throws(Malformed) -> JSONValue {
         index += 1
         var elements: [JSONValue] = []
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return building ? .array(elements) : .null
         }
         while true {
-            elements.append(try value(depth: depth + 1))
-            skipSpace()
-            guard index < bytes.count else { throw fail("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            } else {
-                throw fail("expected ',' or ']'")
-            }
+            let element = try value(depth: depth + 1, building: building)
+            if building { elements.append(element) }
+            if try next(closing: UInt8(ascii: "]")) { return building ? .array(elements) : .null }
         }
     }
 
-    private mutating func number() throws(Malformed) -> String {
+    /// Whether a member's value is built: always, unless it is an object or an array under a
+    /// name not ``kept``.
+    private mutating func buildsMember(_ name: String) -> Bool {
+        guard let kept, !kept.contains(name) else { return true }
+        skipSpace()
+        guard index < bytes.count else { return true }
+        return bytes[index] != UInt8(ascii: "{") && bytes[index] != UInt8(ascii: "[")
+    }
+
+    /// The `:` after a member's name.
+    private mutating func colon() throws(Malformed) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        index += 1
+    }
+
+    /// After a member or an element: true at the `closing` bracket (read), false at a `,` (read).
+    private mutating func next(closing: UInt8) throws(Malformed) -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw fail("unexpected end") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return false
+        }
+        guard bytes[index] == closing else {
+            throw fail(closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
+        }
+        index += 1
+        return true
+    }
+
+    /// The bytes of a number.
+    private mutating func number() throws(Malformed) -> Range<Int> {
         let start = index
         func digits(_ reader: inout JSONReader) -> Int {
             let from = reader.index
@@ -156,7 +205,27 @@ package struct JSONReader {
             }
             guard digits(&self) > 0 else { throw fail("expected an exponent") }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return start..<index
+    }
+
+    /// A string read and checked, its value not made: its escapes decoded only when it has one.
+    private mutating func skipString() throws(Malformed) {
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            guard byte >= 0x20 else { throw fail("control character in a string") }
+            if byte == UInt8(ascii: "\\") {
+                _ = try escapedString(from: start)
+                return
+            }
+            index += 1
+        }
+        throw fail("unterminated string")
     }
 
     /// A string's value. Most strings have no escape: they are decoded from the document's bytes

@@ -252,11 +252,17 @@ package struct ODataJSON: Sendable, Hashable {
     }
 
     /// An answer's bytes as JSON, or a bad answer.
-    package static func parse(_ bytes: [UInt8]) throws(ServiceFailure) -> JSONValue {
+    /// - Parameter entity: the answer is one entity (``entityObject(_:)``, ``entity(_:binding:kinds:headerETag:)``):
+    ///   its objects and arrays but V2's wrappers and metadata are not built (navigation
+    ///   properties and their links, complex values: none is read).
+    package static func parse(_ bytes: [UInt8], entity: Bool = false) throws(ServiceFailure) -> JSONValue {
         do {
-            return try JSONReader.parse(bytes)
+            return try JSONReader.parse(bytes, keepingContainersNamed: entity ? entityContainers : nil)
         } catch {
             throw .badAnswer(error.description)
         }
     }
+
+    /// What is read of an entity answer's objects: V2's `d` and `results`, and `__metadata`.
+    static let entityContainers: Set<String> = ["d", "results", "__metadata"]
 }

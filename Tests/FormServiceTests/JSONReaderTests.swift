@@ -58,3 +58,30 @@ func jsonObjects() throws {
     #expect(value["e"] == .array([]))
     #expect(value.object?.count == 2)
 }
+
+@Test(
+    "an entity's objects and arrays under names not kept are read but not built; malformed ones are refused all the same"
+)
+func jsonKeptContainers() throws {
+    let text = #"""
+        {"d":{"__metadata":{"etag":"W/\"1\"","uri":"u"},"Name":"A\/B","Price":"12.50","n":{"__deferred":{"uri":"x\u00e9"}},
+        "list":[1,{"a":[true,false,null]},"s"],"empty":{},"none":[],"results":{"k":{"deep":1}},"flag":true,"num":-1.5e2}}
+        """#
+    let value = try JSONReader.parse(Array(text.utf8), keepingContainersNamed: ODataJSON.entityContainers)
+    let d = try #require(value["d"]?.object)
+    #expect(d["__metadata"] == .object(["etag": .string("W/\"1\""), "uri": .string("u")]))
+    #expect(d["Name"] == .string("A/B") && d["Price"] == .string("12.50") && d["flag"] == .bool(true))
+    #expect(d["num"] == .number("-1.5e2"))
+    for name in ["n", "list", "empty", "none"] { #expect(d[name] == .null, "\(name)") }
+    // `results` is kept (V2's wrapper of an entity), the objects inside it under other names not.
+    #expect(d["results"] == .object(["k": .null]))
+    for bad in [
+        #"{"d":{"n":{"a":1,}}}"#, #"{"d":{"n":[1 2]}}"#, #"{"d":{"n":{"a":"\q"}}}"#, #"{"d":{"n":{"a":01}}}"#,
+        #"{"d":{"n":{"a" 1}}}"#, #"{"d":{"n":["open]}}"#, "{\"d\":{\"n\":[\"a\u{01}\"]}}",
+        "{\"d\":{\"n\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}",
+    ] {
+        #expect(throws: JSONReader.Malformed.self, "\(bad)") {
+            try JSONReader.parse(Array(bad.utf8), keepingContainersNamed: ODataJSON.entityContainers)
+        }
+    }
+}
