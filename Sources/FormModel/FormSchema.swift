@@ -54,7 +54,7 @@ public struct FormSchema: Sendable, Hashable {
 
     /// Calls `body` with every field in document order, switch children right after their
     /// switch, copying none.
-    func forEachField(_ body: (Field) -> Void) {
+    public func forEachField(_ body: (Field) -> Void) {
         for section in sections {
             for group in section.groups {
                 for field in group.fields {

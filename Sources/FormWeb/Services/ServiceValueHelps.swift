@@ -174,6 +174,7 @@ final class ServiceValueHelps: Sendable {
         let rows = await lookups(asks.map { ($0.field.name, $0.value) }, formValues: result.values, target: target)
         let answers = rows.map { row in row.map { $0 != nil } }
         var refused = Set<String>()
+        let before = result.issues.count
         for (ask, found) in zip(asks, answers) where !refused.contains(ask.field.name) {
             switch found {
             case true?:
@@ -195,7 +196,11 @@ final class ServiceValueHelps: Sendable {
             refused.insert(ask.field.name)
         }
         // Issues in form order, as validation gives them.
-        let order = Dictionary(schema.allFields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        guard result.issues.count > before else { return }
+        var order: [String: Int] = [:]
+        schema.forEachField { field in
+            if order[field.name] == nil { order[field.name] = order.count }
+        }
         result.issues.sort { (order[$0.field] ?? Int.max) < (order[$1.field] ?? Int.max) }
     }
 
@@ -317,7 +322,12 @@ final class ServiceValueHelps: Sendable {
         let names = Set(
             (target.binding.valueHelps[field]?.parameters ?? []).filter { $0.kind == .out || $0.kind == .inOut }
                 .compactMap(\.field))
-        return schema.allFields.filter { $0.name != field && names.contains($0.name) && !readOnly.contains($0.name) }
+        guard !names.isEmpty else { return [] }
+        var given: [Field] = []
+        schema.forEachField { other in
+            if other.name != field, names.contains(other.name), !readOnly.contains(other.name) { given.append(other) }
+        }
+        return given
     }
 
     /// What a row gives the form's fields (``gives(_:schema:readOnly:target:)``), by field name.
@@ -336,7 +346,10 @@ final class ServiceValueHelps: Sendable {
 
     /// The fields whose lists the service feeds, in form order.
     static func fed(_ schema: FormSchema, _ target: ServiceTarget) -> [Field] {
-        schema.allFields.filter { feeds($0, schema, target) }
+        // Only the fields fed are copied (a `Field` is costly to copy; this runs on every create).
+        var fed: [Field] = []
+        schema.forEachField { if feeds($0, schema, target) { fed.append($0) } }
+        return fed
     }
 
     private static func feeds(_ field: Field, _ schema: FormSchema, _ target: ServiceTarget) -> Bool {
