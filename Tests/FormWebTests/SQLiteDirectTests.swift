@@ -46,6 +46,34 @@ struct SQLiteDirectTests {
     }
 
     @Test(
+        "a create with a one-time key is written with its key in one transaction; the key again is refused, one object stored"
+    )
+    func withKey() async throws {
+        try await TestDatabases.run { _, databases in
+            let database = databases[0]
+            guard database.usesSQLite else { return }
+            let direct = try #require(database.direct)
+            try await database.forms.store(Fixtures.importResult([Self.form]))
+            let key = OnceKey.page(SubmissionToken.make())
+            let before = direct.written
+            let first = try await database.objects.create(
+                formID: Self.form.id, version: 1, values: ["title": .text("Keyed")], keyText: "keyed",
+                creator: .browser("b"), once: key)
+            #expect(direct.written == before + 2, "the object and its key")
+            #expect(try await database.objects.object(once: key)?.object.id == first.id)
+            // The same key again: the direct transaction is rolled back, and the driver reports
+            // the key's constraint as it always did.
+            await #expect(throws: (any Error).self) {
+                _ = try await database.objects.create(
+                    formID: Self.form.id, version: 1, values: ["title": .text("Again")], keyText: "again",
+                    creator: .browser("b"), once: key)
+            }
+            #expect(direct.written == before + 2)
+            #expect(try await ObjectRecord.query(on: database.database()).count() == 1)
+        }
+    }
+
+    @Test(
         "while another connection holds the write lock, the create waits for it through the driver and is written once")
     func lockHeld() async throws {
         try await TestDatabases.run { data, databases in

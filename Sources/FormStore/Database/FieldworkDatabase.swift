@@ -206,22 +206,38 @@ package struct FieldworkDatabase: Sendable {
         }
     }
 
-    /// Runs one written-out statement on its own (SQLite and PostgreSQL make it a transaction of
-    /// its own). On SQLite it runs in ``writes``' turn, on this thread through the direct
-    /// connection (``SQLiteDirect``: no hop to the driver's threads and back), or through the
-    /// driver when that did not write it (another process holding the write lock, an error the
-    /// driver then reports as it does for every write); on PostgreSQL it has
-    /// ``transactionDeadline``.
-    func write(_ statement: RowStatement) async throws {
+    /// Runs written-out statements: one on its own (SQLite and PostgreSQL make it a transaction
+    /// of its own), several in one transaction. On SQLite they run in ``writes``' turn, on this
+    /// thread through the direct connection (``SQLiteDirect``: no hop to the driver's threads and
+    /// back), or through the driver when that did not write them (another process holding the
+    /// write lock, an error the driver then reports as it does for every write); on PostgreSQL
+    /// they have ``transactionDeadline``.
+    func write(_ statements: [RowStatement]) async throws {
         guard usesSQLite else {
+            guard statements.count == 1 else {
+                try await transaction { db in for statement in statements { try await statement.run(on: db) } }
+                return
+            }
             let database = database()
-            try await DatabaseOutage.withDeadline(Self.transactionDeadline) { try await statement.run(on: database) }
+            try await DatabaseOutage.withDeadline(Self.transactionDeadline) {
+                try await statements[0].run(on: database)
+            }
             return
         }
+        let bound = statements.map { (sql: $0.sql, binds: $0.sqliteBinds) }
         await writes.lock()
         do {
-            let binds = statement.sqliteBinds
-            if direct?.run(statement.sql, binds) != true { try await statement.run(on: database(), binds: binds) }
+            if direct?.run(bound) != true {
+                if bound.count == 1 {
+                    try await statements[0].run(on: database(), binds: bound[0].binds)
+                } else {
+                    try await immediateTransaction { db in
+                        for (statement, binds) in zip(statements, bound) {
+                            try await statement.run(on: db, binds: binds.binds)
+                        }
+                    }
+                }
+            }
             await writes.unlock()
         } catch {
             await writes.unlock()

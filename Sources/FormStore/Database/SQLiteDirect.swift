@@ -11,8 +11,8 @@ import VaporCSQLite
 /// writes the log without waiting for the disk).
 ///
 /// It is the driver's own SQLite library (two copies of SQLite in one process would not see each
-/// other's locks), opened on the same file. Only single statements outside any transaction run
-/// here, in ``FieldworkDatabase/writes``' turn. It never waits: when another process holds the
+/// other's locks), opened on the same file. Only statements written out (``RowStatement``) run
+/// here, alone or a few in one transaction, in ``FieldworkDatabase/writes``' turn. It never waits: when another process holds the
 /// write lock, or the statement fails in any way, nothing was written and ``run(_:_:)`` says so,
 /// and the caller runs the statement through the driver, which waits its turn and reports the
 /// error as every other write does.
@@ -92,6 +92,27 @@ final class SQLiteDirect: @unchecked Sendable {
     /// was written; false when it was not (the write lock held by another process, or any
     /// error): nothing was written then.
     func run(_ sql: String, _ binds: [SQLiteData]) -> Bool {
+        guard step(sql, binds) else { return false }
+        written += 1
+        return true
+    }
+
+    /// Runs the statements in one transaction, which takes the write lock as it begins (as
+    /// ``FieldworkDatabase/transaction(deadline:_:)`` does). True when it committed; false when
+    /// it did not: it was rolled back, nothing was written.
+    func run(_ statements: [(sql: String, binds: [SQLiteData])]) -> Bool {
+        if statements.count == 1 { return run(statements[0].sql, statements[0].binds) }
+        guard step("BEGIN IMMEDIATE", []) else { return false }
+        guard statements.allSatisfy({ step($0.sql, $0.binds) }), step("COMMIT", []) else {
+            _ = step("ROLLBACK", [])
+            return false
+        }
+        written += statements.count
+        return true
+    }
+
+    /// Runs one statement; true when it ran to its end.
+    private func step(_ sql: String, _ binds: [SQLiteData]) -> Bool {
         guard let statement = statement(for: sql) else { return false }
         defer {
             sqlite_nio_sqlite3_reset(statement)
@@ -102,9 +123,7 @@ final class SQLiteDirect: @unchecked Sendable {
         for (index, bind) in binds.enumerated() {
             guard Self.bind(bind, at: Int32(index + 1), to: statement) == SQLITE_OK else { return false }
         }
-        guard sqlite_nio_sqlite3_step(statement) == SQLITE_DONE else { return false }
-        written += 1
-        return true
+        return sqlite_nio_sqlite3_step(statement) == SQLITE_DONE
     }
 
     /// The statement prepared for `sql`, kept while fewer than ``preparedLimit`` are.

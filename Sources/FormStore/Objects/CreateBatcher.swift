@@ -119,10 +119,11 @@ final class CreateBatcher: Sendable {
         }
     }
 
-    /// The drafts' rows, committed: a lone create with no key and no work beside it is one
-    /// `INSERT` (no transaction around it), any other write one transaction.
+    /// The drafts' rows, committed: a lone create with no work beside it is its written-out
+    /// `INSERT`s (``ObjectDraft/insertAlone(_:on:)``: one, or two in a transaction with its key),
+    /// any other write a transaction through the driver.
     private static func insert(_ drafts: [ObjectDraft], on database: FieldworkDatabase) async throws -> [ObjectRecord] {
-        let lone = drafts.count == 1 && drafts[0].once == nil && drafts[0].alongside == nil && drafts[0].instance == nil
+        let lone = drafts.count == 1 && drafts[0].alongside == nil && drafts[0].instance == nil
         return
             lone
             ? [try await ObjectDraft.insertAlone(drafts[0], on: database)]

@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 /// A create about to be written: what its rows will hold. Each attempt to write it makes fresh
-/// records (``record()``, ``tokenRecord()``), so a create written again after its batch failed
+/// records (``record()``) and statements, so a create written again after its batch failed
 /// (``CreateBatcher``) starts clean.
 struct ObjectDraft: Sendable {
     let id: UUID
@@ -43,22 +43,12 @@ struct ObjectDraft: Sendable {
         return record
     }
 
-    /// The one-time key's row, when the create has a key.
-    func tokenRecord() -> SubmissionTokenRecord? {
-        once.map { SubmissionTokenRecord($0, formID: formID, objectID: id) }
-    }
-
     /// The statements of a batch, in its transaction: every object in one `INSERT`, every key in
     /// one, then each create's own work; returns the objects' records, in the drafts' order.
     static func insert(_ drafts: [ObjectDraft], on db: any Database) async throws -> [ObjectRecord] {
         let records = drafts.map { $0.record() }
-        let tokens = drafts.compactMap { $0.tokenRecord() }
         try await insertRows(records, on: db)
-        if tokens.count == 1 {
-            try await tokens[0].create(on: db)
-        } else if !tokens.isEmpty {
-            try await tokens.create(on: db)
-        }
+        if let tokens = tokenRows(drafts) { try await tokens.run(on: db) }
         let instances = drafts.compactMap { draft in draft.instance.map { ObjectInstanceRecord(objectID: draft.id, $0) }
         }
         if !instances.isEmpty { try await instances.create(on: db) }
@@ -68,13 +58,35 @@ struct ObjectDraft: Sendable {
         return records
     }
 
-    /// A lone create with no key and no work beside it: its row in one `INSERT` of its own, on
-    /// SQLite through the direct connection (``FieldworkDatabase/write(_:)``).
+    /// A lone create with no work beside it: its row and its one-time key's in one `INSERT`
+    /// each, on SQLite through the direct connection (``FieldworkDatabase/write(_:)``).
     static func insertAlone(_ draft: ObjectDraft, on database: FieldworkDatabase) async throws -> ObjectRecord {
         let record = draft.record()
-        try await database.write(rows([record]))
+        try await database.write([rows([record])] + (tokenRows([draft]).map { [$0] } ?? []))
         record.$id.exists = true
         return record
+    }
+
+    /// The `INSERT` of the drafts' one-time keys, when any has one: written out as the objects'
+    /// rows are (``rows(_:)``), with the time Fluent would set on create.
+    static func tokenRows(_ drafts: [ObjectDraft]) -> RowStatement? {
+        let keyed = drafts.filter { $0.once != nil }
+        guard !keyed.isEmpty else { return nil }
+        let columns = ["key", "form_id", "object_id", "fingerprint", "created_at"]
+        let placeholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        var statement = RowStatement(
+            sql: "INSERT INTO \(RowStatement.quoted(SubmissionTokenRecord.schema)) ("
+                + columns.map(RowStatement.quoted).joined(separator: ", ") + ") VALUES "
+                + Array(repeating: placeholders, count: keyed.count).joined(separator: ", "),
+            values: [])
+        let now = Date()
+        for draft in keyed {
+            guard let once = draft.once else { continue }
+            statement.values += [
+                .text(once.storageKey), .text(draft.formID), .uuid(draft.id), .text(once.fingerprint), .date(now),
+            ]
+        }
+        return statement
     }
 
     /// The objects' rows in one `INSERT`.

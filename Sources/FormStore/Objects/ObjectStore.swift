@@ -178,7 +178,7 @@ package struct ObjectStore: Sendable {
         let statement = Self.settling(formID: formID, id: id, link: link, values: values, keyText: keyText)
         guard let alongside else {
             // One UPDATE, no transaction around a read: it runs on every create a service takes.
-            try await database.write(statement)
+            try await database.write([statement])
             return true
         }
         try await database.transaction { db in
