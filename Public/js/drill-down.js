@@ -171,12 +171,13 @@ function openList(cell, control, title, multiple, done) {
   const ask = async (page = 1) => {
     const mine = ++asked;
     const url = new URL(control.dataset.optionsUrl, location.href);
-    // The other answers, which filter a list whose options depend on them (a service value
-    // help's In parameters, an XForm's filtered itemset): short values only, never the form's
-    // own controls (`_csrf`, `NAME._q`).
+    // The answers that filter this list (`data-filtered-by`: a service value help's In
+    // parameters, or `*` for an XForm's filtered itemset), none for another: short values only,
+    // never the form's own controls (`_csrf`, `NAME._q`).
+    const by = control.dataset.filteredBy?.split(" ") ?? [];
     for (const [key, value] of new FormData(control.closest("form") ?? undefined)) {
       if (typeof value === "string" && value && value.length <= 200 && key !== control.dataset.name
-        && !/^_|\._|^(q|page)$/.test(key)) url.searchParams.append(key, value);
+        && (by[0] === "*" || by.includes(key)) && !/^_|\._|^(q|page)$/.test(key)) url.searchParams.append(key, value);
     }
     url.searchParams.set("q", search.value.trim());
     url.searchParams.set("page", page);

@@ -18,6 +18,10 @@ public struct FormSchema: Sendable, Hashable {
     public var regular: RegularPresentation
     public var sections: [FormSection]
     public var lists: [OptionList]
+    /// The other fields whose answers narrow a field's long list, by field: a service value
+    /// help's `In` parameters. The list screen sends only these answers with its search. Set
+    /// where a form is prepared for its service; never stored or written into the canonical JSON.
+    public var listFilters: [String: Set<String>] = [:]
 
     public init(
         id: String, title: String, object: String? = nil, submit: String = "Create",

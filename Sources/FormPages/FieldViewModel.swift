@@ -127,6 +127,9 @@ final class FieldViewModel: KeyPathContext {
         let computedTexts: [String: ComputedText]
         /// The fields whose `required` depends on the answers.
         let conditionallyRequired: Set<String>
+        /// The fields whose options depend on the answers through the form's rules (an XForm's
+        /// filtered itemsets).
+        let choicesByAnswers: Set<String>
 
         init(schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules: (any RuleJudge)? = nil) {
             self.schema = schema
@@ -136,6 +139,7 @@ final class FieldViewModel: KeyPathContext {
             hasRules = rules != nil
             computedTexts = rules?.computedTexts ?? [:]
             conditionallyRequired = rules?.conditionallyRequired ?? []
+            choicesByAnswers = rules?.choicesByAnswers ?? []
         }
 
         /// A label or hint as text and slots for its computed values; nil for none.
@@ -225,7 +229,7 @@ final class FieldViewModel: KeyPathContext {
         searchedName = PageText(InputName.searchedQuery(of: field.name))
         listTitle = longList ? PageText.nonEmpty(builder.schema.listTitle(for: field)).map { [$0] } ?? [] : []
         inputType = field.constraints.multiple ? "checkbox" : "radio"
-        attrs = builder.attributes(for: field)
+        attrs = builder.attributes(for: field) + (longList ? builder.listFilterAttribute(for: field) : [])
         prefix = field.presentation.prefix.map { [PageText($0)] } ?? []
         suffix = field.presentation.suffix.map { [PageText($0)] } ?? []
         rows = String(field.presentation.rows ?? 3)
@@ -305,6 +309,17 @@ extension FieldViewModel.Builder {
         // A list the form's service feeds is searched, never typed into freely.
         field.kind == .valueList && !field.takesSeveralValues && schema.options(for: field).isEmpty
             && !schema.isLongList(field)
+    }
+
+    /// Which answers a long list's search sends with it (`data-filtered-by`, read by
+    /// drill-down.js): those of the fields that narrow its options (a service value help's `In`
+    /// parameters), every answer (`*`) for a list the form's rules filter (an XForm's itemset),
+    /// none for any other, so that answers are not written into addresses (and proxies' logs)
+    /// that do not need them.
+    func listFilterAttribute(for field: Field) -> [FieldViewModel.Attribute] {
+        if choicesByAnswers.contains(field.name) { return [FieldViewModel.Attribute(n: "data-filtered-by", v: "*")] }
+        guard let names = schema.listFilters[field.name], !names.isEmpty else { return [] }
+        return [FieldViewModel.Attribute(n: "data-filtered-by", v: PageText(names.sorted().joined(separator: " ")))]
     }
 
     /// The main control's attributes, in a fixed order so the HTML is deterministic.

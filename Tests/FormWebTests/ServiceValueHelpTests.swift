@@ -311,6 +311,14 @@ struct ServiceValueHelpTests {
     func pickWithoutScript() async throws {
         try await Self.connected { _, browser, service in
             let page = try await browser.get("/forms/\(Self.form)/new")
+            // The list screen sends only the answers that filter a list: the main category (In)
+            // with the category's search, none with the customer's.
+            func listTag(_ name: String) throws -> String {
+                let start = try #require(page.body.range(of: #"<div class="fw-longlist" data-name="\#(name)""#))
+                return String(page.body[start.lowerBound...].prefix(while: { $0 != ">" }))
+            }
+            #expect(try listTag("Category").contains(#"data-filtered-by="MainCategory""#))
+            #expect(try !listTag("Customer").contains("data-filtered-by"))
             let searched = try await browser.post(
                 "/forms/\(Self.form)",
                 // The select left at "Select" sends an empty main category, which filters nothing.

@@ -173,14 +173,24 @@ def test_without_javascript_the_search_asks_the_service_and_the_create_lands_the
     assert service_has(product_service, product_id) == 1, "the product is in the service, once"
 
 
+def options_requests(b, field):
+    """The addresses of the options requests the page made for a field's list (resource timing)."""
+    return b.js_eval("return performance.getEntriesByType('resource').map(e => e.name)"
+                     ".filter(n => n.includes(`/fields/${arguments[0]}/options`))", field)
+
+
 @pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["compact", "regular"])
 def test_the_list_screen_shows_the_services_options(size, admin):
     b = admin.viewport(*size).open(f"/forms/{PRODUCT}/new")
+    # An answer that filters no list is sent with no list's search.
+    b.driver.find_element(By.ID, "field-ProductForEdit").send_keys("NOT-SENT")
     b.driver.find_element(By.ID, "field-Supplier").click()
     b.settle()
     screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
     rows = "return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length"
     WebDriverWait(b.driver, 10).until(lambda d: b.js_eval(rows) == 50)
+    asked = options_requests(b, "Supplier")
+    assert asked and not any("NOT-SENT" in url for url in asked), asked
     screen.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("asia")
     labels = "return Array.from(document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__label')).map(e => e.textContent)"
     WebDriverWait(b.driver, 10).until(lambda d: b.js_eval(labels) == ["ASIA HIGH TECH"])
@@ -215,6 +225,7 @@ def test_choosing_a_product_category_fills_its_main_category(js, size, admin, ad
     assert len(options) == 9 and "Computer Systems" in options, options
     assert b.js_eval(main) == ""
     if js:
+        b.driver.find_element(By.ID, "field-ProductForEdit").send_keys("NOT-SENT")
         b.driver.find_element(By.ID, "field-ProductCategory").click()
         b.settle()
         screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
@@ -227,6 +238,19 @@ def test_choosing_a_product_category_fills_its_main_category(js, size, admin, ad
         # The list screen's cell of the filled field shows its new choice.
         assert b.driver.find_element(By.ID, "field-MainProductCategory").text == "Computer Systems"
         assert b.driver.find_element(By.ID, "field-ProductCategory").text == "Notebooks"
+        assert not any("NOT-SENT" in url for url in options_requests(b, "ProductCategory"))
+        # The main category now chosen (an In parameter) narrows the sub-categories, and is the
+        # only answer their search sends.
+        b.driver.find_element(By.ID, "field-ProductCategory").click()
+        b.settle()
+        screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
+        screen.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys("s")
+        WebDriverWait(b.driver, 10).until(lambda d: "Servers" in b.js_eval(labels))
+        assert "Scanners" not in " ".join(b.js_eval(labels)), b.js_eval(labels)
+        last = options_requests(b, "ProductCategory")[-1]
+        assert "MainProductCategory=Computer+Systems" in last and "NOT-SENT" not in last, last
+        screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__back").click()
+        assert wait_gone(b, "dialog.fw-drilldown")
     else:
         pick_without_script(b, "ProductCategory", "Notebooks")
         button = b.driver.find_element(By.CSS_SELECTOR, "button[name=_pick][value=ProductCategory]")

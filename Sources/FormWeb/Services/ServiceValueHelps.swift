@@ -362,12 +362,17 @@ final class ServiceValueHelps: Sendable {
     static func filters(
         of field: String, in values: [String: FieldValue], target: ServiceTarget
     ) -> [String: FieldValue] {
-        let names = Set(
-            (target.binding.valueHelps[field]?.parameters ?? []).filter {
+        let names = filterNames(of: field, binding: target.binding)
+        return values.filter { names.contains($0.key) }
+    }
+
+    /// The other fields whose values filter a field's value help (its `In` and `InOut` parameters).
+    static func filterNames(of field: String, binding: ServiceBinding) -> Set<String> {
+        Set(
+            (binding.valueHelps[field]?.parameters ?? []).filter {
                 ($0.kind == .in || $0.kind == .inOut) && $0.field != field
             }
             .compactMap(\.field))
-        return values.filter { names.contains($0.key) }
     }
 
     /// A page's strings as the values that filter lists: each field's first, when not empty (a

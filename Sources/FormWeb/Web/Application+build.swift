@@ -105,6 +105,10 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         // lists, but for the fixed-value lists it answers for whole, shown as other choices are.
         guard form.usesService, let binding = try form.binding() else { return ViewSchema(schema) }
         schema.markRemoteLists(forFields: binding.valueHelps.keys)
+        for field in binding.valueHelps.keys {
+            let names = ServiceValueHelps.filterNames(of: field, binding: binding)
+            if !names.isEmpty { schema.listFilters[field] = names }
+        }
         let target = try? await services.target(for: form, schema: schema)
         if let target, !(await valueHelps.putFixedLists(into: &schema, target: target)) { return ViewSchema(schema) }
         // Its lists as the service has them now (or, when it could not be asked, long lists for
