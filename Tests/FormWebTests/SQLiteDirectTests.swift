@@ -21,13 +21,23 @@ struct SQLiteDirectTests {
             creator: .browser("b"), service: ServiceLink(state: .sending, requestID: UUID()))
     }
 
-    @Test("a lone create and its settle are written by the direct connection, and Fluent reads them as written")
-    func written() async throws {
-        try await TestDatabases.run { _, databases in
+    /// Runs `test` on a fresh SQLite store with the form, and its direct connection (on
+    /// PostgreSQL, which has none, nothing runs).
+    static func withDirect(
+        _ test: (URL, FieldworkDatabase, SQLiteDirect) async throws -> Void
+    ) async throws {
+        try await TestDatabases.run { data, databases in
             let database = databases[0]
             guard database.usesSQLite else { return }
             let direct = try #require(database.direct)
             try await database.forms.store(Fixtures.importResult([Self.form]))
+            try await test(data, database, direct)
+        }
+    }
+
+    @Test("a lone create and its settle are written by the direct connection, and Fluent reads them as written")
+    func written() async throws {
+        try await Self.withDirect { _, database, direct in
             let before = direct.written
             let object = try await Self.create(database, "n-1")
             let link = ServiceLink(state: .created, key: "Product='P/1'", requestID: UUID(), etag: "W/\"1\"")
@@ -49,11 +59,7 @@ struct SQLiteDirectTests {
         "a create with a one-time key is written with its key in one transaction; the key again is refused, one object stored"
     )
     func withKey() async throws {
-        try await TestDatabases.run { _, databases in
-            let database = databases[0]
-            guard database.usesSQLite else { return }
-            let direct = try #require(database.direct)
-            try await database.forms.store(Fixtures.importResult([Self.form]))
+        try await Self.withDirect { _, database, direct in
             let key = OnceKey.page(SubmissionToken.make())
             let before = direct.written
             let first = try await database.objects.create(
@@ -76,11 +82,7 @@ struct SQLiteDirectTests {
     @Test(
         "while another connection holds the write lock, the create waits for it through the driver and is written once")
     func lockHeld() async throws {
-        try await TestDatabases.run { data, databases in
-            let database = databases[0]
-            guard database.usesSQLite else { return }
-            let direct = try #require(database.direct)
-            try await database.forms.store(Fixtures.importResult([Self.form]))
+        try await Self.withDirect { data, database, direct in
             let path = data.appendingPathComponent("fieldwork.sqlite").path
             // Another writer, on threads of its own (as another process would be): the driver's
             // few threads may all be taken by writes waiting for its lock.
