@@ -23,7 +23,7 @@ package struct FieldworkDatabase: Sendable {
     let writes = AsyncLock()
     /// SQLite's creates, written in batches while they wait for a transaction (group commit).
     let creates = CreateBatcher()
-    /// SQLite's connection for single-statement writes on the calling thread (see ``write(_:)``).
+    /// SQLite's connection for the busiest writes, on the calling thread (see ``write(_:)``).
     private(set) var direct: SQLiteDirect?
 
     /// Opens SQLite `<data>/fieldwork.sqlite` (or PostgreSQL when the location has a URL),
