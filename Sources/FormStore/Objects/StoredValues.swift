@@ -68,50 +68,31 @@ struct StoredValues: Codable, Sendable, Hashable {
         for (index, (name, value)) in values.enumerated() {
             if index > 0 { out += "," }
             JSONText.quote(name, into: &out)
-            out += ":{"
-            switch value {
-            case .text(let text): Self.member("text", text, into: &out)
-            case .number(let number): Self.member("number", DecimalText.plain(number), into: &out)
-            case .bool(let bool): out += bool ? #""bool":true"# : #""bool":false"#
-            case .date(let date): Self.member("date", date.description, into: &out)
-            case .time(let time): Self.member("time", time.description, into: &out)
-            case .datetime(let datetime): Self.member("datetime", datetime.description, into: &out)
-            case .duration(let duration): Self.member("duration", duration.description, into: &out)
-            case .choice(let choice): Self.member("choice", choice, into: &out)
-            case .choices(let choices):
-                out += #""choices":["#
-                for (index, choice) in choices.enumerated() {
-                    if index > 0 { out += "," }
-                    JSONText.quote(choice, into: &out)
-                }
-                out += "]"
-            case .files(let files):
-                out += #""files":["#
-                for (index, file) in files.enumerated() {
-                    if index > 0 { out += "," }
-                    out += "{"
-                    Self.member("id", file.id, into: &out)
-                    out += ","
-                    Self.member("name", file.name, into: &out)
-                    out += #","size":\#(file.size)"#
-                    if let type = file.contentType {
-                        out += ","
-                        Self.member("contentType", type, into: &out)
-                    }
-                    out += "}"
-                }
-                out += "]"
+            out += ":{\"" + Self.tag(of: value).rawValue + "\":"
+            // As the model writes it, but a number as its text (`encode(to:)` does so).
+            if case .number(let number) = value {
+                JSONText.quote(DecimalText.plain(number), into: &out)
+            } else {
+                value.writeJSON(into: &out)
             }
             out += "}"
         }
         return out + "}"
     }
 
-    private static func member(_ name: String, _ text: String, into out: inout String) {
-        out += "\""
-        out += name
-        out += "\":"
-        JSONText.quote(text, into: &out)
+    private static func tag(of value: FieldValue) -> Tag {
+        switch value {
+        case .text: .text
+        case .number: .number
+        case .bool: .bool
+        case .date: .date
+        case .time: .time
+        case .datetime: .datetime
+        case .duration: .duration
+        case .choice: .choice
+        case .choices: .choices
+        case .files: .files
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -319,9 +319,7 @@ final class ServiceValueHelps: Sendable {
     static func gives(
         _ field: String, schema: FormSchema, readOnly: Set<String> = [], target: ServiceTarget
     ) -> [Field] {
-        let names = Set(
-            (target.binding.valueHelps[field]?.parameters ?? []).filter { $0.kind == .out || $0.kind == .inOut }
-                .compactMap(\.field))
+        let names = parameterFields(of: field, [.out, .inOut], binding: target.binding)
         guard !names.isEmpty else { return [] }
         var given: [Field] = []
         schema.forEachField { other in
@@ -368,11 +366,16 @@ final class ServiceValueHelps: Sendable {
 
     /// The other fields whose values filter a field's value help (its `In` and `InOut` parameters).
     static func filterNames(of field: String, binding: ServiceBinding) -> Set<String> {
+        parameterFields(of: field, [.in, .inOut], binding: binding)
+    }
+
+    /// The other fields a field's value help names in its parameters of these kinds.
+    private static func parameterFields(
+        of field: String, _ kinds: Set<ValueHelp.Parameter.Kind>, binding: ServiceBinding
+    ) -> Set<String> {
         Set(
-            (binding.valueHelps[field]?.parameters ?? []).filter {
-                ($0.kind == .in || $0.kind == .inOut) && $0.field != field
-            }
-            .compactMap(\.field))
+            (binding.valueHelps[field]?.parameters ?? []).filter { kinds.contains($0.kind) && $0.field != field }
+                .compactMap(\.field))
     }
 
     /// A page's strings as the values that filter lists: each field's first, when not empty (a

@@ -413,26 +413,7 @@ struct ObjectJSON: Encodable {
             if index > 0 { out += "," }
             JSONText.quote(name, into: &out, slashes: false)
             out += ":"
-            switch value {
-            case .text(let text), .choice(let text): JSONText.quote(text, into: &out, slashes: false)
-            case .number(let number): out += DecimalText.plain(number)
-            case .bool(let flag): out += flag ? "true" : "false"
-            case .date(let date): out += Self.quoted(date.description)
-            case .time(let time): out += Self.quoted(time.description)
-            case .datetime(let datetime): out += Self.quoted(datetime.description)
-            case .duration(let duration): out += Self.quoted(duration.description)
-            case .choices(let choices): out += "[" + choices.map(Self.quoted).joined(separator: ",") + "]"
-            case .files(let files):
-                out += "["
-                for (index, file) in files.enumerated() {
-                    if index > 0 { out += "," }
-                    out += "{"
-                    if let type = file.contentType { out += #""contentType":"# + Self.quoted(type) + "," }
-                    out += #""id":"# + Self.quoted(file.id) + #","name":"# + Self.quoted(file.name)
-                    out += #","size":\#(file.size)}"#
-                }
-                out += "]"
-            }
+            value.writeJSON(into: &out, slashes: false)
         }
         out += "},\"version\":\(version)}"
         return out
