@@ -38,6 +38,8 @@ package struct FieldworkConfiguration: Sendable {
     package var logFormat: LogFormat = .text
     /// A `FIELDWORK_LOG_FORMAT` that names no format: the server refuses to start with it.
     package var unknownLogFormat: String?
+    /// How long PostgreSQL calls may take before they count as an outage; tests allow more.
+    package var databaseDeadlines = DatabaseDeadlines()
     /// How long `GET /ready` waits for the database before it answers 503.
     package var readinessTimeout: Duration = .seconds(2)
     /// The key that seals service connections' secrets (`FIELDWORK_SEALING_KEY`, 32 bytes in
@@ -107,7 +109,9 @@ package struct FieldworkConfiguration: Sendable {
     package var attachmentsFolder: URL?
 
     /// Where the store keeps its data.
-    package var store: StoreLocation { StoreLocation(dataFolder: dataFolder, databaseURL: databaseURL) }
+    package var store: StoreLocation {
+        StoreLocation(dataFolder: dataFolder, databaseURL: databaseURL, deadlines: databaseDeadlines)
+    }
     /// `<data>/fieldwork.sqlite`.
     package var sqliteFile: URL { store.sqliteFile }
     /// `<data>/secret.key`: 32 random bytes behind the CSRF tokens.

@@ -126,16 +126,25 @@ struct CacheTests {
             let browser = TestBrowser(client)
             let visitor = TestBrowser(client)
             try await browser.signIn("kim", password: "a long enough password")
-            // An instance reads its own changes back from the feed (every 250 ms) and drops those
-            // entries once more: the steady state comes after that.
-            try await Task.sleep(for: .seconds(1))
+            let other = try await FieldworkDatabase.open(
+                Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+            // The steady state comes once the instance's change feed has read every change made
+            // so far (its start's and the sign-in's among them), each dropping what it made
+            // stale. The feed reads in order: once a change made now by another instance shows,
+            // every earlier one has been read. Waited for, however long a busy machine takes.
+            try await other.forms.setAccess(.users, formID: open.id)
+            try await Fixtures.eventually("the feed reads the access change") {
+                !(try await visitor.get("/").body.contains("New Open Thing"))
+            }
+            try await other.forms.setAccess(.public, formID: open.id)
+            try await Fixtures.eventually("the feed reads the access change back") {
+                try await visitor.get("/").body.contains("New Open Thing")
+            }
             // The form is for signed-in users: a 200 (not a 303 to /login) means the session counted.
             let warm = try await browser.get("/forms/\(form.id)/new")
             #expect(warm.status == .ok)
             #expect(try await browser.get("/").status == .ok)
             // Hide the tables the hot path would read: if it read them, these requests would fail.
-            let other = try await FieldworkDatabase.open(
-                Fixtures.configuration(data: data).store, logger: Fixtures.logger)
             let sql = try #require(other.database() as? any SQLDatabase)
             for table in ["forms", "form_versions", "sessions", "users"] {
                 try await sql.raw("ALTER TABLE \(ident: table) RENAME TO \(ident: table + "_hidden")").run()
@@ -163,7 +172,8 @@ struct CacheTests {
         }
     }
 
-    @Test("an import, an access change and a retirement made by another instance show on the form list within a second")
+    @Test(
+        "an import, an access change and a retirement made by another instance show on the form list without a restart")
     func formListFreshness() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
@@ -174,15 +184,11 @@ struct CacheTests {
             let other = try await FieldworkDatabase.open(
                 Fixtures.configuration(data: data).store, logger: Fixtures.logger)
             do {
-                /// Reads `/` until `shows` holds, for at most a second.
-                func eventually(_ what: String, _ shows: (String) -> Bool) async throws {
-                    let start = ContinuousClock.now
-                    while !shows(try await visitor.get("/").body) {
-                        guard ContinuousClock.now - start < .seconds(1) else {
-                            Issue.record("the form list did not show \(what) within a second")
-                            return
-                        }
-                        try await Task.sleep(for: .milliseconds(50))
+                /// Reads `/` until `shows` holds: the change feed is read every 250 ms, but how soon
+                /// is the machine's business; only a change that never shows fails.
+                func eventually(_ what: String, _ shows: @escaping (String) -> Bool) async throws {
+                    try await Fixtures.eventually("the form list shows \(what)") {
+                        shows(try await visitor.get("/").body)
                     }
                 }
                 let added = Fixtures.schema([], id: "added-form", title: "New Added Thing")

@@ -18,7 +18,7 @@ struct CreateBatchTests {
 
     /// Creates `count` objects while the writer is held, so that all but the first wait and are
     /// written as one batch once it is let go; returns each create's outcome, in order. They
-    /// queue in index order (a few milliseconds apart).
+    /// queue in index order (each starts once the one before it is in line).
     /// `alongside` is each create's work in its transaction, given the create's index.
     static func createTogether(
         _ count: Int, on database: FieldworkDatabase, once: (Int) -> OnceKey? = { _ in nil },
@@ -40,10 +40,21 @@ struct CreateBatchTests {
                         return (index, .failure(error))
                     }
                 }
-                try await Task.sleep(for: .milliseconds(20))
+                // On SQLite each create is in line before the next starts, so they queue in
+                // index order: the first waits for the held writer, the others for a batch.
+                // (On PostgreSQL every create is its own transaction: nothing to line up.)
+                if database.usesSQLite {
+                    if index == 0 {
+                        try await Fixtures.eventually("the first create waits for the writer") {
+                            await database.writes.waiters == 1
+                        }
+                    } else {
+                        try await Fixtures.eventually("create \(index) waits for a batch") {
+                            database.creates.queued == index
+                        }
+                    }
+                }
             }
-            // Every create has queued behind the held writer before it is let go.
-            try await Task.sleep(for: .milliseconds(200))
             await database.writes.unlock()
             var outcomes = [Result<StoredObject, any Error>?](repeating: nil, count: count)
             for try await (index, outcome) in group { outcomes[index] = outcome }

@@ -57,7 +57,29 @@ enum Fixtures {
         // bcrypt's lowest cost: the tests check sign-in, not the work factor.
         configuration.bcryptCost = 4
         configuration.adminPassword = adminPassword
+        // The whole suite shares one machine (and, on PostgreSQL, one server): a database call
+        // that waits its turn for seconds is slow here, not an outage.
+        configuration.databaseDeadlines = .generous
+        configuration.readinessTimeout = .seconds(60)
         return configuration
+    }
+
+    /// Returns once `condition` holds, asking every few milliseconds: how a test waits for
+    /// something another task or the server does, instead of sleeping a guessed time. The bound
+    /// (a minute) only ends a test whose condition never comes; a busy machine is far faster.
+    static func eventually(
+        _ what: String, within bound: Duration = .seconds(60), _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + bound
+        while !(try await condition()) {
+            guard ContinuousClock.now < deadline else { throw NeverHappened(what: what) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    struct NeverHappened: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "still not so after the bound: \(what)" }
     }
 
     /// The admin password the test configurations set.

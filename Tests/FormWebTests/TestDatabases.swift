@@ -58,16 +58,18 @@ struct ScratchPostgres {
             maintenanceURL: url,
             name: "fw_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))")
         // Many tests make their databases at once: PostgreSQL may refuse a CREATE DATABASE while
-        // another copies the template, so a refused one is tried again, a little later.
-        for attempt in 1...5 {
+        // another copies the template ("source database is being accessed by other users"), for
+        // as long as a busy machine takes, so a refused one is tried again, a little later (at a
+        // random moment, so that the tests that collided do not collide again), for a minute.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
             do {
                 try await scratch.run("CREATE DATABASE \(scratch.name)")
                 return scratch
-            } catch  where attempt < 5 {
-                try await Task.sleep(for: .milliseconds(100 * attempt))
+            } catch  where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
             }
         }
-        return scratch
     }
 
     func drop() async throws {

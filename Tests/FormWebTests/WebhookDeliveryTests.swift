@@ -90,18 +90,18 @@ struct WebhookDeliveryTests {
     @Test("a receiver that fails, then times out, then recovers gets the event once, each attempt signed anew")
     func retries() async throws {
         // The time limit leaves a busy machine (the whole suite on PostgreSQL at once) room to
-        // answer the 500 and the 204 in time; the hang outlasts it.
-        let receiver = WebhookReceiver(script: [.status(500), .hang(.seconds(4)), .status(204)])
+        // answer the 500 and the 204 in time; the hang lasts until the test releases it.
+        let receiver = WebhookReceiver(script: [.status(500), .hang, .status(204)])
         try await receiver.run { url in
             try await TestDatabases.run { data, databases in
                 let database = databases[0]
                 try await database.forms.store(Fixtures.importResult([WebhookFixtures.form]))
                 let webhooks = try WebhookFixtures.webhooks(database, data: data)
                 let secret = try await WebhookFixtures.register(webhooks, url: url)
+                let object = try await WebhookFixtures.create(database, webhooks)
                 let clock = WebhookFixtures.clock()
                 let http = ServiceHTTPClient()
-                let worker = WebhookFixtures.worker(webhooks, http: http, clock: clock, timeLimit: .milliseconds(1500))
-                let object = try await WebhookFixtures.create(database, webhooks)
+                let worker = WebhookFixtures.worker(webhooks, http: http, clock: clock, timeLimit: .seconds(8))
                 let start = clock.now
                 // Refused with a 500: tried again within 10 s.
                 #expect(try await worker.deliverDue() == 1)
@@ -117,6 +117,7 @@ struct WebhookDeliveryTests {
                 event = try #require(try await WebhookFixtures.events(database).first)
                 #expect(event.attempts == 2 && event.lastStatus == nil)
                 #expect(event.lastAnswer == "No answer within the time limit.")
+                receiver.release()
                 let second = try #require(event.nextAttemptAt).timeIntervalSince(clock.now)
                 #expect(second > 0 && second <= 20)
                 // Answered 204: delivered, and never sent again.
@@ -154,10 +155,10 @@ struct WebhookDeliveryTests {
                 try await database.forms.store(Fixtures.importResult([WebhookFixtures.form]))
                 let webhooks = try WebhookFixtures.webhooks(database, data: data)
                 _ = try await WebhookFixtures.register(webhooks, url: url)
+                try await WebhookFixtures.create(database, webhooks)
                 let clock = WebhookFixtures.clock()
                 let http = ServiceHTTPClient()
                 let worker = WebhookFixtures.worker(webhooks, http: http, clock: clock)
-                try await WebhookFixtures.create(database, webhooks)
                 var gaps: [TimeInterval] = []
                 var event = try #require(try await WebhookFixtures.events(database).first)
                 while event.status == "pending", gaps.count < 500 {
@@ -258,18 +259,14 @@ struct WebhookDeliveryTests {
     @Test("the worker is woken at once by a commit in its process")
     func wakeup() async throws {
         let wakeup = WebhookWakeup()
-        let started = ContinuousClock.now
-        let waiter = Task { await wakeup.wait(upTo: .seconds(30)) }
+        // Waits of an hour: woken, not timed out, is the only way the test ends in time.
+        let waiter = Task { await wakeup.wait(upTo: .seconds(3600)) }
         try await Task.sleep(for: .milliseconds(50))
         wakeup.signal()
         await waiter.value
-        // Woken, not timed out: well under the 30 s wait, with room for a machine busy with the
-        // rest of the suite (5.4 s was seen under PostgreSQL's run).
-        #expect(ContinuousClock.now - started < .seconds(15))
         // A signal while nobody waits is kept for the next wait; a timeout ends a wait too.
         wakeup.signal()
-        await wakeup.wait(upTo: .seconds(30))
+        await wakeup.wait(upTo: .seconds(3600))
         await wakeup.wait(upTo: .milliseconds(50))
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }

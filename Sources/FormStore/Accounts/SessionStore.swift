@@ -11,9 +11,12 @@ import Foundation
 package struct SessionStore: Sendable {
     let database: FieldworkDatabase
     let sessions: SessionCache
+    /// The time that expiries are read against: the system's, or a test's own.
+    let now: @Sendable () -> Date
 
-    package init(database: FieldworkDatabase) {
+    package init(database: FieldworkDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
+        self.now = now
         sessions = SessionCache(feed: database.feed)
     }
 
@@ -24,13 +27,14 @@ package struct SessionStore: Sendable {
     package func create(key: String, value: String, expiresAt: Date?) async throws {
         let entry = SessionCache.Entry(value: value, expiresAt: expiresAt)
         let before = sessions.generation
+        let now = now()
         try await database.transaction { db in
-            if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing.expiresAt) {
+            if let existing = try await SessionRecord.find(key, on: db), !Self.isExpired(existing.expiresAt, now: now) {
                 throw KeyTaken()
             }
             try await SessionRecord.query(on: db).filter(\.$id == key).delete()
             try await SessionRecord(id: key, value: entry.value, expiresAt: entry.expiresAt).create(on: db)
-            try await Self.sweep(on: db)
+            try await Self.sweep(on: db, now: now)
         }
         sessions.store(entry, key: key, since: before)
     }
@@ -39,6 +43,7 @@ package struct SessionStore: Sendable {
     /// - Parameter expiresAt: the new expiry; nil keeps the one a stored session has.
     package func set(key: String, value: String, expiresAt: Date?) async throws {
         // Dropped here and on every instance; the next read takes the new value.
+        let now = now()
         try await database.transaction(recording: [.session(key)]) { db in
             if let existing = try await SessionRecord.find(key, on: db) {
                 existing.value = value
@@ -46,7 +51,7 @@ package struct SessionStore: Sendable {
                 try await existing.update(on: db)
             } else {
                 try await SessionRecord(id: key, value: value, expiresAt: expiresAt).create(on: db)
-                try await Self.sweep(on: db)
+                try await Self.sweep(on: db, now: now)
             }
         }
     }
@@ -58,7 +63,7 @@ package struct SessionStore: Sendable {
                 SessionCache.Entry(value: $0.value, expiresAt: $0.expiresAt)
             }
         }
-        guard let entry, !Self.isExpired(entry.expiresAt) else { return nil }
+        guard let entry, !Self.isExpired(entry.expiresAt, now: now()) else { return nil }
         return (entry.value, entry.expiresAt)
     }
 
@@ -70,13 +75,13 @@ package struct SessionStore: Sendable {
     }
 
     /// Deletes expired rows; bounded so one request never pays for a long backlog.
-    private static func sweep(on db: any Database) async throws {
-        let stale = try await SessionRecord.query(on: db).filter(\.$expiresAt < Date()).limit(20).all(\.$id)
+    private static func sweep(on db: any Database, now: Date) async throws {
+        let stale = try await SessionRecord.query(on: db).filter(\.$expiresAt < now).limit(20).all(\.$id)
         guard !stale.isEmpty else { return }
         try await SessionRecord.query(on: db).filter(\.$id ~~ stale).delete()
     }
 
-    package static func isExpired(_ expiresAt: Date?, now: Date = Date()) -> Bool {
+    package static func isExpired(_ expiresAt: Date?, now: Date) -> Bool {
         expiresAt.map { $0 <= now } ?? false
     }
 }

@@ -4,6 +4,9 @@ actor AsyncLock {
     private var held = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    /// How many tasks wait for the lock now (for tests that line tasks up).
+    var waiters: Int { waiting.count }
+
     /// Returns once this task holds the lock; call ``unlock()`` exactly once after.
     func lock() async {
         guard held else {

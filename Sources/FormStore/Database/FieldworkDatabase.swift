@@ -17,6 +17,8 @@ package struct FieldworkDatabase: Sendable {
     let logger: Logger
     /// SQLite (one instance per file) rather than PostgreSQL (any number of instances).
     let usesSQLite: Bool
+    /// How long PostgreSQL calls may take before they count as an outage.
+    package let deadlines: DatabaseDeadlines
     /// What every write that can make a cache stale records, and every cache follows.
     package let feed = ChangeFeed()
     /// SQLite's write transactions in this process, one at a time (see ``transaction(deadline:_:)``).
@@ -38,16 +40,19 @@ package struct FieldworkDatabase: Sendable {
             // Opening a connection gets as long: a request waiting on a new one is not bounded
             // by the pool's wait.
             var postgres = try SQLPostgresConfiguration(url: url)
-            postgres.coreConfiguration.options.connectTimeout = .seconds(2)
+            postgres.coreConfiguration.options.connectTimeout = TimeAmount(location.deadlines.connect)
             databases.use(
-                .postgres(configuration: postgres, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(2)),
+                .postgres(
+                    configuration: postgres, maxConnectionsPerEventLoop: 4,
+                    connectionPoolTimeout: TimeAmount(location.deadlines.connectionWait)),
                 as: .psql)
             usesSQLite = false
         } else {
             databases.use(.sqlite(.file(location.sqliteFile.path)), as: .sqlite)
             usesSQLite = true
         }
-        var database = FieldworkDatabase(databases: databases, logger: logger, usesSQLite: usesSQLite)
+        var database = FieldworkDatabase(
+            databases: databases, logger: logger, usesSQLite: usesSQLite, deadlines: location.deadlines)
         do {
             if usesSQLite { try await database.tuneSQLiteConnections() }
             try await database.migrate()
@@ -135,7 +140,10 @@ package struct FieldworkDatabase: Sendable {
             guard let sql = databases.database(logger: logger, on: eventLoop) as? any SQLDatabase else { continue }
             try await sql.raw("PRAGMA journal_mode=WAL").run()
             try await sql.raw("PRAGMA synchronous=NORMAL").run()
-            try await sql.raw("PRAGMA busy_timeout=5000").run()
+            try await sql.raw(
+                "PRAGMA busy_timeout=\(unsafeRaw: String(deadlines.sqliteBusy.components.seconds * 1000))"
+            )
+            .run()
             try await sql.raw("PRAGMA foreign_keys=ON").run()
         }
     }
@@ -164,6 +172,7 @@ package struct FieldworkDatabase: Sendable {
         AddXFormRules(),
         AddObjectInstances(),
         AddListInstances(),
+        HashSessionKeys(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,
@@ -186,14 +195,16 @@ package struct FieldworkDatabase: Sendable {
     /// waiting in SQLite's busy handler would hold one of the few threads the driver runs
     /// statements on, which the writer it waits for may need to commit.
     ///
-    /// On PostgreSQL the transaction has ``transactionDeadline`` to finish (see
-    /// ``DatabaseOutage/withDeadline(_:_:)``); imports pass a longer one.
+    /// On PostgreSQL the transaction has `deadline` to finish, ``DatabaseDeadlines/transaction``
+    /// when nil (see ``DatabaseOutage/withDeadline(_:_:)``); imports pass a longer one.
     func transaction<T: Sendable>(
-        deadline: Duration = transactionDeadline, _ body: @escaping @Sendable (any Database) async throws -> T
+        deadline: Duration? = nil, _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
         guard usesSQLite else {
             let database = database()
-            return try await DatabaseOutage.withDeadline(deadline) { try await database.transaction(body) }
+            return try await DatabaseOutage.withDeadline(deadline ?? deadlines.transaction) {
+                try await database.transaction(body)
+            }
         }
         await writes.lock()
         do {
@@ -211,7 +222,7 @@ package struct FieldworkDatabase: Sendable {
     /// thread through the direct connection (``SQLiteDirect``: no hop to the driver's threads and
     /// back), or through the driver when that did not write them (another process holding the
     /// write lock, an error the driver then reports as it does for every write); on PostgreSQL
-    /// they have ``transactionDeadline``.
+    /// they have ``DatabaseDeadlines/transaction``.
     func write(_ statements: [RowStatement]) async throws {
         guard usesSQLite else {
             guard statements.count == 1 else {
@@ -219,7 +230,7 @@ package struct FieldworkDatabase: Sendable {
                 return
             }
             let database = database()
-            try await DatabaseOutage.withDeadline(Self.transactionDeadline) {
+            try await DatabaseOutage.withDeadline(deadlines.transaction) {
                 try await statements[0].run(on: database)
             }
             return
@@ -248,7 +259,7 @@ package struct FieldworkDatabase: Sendable {
     /// A transaction whose changes the caches follow: `changes` are recorded in it for every
     /// instance (``ChangeFeed/record(_:on:)``), and dropped here once it committed, once.
     func transaction<T: Sendable>(
-        recording changes: [CacheChange], deadline: Duration = transactionDeadline,
+        recording changes: [CacheChange], deadline: Duration? = nil,
         _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
         let feed = feed
@@ -283,10 +294,6 @@ package struct FieldworkDatabase: Sendable {
             return result
         }
     }
-
-    /// How long a transaction on PostgreSQL may take, waiting for a connection included: far
-    /// more than a create takes under load, far less than a client waits.
-    static let transactionDeadline: Duration = .seconds(2)
 
     /// Work that one instance at a time does: the key of its PostgreSQL advisory lock.
     package enum ExclusiveWork: Int64 {

@@ -68,7 +68,9 @@ package struct FormStore: Sendable {
             }
         }
         let changes = prepared.map { CacheChange.form($0.id) }
-        let versions = try await database.transaction(recording: changes, deadline: .seconds(60)) {
+        let versions = try await database.transaction(
+            recording: changes, deadline: database.deadlines.importTransaction
+        ) {
             [sources, prepared, listInstances] db in
             for record in sources { try await record.create(on: db) }
             var stored: [StoredVersion] = []

@@ -51,7 +51,7 @@ package struct ImportDraftStore: Sendable {
     /// page posts the ids back in that order).
     package func keep(_ documents: [Document], owner: UUID) async throws -> [Document] {
         let stamp = now()
-        return try await database.transaction(deadline: .seconds(60)) { db in
+        return try await database.transaction(deadline: database.deadlines.importTransaction) { db in
             let staying = documents.compactMap(\.id)
             try await StagedDocumentRecord.query(on: db).filter(\.$owner == owner).filter(\.$id !~ staying).delete()
             var kept: [Document] = []

@@ -33,6 +33,9 @@ final class CreateBatcher: Sendable {
 
     private let state = Mutex(State())
 
+    /// How many creates wait for a batch now (for tests that line creates up).
+    var queued: Int { state.withLock { $0.waiting.count } }
+
     /// The most creates in one transaction: a bound on the statement's size (ten binds a row)
     /// and on how long one failed batch takes to write again one by one.
     static let batchLimit = 64

@@ -51,7 +51,7 @@ package final class WebhookAudience: Sendable {
         // Asked before a create's own transaction, so bounded as that is: a PostgreSQL that does
         // not answer (an outage, a pool stuck after its restart) gives 503 in time, never a hang.
         let db = database.database()
-        let endpoints = try await DatabaseOutage.withDeadline(FieldworkDatabase.transactionDeadline) {
+        let endpoints = try await DatabaseOutage.withDeadline(database.deadlines.transaction) {
             try await WebhookEndpointRecord.query(on: db).field(\.$formID).field(\.$events).all()
         }
         for endpoint in endpoints {

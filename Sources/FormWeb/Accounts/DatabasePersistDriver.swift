@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 
 /// Hummingbird's key/value `PersistDriver` over the store's sessions (``SessionStore``): the
-/// values as JSON text, the durations as expiry dates.
+/// keys hashed (``SessionKey``: the database, its change feed and the caches never hold a
+/// session id a browser could present), the values as JSON text, the durations as expiry dates.
 package struct DatabasePersistDriver: PersistDriver {
     let sessions: SessionStore
     /// Sessions as decoded, by their JSON: a signed-in viewer's every page decoded the same few
@@ -16,13 +17,18 @@ package struct DatabasePersistDriver: PersistDriver {
         let json: String
     }
 
-    package init(database: FieldworkDatabase) {
-        sessions = SessionStore(database: database)
+    /// The time that expiries are read against: the system's, or a test's own.
+    private let now: @Sendable () -> Date
+
+    package init(database: FieldworkDatabase, now: @escaping @Sendable () -> Date = Date.init) {
+        sessions = SessionStore(database: database, now: now)
+        self.now = now
     }
 
     package func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         do {
-            try await sessions.create(key: key, value: try Self.encode(value), expiresAt: Self.date(after: expires))
+            try await sessions.create(
+                key: SessionKey.stored(key), value: try Self.encode(value), expiresAt: date(after: expires))
         } catch is SessionStore.KeyTaken {
             throw PersistError.duplicate
         }
@@ -30,7 +36,8 @@ package struct DatabasePersistDriver: PersistDriver {
 
     /// A nil expiry keeps the one already there, as the protocol asks.
     package func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
-        try await sessions.set(key: key, value: try Self.encode(value), expiresAt: Self.date(after: expires))
+        try await sessions.set(
+            key: SessionKey.stored(key), value: try Self.encode(value), expiresAt: date(after: expires))
     }
 
     package func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
@@ -42,7 +49,7 @@ package struct DatabasePersistDriver: PersistDriver {
     ) async throws
         -> (object: Object, ttl: Duration?)?
     {
-        guard let entry = try await sessions.get(key: key) else { return nil }
+        guard let entry = try await sessions.get(key: SessionKey.stored(key)) else { return nil }
         let object: any Sendable
         do {
             object = try decoded.value(for: DecodedKey(type: ObjectIdentifier(Object.self), json: entry.value)) {
@@ -52,19 +59,20 @@ package struct DatabasePersistDriver: PersistDriver {
             throw PersistError.invalidConversion
         }
         guard let object = object as? Object else { throw PersistError.invalidConversion }
-        let ttl = entry.expiresAt.map { Duration.seconds(max(0, Int64($0.timeIntervalSinceNow))) }
+        let now = now()
+        let ttl = entry.expiresAt.map { Duration.seconds(max(0, $0.timeIntervalSince(now))) }
         return (object, ttl)
     }
 
     /// Deletes the session here and on every instance's cache.
     package func remove(key: String) async throws {
-        try await sessions.remove(key: key)
+        try await sessions.remove(key: SessionKey.stored(key))
     }
 
-    static func date(after duration: Duration?) -> Date? {
+    func date(after duration: Duration?) -> Date? {
         guard let duration else { return nil }
         let (seconds, attoseconds) = duration.components
-        return Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+        return now().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     static func encode<Object: Encodable>(_ value: Object) throws -> String {

@@ -20,12 +20,17 @@ final class SignInThrottle: Sendable {
     static let capacity = 10_000
 
     private let failures = Mutex<[SHA256Digest: [ContinuousClock.Instant]]>([:])
-    private let clock = ContinuousClock()
+    /// The time attempts are counted in: the system's, or a test's own.
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    init(now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+        self.now = now
+    }
 
     /// Lets an attempt through, counted as a failure until it succeeds, or says how long until
     /// the name may try again.
     func attempt(_ name: String) -> Duration? {
-        let now = clock.now
+        let now = now()
         let key = Self.key(name)
         return failures.withLock { table in
             var recent = (table[key] ?? []).filter { now - $0 < Self.window }
