@@ -28,7 +28,7 @@ private let sent = Date(timeIntervalSince1970: 1_795_716_000)
 
 /// A client for the test server with short limits, shut down after `body`.
 private func withClient<T>(
-    _ server: TestServer, path: String = "/s/", auth: ServiceAuth = .none, timeLimit: Duration = .seconds(10),
+    _ server: TestServer, path: String = "/s/", auth: ServiceAuth = .none, timeLimit: Duration = .seconds(60),
     sizeLimit: Int = 1 << 20, sapClient: String? = nil, _ body: (ODataClient) async throws -> T
 ) async throws -> T {
     let http = ServiceHTTPClient()

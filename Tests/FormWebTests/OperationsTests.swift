@@ -54,8 +54,8 @@ struct OperationsTests {
         #expect(waited < .seconds(600))
 
         struct Refused: Error {}
-        #expect(await Readiness(probe: { throw Refused() }, timeout: .seconds(5)).check() == false)
-        #expect(await Readiness(probe: {}, timeout: .seconds(5)).check() == true)
+        #expect(await Readiness(probe: { throw Refused() }, timeout: .seconds(600)).check() == false)
+        #expect(await Readiness(probe: {}, timeout: .seconds(600)).check() == true)
     }
 
     @Test("a sane X-Request-ID is echoed on the response, error pages included")

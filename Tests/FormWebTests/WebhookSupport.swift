@@ -79,7 +79,7 @@ final class WebhookReceiver: Sendable {
         }
     }
 
-    /// Waits until `count` requests came, for at most `timeout`.
+    /// Waits until `count` requests came (``Fixtures/eventually(_:within:_:)``).
     func waitFor(_ count: Int) async throws {
         try await Fixtures.eventually("the receiver got \(count) requests") { received.count >= count }
     }
