@@ -26,8 +26,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
+        // Regular expressions tested within a bound on work (a field's pattern, an XForm's regex()):
+        // below both the model and the XML layer, which share it.
+        .target(name: "BoundedPatterns"),
         // The pure form model: schema, field kinds, constraints, canonical JSON. No web, no XML.
-        .target(name: "FormModel"),
+        .target(name: "FormModel", dependencies: ["BoundedPatterns"]),
         // libxml2 as a system library; only FormXML imports it.
         .systemLibrary(
             name: "CLibXML2",
@@ -37,11 +40,11 @@ let package = Package(
         // The XML layer, the only target that imports CLibXML2: safe parsing (DOM or the lean
         // SAX-built tree), XSD validation, diagnostics, limits. Knows nothing of forms. The
         // XPath evaluator the XForms importer needs goes here too.
-        .target(name: "FormXML", dependencies: ["CLibXML2"]),
+        .target(name: "FormXML", dependencies: ["CLibXML2", "BoundedPatterns"]),
         // The importers (native spec, OData) -> FormModel, reading XML through FormXML.
         .target(
             name: "FormImport",
-            dependencies: ["FormModel", "FormXML"],
+            dependencies: ["BoundedPatterns", "FormModel", "FormXML"],
             resources: [.copy("Resources/fieldwork-form-1.xsd")]
         ),
         // The store: Fluent records and migrations, the form, object, account, attachment and
@@ -110,6 +113,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The `fieldwork` command: serve, import, check.
@@ -165,7 +169,7 @@ let package = Package(
             dependencies: ["FormImport", "FormModel"],
             path: "Fuzz/ImportFuzzer"
         ),
-        .testTarget(name: "FormModelTests", dependencies: ["FormModel"]),
+        .testTarget(name: "FormModelTests", dependencies: ["FormModel", "BoundedPatterns"]),
         .testTarget(name: "FormXMLTests", dependencies: ["FormXML"]),
         .testTarget(
             name: "FormServiceTests",

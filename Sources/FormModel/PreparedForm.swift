@@ -1,3 +1,4 @@
+import BoundedPatterns
 import Foundation
 
 /// One form version made ready for its submissions, once: the schema with the rules a create or
@@ -68,6 +69,9 @@ public struct PreparedForm: Sendable {
         var context = ValidationContext(
             mode: mode, serverValues: serverValues(known: values), clock: clock(now: session.now))
         context.requiredByRules = true
+        // A verdict of values typed so far, asked while they are typed: its patterns get no more
+        // than an event loop's share of work (the submission is judged in full).
+        context.patternWork = BoundedRegex.inlineProgressLimit
         let checked = FormValidator.validate(schema, Submission(fields: values), context: context)
         return rules.judge(checked, session: session)
     }

@@ -48,6 +48,8 @@ public struct SchemaIssue: Error, Sendable, Hashable, CustomStringConvertible {
         /// A min, max or step of a number field that is not a number.
         public static let badNumber = Code("bad-number")
         public static let badPattern = Code("bad-pattern")
+        /// A pattern that can backtrack catastrophically (``BacktrackingCheck``).
+        public static let patternBacktracks = Code("pattern-backtracks")
         public static let badScale = Code("bad-scale")
         public static let badStep = Code("bad-step")
         /// A min or max of a time field that is not a time.

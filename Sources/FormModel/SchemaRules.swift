@@ -1,3 +1,4 @@
+import BoundedPatterns
 import Foundation
 
 /// The rules that hold for every schema, whichever importer made it (each has a `SchemaIssue.Code`;
@@ -234,6 +235,13 @@ extension FormSchema {
                 add(.badPattern, "The pattern of \(what) is empty; give a regular expression or remove it.", n, at)
             } else if (try? NSRegularExpression(pattern: pattern)) == nil {
                 add(.badPattern, "The pattern of \(what) is not a valid regular expression.", n, at)
+            } else if let part = BacktrackingCheck.risk(in: pattern) {
+                add(
+                    .patternBacktracks,
+                    "The pattern of \(what) repeats \(part), whose inner part can take the same characters in many ways: "
+                        + "a value that almost matches would be tried in every way. Make the inner quantifier possessive "
+                        + "(a++), use an atomic group ((?>…)), or end each repetition with a character the inner part "
+                        + "cannot match.", n, at)
             }
         }
         if let format = k.format, !format.contains(where: { $0 == "#" || $0 == "A" || $0 == "*" }) {

@@ -40,6 +40,7 @@ struct SpecRuleTests {
         Case(fixture: "bad-max-size", code: "bad-size", line: 7),
         Case(fixture: "bad-accept", code: "bad-accept", line: 7),
         Case(fixture: "bad-pattern", code: "bad-pattern", line: 7),
+        Case(fixture: "pattern-backtracks", code: "pattern-backtracks", line: 7),
         Case(fixture: "bad-integer", code: "bad-integer", line: 7),
         Case(fixture: "huge-integer", code: "bad-integer", line: 7),
         Case(fixture: "sections-out-of-order", code: "section-order", line: 6),
@@ -64,6 +65,15 @@ struct SpecRuleTests {
         #expect(error.column == (try Fixtures.errors("duplicate-name").first?.column))
         let step = try #require(try Fixtures.errors("default-refused-step").first)
         #expect(step.message.contains("(Progress must be a multiple of 5"))
+    }
+
+    @Test("a pattern that can backtrack catastrophically is refused at import, saying which part and what to do")
+    func patternBacktracks() throws {
+        let error = try #require(try Fixtures.errors("pattern-backtracks").first)
+        #expect(error.code == "pattern-backtracks")
+        #expect(error.line == 7 && error.column > 0)
+        #expect(error.message.contains("repeats ([A-Z]+)*"))
+        #expect(error.message.contains("Make the inner quantifier possessive"))
     }
 
     @Test("a too long or out of range default is reported once, by its own rule")

@@ -1,3 +1,4 @@
+import BoundedPatterns
 import FormModel
 import Foundation
 
@@ -311,7 +312,14 @@ extension ODataFormMapper {
             extras.freeValues = true
             // An empty pattern would take only an empty value: the rules of every form refuse it.
             if !pattern.isEmpty, (try? NSRegularExpression(pattern: pattern)) != nil {
-                field.constraints.pattern = pattern
+                if let part = BacktrackingCheck.risk(in: pattern) {
+                    // Dropped, not the field: the service checks its own pattern anyway.
+                    dropped(
+                        context,
+                        "its Validation.Pattern \"\(pattern)\" repeats \(part), which can backtrack catastrophically")
+                } else {
+                    field.constraints.pattern = pattern
+                }
             } else {
                 dropped(context, "its Validation.Pattern \"\(pattern)\" is not a regular expression the server can use")
             }

@@ -1,3 +1,5 @@
+import BoundedPatterns
+
 /// Validates submissions against a form: a pure function, strings and staged files in,
 /// typed values or issues out.
 public enum FormValidator {
@@ -28,6 +30,22 @@ public enum FormValidator {
         return ValidationResult(values: values, issues: issues)
     }
 
+    /// ``validate(_:_:context:)`` on a thread that serves other requests (an event loop): each
+    /// pattern gets a small share of work there, which no value a person types needs; a
+    /// submission with a value that takes more (one made to make a pattern backtrack) is
+    /// validated again by `elsewhere`, which runs it on a thread of its own (NIO's blocking pool)
+    /// with the whole limit. So a pattern never holds an event loop for more than a moment.
+    public static func validateOffLoop(
+        _ schema: FormSchema, _ submission: Submission, context: ValidationContext,
+        elsewhere: (@escaping @Sendable () -> ValidationResult) async -> ValidationResult?
+    ) async -> ValidationResult {
+        var inline = context
+        inline.patternWork = min(context.patternWork, BoundedRegex.inlineProgressLimit)
+        let result = validate(schema, submission, context: inline)
+        guard result.issues.contains(where: { $0.code == .patternUnchecked }) else { return result }
+        return await elsewhere { validate(schema, submission, context: context) } ?? result
+    }
+
     /// One field: its rule, then `required` when the rule found nothing.
     static func check(
         _ field: Field, in schema: FormSchema, _ submission: Submission, _ context: ValidationContext
@@ -39,7 +57,7 @@ public enum FormValidator {
         if let kept = context.noLongerOffered[field.name], !offered.isEmpty {
             offered += kept.map { Option(value: $0, label: $0) }
         }
-        let outcome = rule(field, raw, offered: offered)
+        let outcome = rule(field, raw, offered: offered, patternWork: context.patternWork)
         if outcome == .empty, field.required, !context.requiredByRules {
             let hasOptions = !field.kind.hasOptions || !schema.options(for: field).isEmpty
             return .issue(field, .required, RequiredMessage.text(for: field, hasOptions: hasOptions))
@@ -48,9 +66,11 @@ public enum FormValidator {
     }
 
     /// The field's own rule, before `required`; `offered` are the options of a choice field.
-    static func rule(_ field: Field, _ raw: RawInput, offered: [Option]) -> RuleOutcome {
+    static func rule(
+        _ field: Field, _ raw: RawInput, offered: [Option], patternWork: Int = BoundedRegex.progressLimit
+    ) -> RuleOutcome {
         switch field.kind {
-        case .text, .note: TextRule.check(field, raw)
+        case .text, .note: TextRule.check(field, raw, patternWork: patternWork)
         case .number, .slider: NumberRule.check(field, raw)
         case .date, .time, .datetime: TemporalRule.check(field, raw)
         case .duration: DurationRule.check(field, raw)

@@ -1,3 +1,4 @@
+import BoundedPatterns
 import Foundation
 
 /// What a browser or an API client sent: strings per input name (a repeated name gives
@@ -103,6 +104,8 @@ public struct FieldIssue: Sendable, Hashable, CustomStringConvertible {
         public static let minutes = Code("minutes")
         public static let notAnOption = Code("not-an-option")
         public static let pattern = Code("pattern")
+        /// A value whose pattern could not be tried within ``BoundedRegex``'s limits.
+        public static let patternUnchecked = Code("pattern-unchecked")
         /// A required field was left empty.
         public static let required = Code("required")
         public static let scale = Code("scale")
@@ -144,6 +147,10 @@ public struct ValidationContext: Sendable, Hashable {
     /// Whether the form's own rules decide which fields must be answered (an XForm's `required`,
     /// judged with relevance by ``RuleJudge``): the fields' `required` is then not checked here.
     public var requiredByRules = false
+    /// The progress reports each pattern test may take (``BoundedRegex``): the whole limit, or
+    /// ``BoundedRegex/inlineProgressLimit`` on a thread that serves other requests
+    /// (``FormValidator/validateOffLoop(_:_:context:elsewhere:)``).
+    public var patternWork = BoundedRegex.progressLimit
 
     public init(
         mode: FormMode = .create, serverValues: [String: [String]] = [:],

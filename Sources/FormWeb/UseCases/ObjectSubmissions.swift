@@ -3,6 +3,7 @@ import FormStore
 import Foundation
 import Hummingbird
 import Logging
+import NIOPosix
 
 /// Creating and updating objects from a submission, whichever transport brought it: the
 /// browser's form (``CreateController``, ``ObjectController``) or the JSON API
@@ -59,7 +60,7 @@ struct ObjectSubmissions: Sendable {
         let (serverValues, shown) = await filling(&submission, form: form, known: readOnlyValues, service: service)
         var context = ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock())
         context.requiredByRules = form.rules != nil
-        var result = FormValidator.validate(form.schema, submission, context: context)
+        var result = await Self.validated(form.schema, submission, context: context)
         let instance = judging(
             &result, form: form, session: RuleSession(form, viewer: viewer, sealed: readOnlyValues))
         result.issues = readIssues + result.issues
@@ -307,7 +308,7 @@ struct ObjectSubmissions: Sendable {
         var context = ValidationContext(
             mode: .edit, serverValues: serverValues, clock: form.clock(), noLongerOffered: noLongerOffered)
         context.requiredByRules = form.rules != nil
-        var result = FormValidator.validate(form.schema, submission, context: context)
+        var result = await Self.validated(form.schema, submission, context: context)
         var instance: InstanceXML?
         if form.rules != nil {
             // The whole form judged again; the new instance deprecates the stored one.
@@ -380,4 +381,17 @@ struct ObjectSubmissions: Sendable {
 
 enum ServiceObjectsError: Error {
     case notRecorded
+}
+
+extension ObjectSubmissions {
+    /// The submission validated on this thread, or, when a value needs more work on its pattern
+    /// than an event loop may give (``FormValidator/validateOffLoop(_:_:context:elsewhere:)``),
+    /// on NIO's blocking pool.
+    static func validated(
+        _ schema: FormSchema, _ submission: Submission, context: ValidationContext
+    ) async -> ValidationResult {
+        await FormValidator.validateOffLoop(schema, submission, context: context) { work in
+            try? await NIOThreadPool.singleton.runIfActive(work)
+        }
+    }
 }

@@ -11,8 +11,6 @@ final class XPathEvaluationState: XPathErrorRecorder {
     let secondary: [String: xmlDocPtr]
     /// The node the current evaluation is for.
     var boundNode: xmlNodePtr?
-    /// `regex()`'s patterns, compiled once per evaluator.
-    var patterns: [String: NSRegularExpression] = [:]
     /// The function libxml2 looked up last (name and namespace, pointing into the compiled
     /// expression): the one it did not find when it stops with 1209.
     var lookedUp: (name: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) = (nil, nil)

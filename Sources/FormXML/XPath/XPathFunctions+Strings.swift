@@ -1,3 +1,4 @@
+import BoundedPatterns
 import Foundation
 
 extension XPathFunctions {
@@ -60,49 +61,25 @@ extension XPathFunctions {
         return .string(String((0..<max(0, length)).map { _ in alphabet.randomElement(using: &generator)! }))
     }
 
-    /// The longest value `regex()` tests, in UTF-16 units; a longer one does not match.
-    static let regexInputLimit = 10_000
-    /// The progress reports (each some thousands of matching steps) a `regex()` test may take
-    /// before it is abandoned with an error (1225), so a pattern that backtracks badly cannot
-    /// hold a request: a bound on work, not on time.
-    static let regexProgressLimit = 1000
-
     /// `regex(s, re)`: whether the ICU regular expression `re` matches somewhere in `s` (a
     /// search, as the ODK spec's `/re/.test(s)` reads, and as Enketo does; JavaRosa matches the
-    /// whole value, so a pattern without `^…$` is looser here than in Collect). A value over
-    /// `regexInputLimit` (10,000) UTF-16 units does not match; an invalid pattern is an error.
+    /// whole value, so a pattern without `^…$` is looser here than in Collect). Tested within
+    /// ``BoundedRegex``'s limits, as a field's pattern is: a value over its input limit (10,000
+    /// UTF-16 units) does not match; a pattern that takes too many steps is an error (1225), so a
+    /// pattern that backtracks badly cannot hold a request; an invalid pattern is an error.
     static func regex(_ call: XPathCall) -> XPathCall.Result {
         let value = call.string(0)
         let pattern = call.string(1)
-        let length = value.utf16.count
-        guard length <= regexInputLimit else { return .boolean(false) }
-        let expression: NSRegularExpression
-        if let cached = call.state.patterns[pattern] {
-            expression = cached
-        } else {
-            guard let compiled = try? NSRegularExpression(pattern: pattern) else {
-                return call.invalid("'\(pattern)' is not a valid regular expression")
-            }
-            call.state.patterns[pattern] = compiled
-            expression = compiled
+        guard value.utf16.count <= BoundedRegex.inputLimit else { return .boolean(false) }
+        guard let expression = BoundedRegex.compiled(pattern, whole: false) else {
+            return call.invalid("'\(pattern)' is not a valid regular expression")
         }
-        var found = false
-        var progress = 0
-        expression.enumerateMatches(in: value, options: [.reportProgress], range: NSRange(location: 0, length: length))
-        {
-            match, flags, stop in
-            if match != nil {
-                found = true
-                stop.pointee = true
-            } else if flags.contains(.progress) {
-                progress += 1
-                if progress > regexProgressLimit { stop.pointee = true }
-            }
-        }
-        guard found || progress <= regexProgressLimit else {
+        switch expression.test(value) {
+        case .matched: return .boolean(true)
+        case .notMatched: return .boolean(false)
+        case .overLimit:
             return .failure(
                 code: XPathEvaluationError.operationLimitCode, message: "the pattern '\(pattern)' takes too long")
         }
-        return .boolean(found)
     }
 }

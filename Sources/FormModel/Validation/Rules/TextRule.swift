@@ -1,3 +1,4 @@
+import BoundedPatterns
 import Foundation
 
 /// Patterns that say a value's type rather than its shape, which the OData importer writes for
@@ -16,7 +17,8 @@ public enum KnownPattern {
 
 /// Single-line text and notes: trimming, upper-casing, length, full-match pattern, email, tel, url and grouped characters.
 enum TextRule {
-    static func check(_ field: Field, _ raw: RawInput) -> RuleOutcome {
+    /// - Parameter patternWork: the progress reports the pattern may take (``BoundedRegex``).
+    static func check(_ field: Field, _ raw: RawInput, patternWork: Int = BoundedRegex.progressLimit) -> RuleOutcome {
         guard var text = raw.first else { return .empty }
         let words = FieldWording(field)
         if field.kind == .note {
@@ -62,8 +64,19 @@ enum TextRule {
         if let min = c.minLength, text.count < min {
             return .issue(field, .tooShort, "\(words.subject) must be at least \(Words.count(min, "character"))")
         }
-        if let pattern = c.pattern, !fullMatch(pattern, text) {
-            return .issue(field, .pattern, patternMessage(field, words))
+        if let pattern = c.pattern {
+            switch BoundedRegex.compiled(pattern, whole: true)?.test(text, progressLimit: patternWork) {
+            case .matched?:
+                break
+            case .overLimit?:
+                // A value made to make the pattern backtrack (or one longer than any pattern is
+                // tried on): refused, never let through unchecked.
+                return .issue(
+                    field, .patternUnchecked,
+                    "\(words.subject) could not be checked against its format: enter a shorter value")
+            case .notMatched?, nil:
+                return .issue(field, .pattern, patternMessage(field, words))
+            }
         }
         return .value(.text(text))
     }
@@ -115,11 +128,9 @@ enum TextRule {
         return keep ? text : first.lowercased() + text.dropFirst()
     }
 
+    /// Whether `text` matches `pattern` whole within ``BoundedRegex``'s limits.
     static func fullMatch(_ pattern: String, _ text: String) -> Bool {
-        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: []) else { return false }
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = regex.firstMatch(in: text, options: [.anchored], range: range) else { return false }
-        return match.range == range
+        BoundedRegex.compiled(pattern, whole: true)?.test(text) == .matched
     }
 
     /// One `@`, something before it, a dotted domain after it, no spaces.
