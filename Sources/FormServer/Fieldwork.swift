@@ -23,6 +23,9 @@ struct Fieldwork: AsyncParsableCommand {
     /// pool and the loops at every await. Installed first thing, from the main thread, as NIO asks.
     static func main() async {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // Whatever this process makes (the data folder, SQLite's files, attachments, exports) is
+        // for its own account only; the store narrows what earlier versions made (PrivateFiles).
+        umask(0o077)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -97,7 +97,7 @@ struct AttachmentsResponseTests {
                             == #"attachment; filename="page.html"; filename*=UTF-8''page.html"#)
                     #expect(response.headers[.init("X-Content-Type-Options")!] == "nosniff")
                     #expect(response.headers[.init("Content-Security-Policy")!] == "default-src 'none'; sandbox")
-                    #expect(response.headers[.cacheControl] == "private")
+                    #expect(response.headers[.cacheControl] == "no-store")
                     #expect(response.headers[.contentLength] == String(F.html.count))
                 }
                 try await client.execute(uri: "/upload", method: .post) { response in

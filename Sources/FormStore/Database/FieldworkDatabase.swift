@@ -31,7 +31,8 @@ package struct FieldworkDatabase: Sendable {
     /// Opens SQLite `<data>/fieldwork.sqlite` (or PostgreSQL when the location has a URL),
     /// creating the data folder, and runs the migrations.
     package static func open(_ location: StoreLocation, logger: Logger) async throws -> FieldworkDatabase {
-        try FileManager.default.createDirectory(at: location.dataFolder, withIntermediateDirectories: true)
+        // Owner-only: the folder holds every submission, the keys and the sessions.
+        try PrivateFiles.folder(location.dataFolder)
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
         let usesSQLite: Bool
         if let url = location.databaseURL {
@@ -48,6 +49,7 @@ package struct FieldworkDatabase: Sendable {
                 as: .psql)
             usesSQLite = false
         } else {
+            try PrivateFiles.sqlite(location.sqliteFile)
             databases.use(.sqlite(.file(location.sqliteFile.path)), as: .sqlite)
             usesSQLite = true
         }

@@ -31,7 +31,7 @@ package struct SealingKey: Sendable {
             return SealingKey(key: SymmetricKey(data: bytes))
         }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+        try PrivateFiles.folder(dataFolder)
         // Made with mode 600 from the start: never readable by others, not even for a moment.
         guard
             FileManager.default.createFile(

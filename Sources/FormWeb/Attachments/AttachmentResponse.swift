@@ -28,7 +28,9 @@ package enum AttachmentResponse {
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         // Even if a browser rendered it, a sandboxed document with no sources can do nothing.
         headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; sandbox"
-        headers[.cacheControl] = "private"
+        // Files people send are as private as the pages that show them: kept by no cache, the
+        // browser's own included (a shared computer's next user reads none of them back).
+        headers[.cacheControl] = "no-store"
         headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
         return headers
     }

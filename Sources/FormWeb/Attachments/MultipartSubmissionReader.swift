@@ -34,7 +34,9 @@ struct MultipartSubmissionReader: Sendable {
         }
         let limit = limits.requestLimit(for: schema)
         if let contentLength, contentLength > limit { throw UploadError.tooLarge(limit: limit) }
-        try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
+        // Owner-only, the attachments folder above it too: these are people's files.
+        try PrivateFiles.folder(stagingFolder.deletingLastPathComponent())
+        try PrivateFiles.folder(stagingFolder)
 
         // The parser's callbacks are synchronous, but writing files is not: collect the events
         // one chunk yields (at most that chunk's bytes), then act on them.
