@@ -20,8 +20,12 @@ import uuid
 import zlib
 from html.parser import HTMLParser
 
+from server_port import NoPort, wait_for_port
+
 HOST = "127.0.0.1"
-TIMEOUT = 10.0
+# A request's time limit: what a loaded two-core machine may need for a create with a file, with
+# a dozen others at once; a request that takes longer is taken for a hang.
+TIMEOUT = 30.0
 FORM_ID = "new-issue"
 OBJECT_PATH = re.compile(r"/forms/new-issue/([0-9a-fA-F-]{36})$")
 API_PATH = re.compile(r"/api/forms/new-issue/objects/([0-9a-fA-F-]{36})$")
@@ -34,6 +38,8 @@ def now():
 
 
 def free_port():
+    """A port nothing listens on now, for PostgreSQL, which cannot be told to take any free port
+    and say which (`fieldwork serve` is started with port 0 and says which it got)."""
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
@@ -213,14 +219,17 @@ def multipart(pairs, files):
 
 
 class Instance:
-    """One `fieldwork serve` process on a fixed port and data folder, restartable."""
+    """One `fieldwork serve` process on a data folder, restartable; each start on a port of the
+    kernel's choosing (port 0), read from its log by `wait_ready`. Requests sent meanwhile go to
+    the previous start's port, where nothing listens any more, as they would to a killed instance."""
 
     def __init__(self, name, binary, resources, data, env, log_path):
         self.name, self.binary, self.resources, self.data = name, binary, resources, data
         self.env, self.log_path = env, log_path
-        self.port = free_port()
+        self.port = None
         self.proc = None
         self.starts = 0
+        self.log_offset = 0
 
     def start(self):
         os.makedirs(self.data, exist_ok=True)
@@ -231,10 +240,11 @@ class Instance:
         env.update(self.env)
         env.update(FIELDWORK_RESOURCES=self.resources, FIELDWORK_DATA=self.data)
         log = open(self.log_path, "ab")
-        log.write(f"\n---- start {self.starts + 1} of {self.name} on port {self.port}\n".encode())
+        log.write(f"\n---- start {self.starts + 1} of {self.name}\n".encode())
         log.flush()
+        self.log_offset = log.tell()
         self.proc = subprocess.Popen(
-            [self.binary, "serve", "--hostname", HOST, "--port", str(self.port)],
+            [self.binary, "serve", "--hostname", HOST, "--port", "0"],
             stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         log.close()
         self.starts += 1
@@ -243,14 +253,19 @@ class Instance:
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
 
-    def wait_ready(self, timeout=60.0):
-        """True once GET / answers 200; False when the process exits or time runs out."""
-        probe = Browser("probe")
+    def wait_ready(self, timeout=120.0):
+        """True once this start said its port (then `self.port`) and GET / answers 200 there; False
+        when the process exits or time runs out."""
         deadline = now() + timeout
+        try:
+            self.port = wait_for_port(self.log_path, self.proc, timeout, self.log_offset)
+        except NoPort:
+            return False
+        probe = Browser("probe")
         while now() < deadline:
             if not self.alive():
                 return False
-            if probe.send(self, "GET", "/", timeout=2.0).status == 200:
+            if probe.send(self, "GET", "/", timeout=10.0).status == 200:
                 return True
             time.sleep(0.1)
         return False
@@ -260,7 +275,7 @@ class Instance:
             self.proc.send_signal(signal.SIGKILL)
         if self.proc is not None:
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 pass
 
@@ -268,7 +283,7 @@ class Instance:
         if self.alive():
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 self.kill()
 
@@ -296,6 +311,75 @@ class Instance:
         return "\n".join("    | " + line for line in text[-lines:])
 
 
+# MARK: Sockets, as Linux shows them
+
+
+def _tcp_rows():
+    """The IPv4 TCP sockets of /proc/net/tcp: (local, remote, state, unread bytes, inode)."""
+    rows = []
+    with open("/proc/net/tcp") as f:
+        next(f)
+        for line in f:
+            parts = line.split()
+            rows.append((parts[1], parts[2], parts[3], int(parts[4].split(":")[1], 16), parts[9]))
+    return rows
+
+
+def _socket_inodes(pid):
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    return inodes
+
+
+def _loopback(port):
+    return f"0100007F:{port:04X}"  # 127.0.0.1 as /proc/net/tcp writes it
+
+
+def _sockets(pid):
+    """(IPv4 TCP sockets, the inodes of the sockets process `pid` holds); None when this system
+    cannot tell (no /proc); no inodes when the process is gone."""
+    try:
+        rows = _tcp_rows()
+    except (OSError, IndexError, ValueError, StopIteration):
+        return None
+    try:
+        return rows, _socket_inodes(pid)
+    except FileNotFoundError:
+        return rows, set()
+    except OSError:
+        return None
+
+
+def server_has_read(pid, server_port, client_port):
+    """Whether process `pid` has accepted the connection from local port `client_port` to
+    `server_port` and read all that was sent on it so far: True, False, or None when this system
+    cannot tell (no /proc)."""
+    found = _sockets(pid)
+    if found is None:
+        return None
+    rows, inodes = found
+    local, remote = _loopback(server_port), _loopback(client_port)
+    # A connection still in the listen queue has inode 0 (no process holds it yet).
+    return any(row[0] == local and row[1] == remote and row[3] == 0 and row[4] in inodes for row in rows)
+
+
+def still_listening(pid, port):
+    """Whether process `pid` still listens on `port`: True, False, or None when this system cannot
+    tell (no /proc)."""
+    found = _sockets(pid)
+    if found is None:
+        return None
+    rows, inodes = found
+    local = _loopback(port)
+    return any(row[0] == local and row[2] == "0A" and row[4] in inodes for row in rows)
+
+
 def postgres_bin():
     found = shutil.which("initdb")
     if found:
@@ -311,7 +395,7 @@ def postgres_bin():
 class Postgres:
     """A throwaway PostgreSQL cluster as scripts/with-postgres makes one (trust auth, loopback,
     a free port, as the `postgres` user when run as root), which this script can also stop and
-    start again mid-run."""
+    start again mid-run (on the same port: the instances' URLs name it)."""
 
     def __init__(self, root):
         self.bin = postgres_bin()
@@ -327,7 +411,7 @@ class Postgres:
             shutil.chown(self.dir, "postgres")
             os.chmod(root, 0o755)
 
-    def _as_owner(self, cmd, timeout=60):
+    def _as_owner(self, cmd, timeout=400):
         if os.getuid() == 0:
             argv = ["su", "postgres", "-s", "/bin/sh", "-c", cmd]
         else:
@@ -337,15 +421,31 @@ class Postgres:
     def _pg_ctl(self, *args):
         q = shlex.quote
         opts = f"-p {self.port} -k {q(self.dir)} -c listen_addresses={HOST}"
+        # -t: pg_ctl waits up to 60 s by default, which a loaded machine can need and more.
         return self._as_owner(
-            f"{q(self.bin + '/pg_ctl')} -D {q(self.data)} -l {q(self.log)} -w -o {q(opts)} " + " ".join(args))
+            f"{q(self.bin + '/pg_ctl')} -D {q(self.data)} -l {q(self.log)} -w -t 300 -o {q(opts)} " + " ".join(args))
 
     def init(self):
         q = shlex.quote
         r = self._as_owner(f"{q(self.bin + '/initdb')} -D {q(self.data)} -A trust -U postgres")
         if r.returncode != 0:
             raise RuntimeError("initdb failed:\n" + r.stdout + r.stderr)
-        self.start()
+        # A port found free can be taken before PostgreSQL binds it: then another is tried.
+        for attempt in range(5):
+            offset = self.log_size()
+            try:
+                self.start()
+                return
+            except RuntimeError:
+                try:
+                    with open(self.log, "rb") as f:
+                        f.seek(offset)
+                        taken = re.search(rb"could not bind|already in use", f.read())
+                except OSError:
+                    taken = None
+                if attempt == 4 or not taken:
+                    raise
+                self.port = free_port()
 
     def start(self):
         r = self._pg_ctl("start")
@@ -387,7 +487,7 @@ class Postgres:
     def sql(self, db, query):
         r = subprocess.run(
             [self.psql, "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-c", query, self.url(db)],
-            capture_output=True, text=True, timeout=60)
+            capture_output=True, text=True, timeout=120)
         if r.returncode != 0:
             raise RuntimeError(f"psql failed: {r.stderr.strip()}")
         return [line.split("\t") for line in r.stdout.splitlines() if line]

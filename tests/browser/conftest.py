@@ -9,12 +9,24 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
-BASE = os.environ.get("FIELDWORK_URL", "http://127.0.0.1:8080").rstrip("/")
+# The server under test: required (CI starts one on a port of its own and names it here), so the
+# tests never reach whatever else happens to listen on a well-known port.
+BASE = os.environ.get("FIELDWORK_URL", "").rstrip("/")
 SHOTS = os.environ.get("FIELDWORK_SCREENSHOTS")
+# How long a page may take to settle, a dialog to close or a URL to change: what a loaded two-core
+# machine with Chromium and the server on it may need. Only a page that never gets there waits it out.
+WAIT = 15.0
 
 # Impacts that fail an accessibility check; "minor" and "moderate" are reported by axe but pass.
 AXE_FAILING_IMPACTS = ("serious", "critical")
 _axe_source = None
+
+
+def pytest_configure(config):
+    if not BASE:
+        raise pytest.UsageError(
+            "FIELDWORK_URL is not set: start a server (fieldwork serve, with FIELDWORK_ADMIN_PASSWORD) "
+            "and give its address, e.g. FIELDWORK_URL=http://127.0.0.1:PORT python3 -m pytest tests/browser")
 
 
 def axe_source() -> str:
@@ -68,6 +80,9 @@ class Browser:
 
     def __init__(self, js: bool):
         self.js = js
+        # Whether the pages' own scripts run (JavaScript on, and they are not blocked): only then
+        # does a page get enhanced.
+        self.page_scripts = js
         self.driver = _driver(js)
 
     def viewport(self, width: int, height: int):
@@ -81,6 +96,14 @@ class Browser:
         self.settle()
         return self
 
+    def block_page_scripts(self):
+        """Blocks the pages' own scripts, while JavaScript stays on for WebDriver's (axe-core's):
+        the pages are then as without JavaScript, never enhanced."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/js/*.js"]})
+        self.page_scripts = False
+        return self
+
     def leave(self):
         """Lets the current page go without the unsaved-changes question (beforeunload), so a
         test that typed into a form can open the next page."""
@@ -90,21 +113,27 @@ class Browser:
         except Exception:  # noqa: BLE001 - no page yet
             pass
 
-    def settle(self, timeout: float = 3.0):
+    def settle(self, timeout: float = WAIT):
         """Waits until the page's scripts have enhanced it and the sheet's entrance animation has
-        finished, so elements and rectangles are final."""
+        finished, so elements and rectangles are final; raises when that takes over `timeout` s
+        (the page is broken: a test must not go on with a page half done)."""
         deadline = time.monotonic() + timeout
-        # With JavaScript, the modules load asynchronously: wait until the page says it is enhanced.
-        while self.js and time.monotonic() < deadline and not self.driver.execute_script(
+        # With its scripts, the modules load asynchronously: wait until the page says it is enhanced.
+        while self.page_scripts and not self.driver.execute_script(
                 "return document.documentElement.hasAttribute('data-enhanced')"
                 " || !document.querySelector('script[type=module]')"):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.driver.current_url}: the page's scripts did not enhance it "
+                                   f"(no data-enhanced) within {timeout:g} s")
             time.sleep(0.02)
-        while time.monotonic() < deadline:
+        while True:
             running = self.driver.execute_script(
                 "return document.getAnimations ? document.getAnimations()"
                 ".filter(a => a.playState === 'running').length : 0")
             if not running:
                 return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.driver.current_url}: {running} animations still running after {timeout:g} s")
             time.sleep(0.05)
 
     def js_eval(self, script: str, *args):
@@ -196,7 +225,7 @@ def signed_in(js: bool) -> Browser:
         os.environ.get("FIELDWORK_ADMIN_PASSWORD", "ci-admin-password"))
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-login__submit").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    WebDriverWait(b.driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     return b
 
 
@@ -218,14 +247,16 @@ def choose(b, name: str, label: str):
         return
     control.click()
     b.settle()
-    d.find_element(By.XPATH, f"//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='{label}']").click()
-    # One value returns at once; several stay on the list screen until Back.
-    if not wait_gone(b, "dialog.fw-drilldown", timeout=0.5):
+    option = d.find_element(By.XPATH, f"//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='{label}']")
+    # One value (a radio) returns at once; several (checkboxes) stay on the list screen until Back.
+    several = d.execute_script("return document.getElementById(arguments[0].htmlFor)?.type === 'checkbox'", option)
+    option.click()
+    if several:
         d.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__back").click()
-        wait_gone(b, "dialog.fw-drilldown")
+    assert wait_gone(b, "dialog.fw-drilldown"), f"the list screen of {name} stayed open after choosing {label}"
 
 
-def wait_url(b, ending: str, timeout: float = 3.0) -> bool:
+def wait_url(b, ending: str, timeout: float = WAIT) -> bool:
     """Waits until the page's URL ends with `ending` (a script's navigation starts after the
     event that asked for it, so a check right after a click can still see the old page)."""
     deadline = time.monotonic() + timeout
@@ -236,7 +267,7 @@ def wait_url(b, ending: str, timeout: float = 3.0) -> bool:
     return False
 
 
-def wait_gone(b, selector: str, timeout: float = 3.0) -> bool:
+def wait_gone(b, selector: str, timeout: float = WAIT) -> bool:
     """Waits until nothing matches `selector` (a dialog closes on the next task); True if so."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -151,7 +151,7 @@ def discard_question(request, size):
 def modal_open(request, size):
     b = request.getfixturevalue("browser").viewport(*size).open("/forms/new-issue")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
-    WebDriverWait(b.driver, 10).until(
+    WebDriverWait(b.driver, 20).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal[open] .fw-sheet[data-enhanced] form"))
     b.settle()
     return b
@@ -164,9 +164,9 @@ def attachment_preview_open(request, size):
         f.write(base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="))
     b = create_view(request, size)
     b.driver.find_element(By.ID, "field-attachments").send_keys(path)
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".fw-attachment__open"))
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".fw-attachment__open"))
     b.driver.find_element(By.CSS_SELECTOR, ".fw-attachment__open").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-preview[open] img"))
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-preview[open] img"))
     b.settle()
     return b
 

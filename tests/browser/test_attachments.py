@@ -83,7 +83,7 @@ def tiles(d):
     return [e.text for e in q(d, ".fw-attachment:not([hidden]) .fw-attachment__name")]
 
 
-def wait_for(d, condition, timeout=5):
+def wait_for(d, condition, timeout=15):
     return WebDriverWait(d, timeout).until(lambda _: d.execute_script(condition))
 
 

@@ -41,7 +41,7 @@ def tab_until(b, selector, backwards=False, limit=60):
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def wait(b, script, timeout=5):
+def wait(b, script, timeout=15):
     WebDriverWait(b.driver, timeout).until(lambda _: b.js_eval(script))
 
 

@@ -47,11 +47,11 @@ def test_the_list_screen_searches_on_the_server(size, admin):
     screen = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown")
     search = screen.find_element(By.CSS_SELECTOR, "input[type=search]")
     assert b.js_eval("return document.activeElement.type") == "search"
-    WebDriverWait(b.driver, 5).until(
+    WebDriverWait(b.driver, 15).until(
         lambda d: b.js_eval("return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length") == 50)
     search.send_keys("city 299")
     labels = "return Array.from(document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__label')).map(e => e.textContent)"
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(labels) == ["City 299"])
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(labels) == ["City 299"])
     b.screenshot(f"long-list-{size[0]}")
     screen.find_element(By.CSS_SELECTOR, ".fw-drilldown__label").click()
     assert wait_gone(b, "dialog.fw-drilldown")
@@ -59,7 +59,7 @@ def test_the_list_screen_searches_on_the_server(size, admin):
     assert cell.text == "City 299"
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old and "/new" not in d.current_url)
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "html") != old and "/new" not in d.current_url)
     assert "City 299" in b.driver.find_element(By.TAG_NAME, "body").text
 
 
@@ -70,7 +70,7 @@ def test_without_javascript_search_keeps_what_was_typed(admin_nojs):
     b.driver.find_element(By.ID, "field-city").send_keys("city 12")
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.XPATH, "//button[normalize-space()='Search']").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     assert b.driver.find_element(By.ID, "field-title").get_attribute("value") == "Away without scripts"
     assert b.driver.find_element(By.ID, "field-note").get_attribute("value") == "window seat"
     labels = [e.text for e in b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options label")]
@@ -79,7 +79,7 @@ def test_without_javascript_search_keeps_what_was_typed(admin_nojs):
     b.driver.find_element(By.XPATH, "//label[normalize-space()='City 120']").click()
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     body = b.driver.find_element(By.TAG_NAME, "body").text
     assert "City 120" in body and "window seat" in body, body
 
@@ -91,7 +91,7 @@ def test_without_javascript_enter_in_the_search_box_searches(admin_nojs):
     b.driver.find_element(By.ID, "field-title").send_keys("Enter without scripts")
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.ID, "field-city").send_keys("city 77" + Keys.ENTER)
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     assert b.driver.current_url.endswith(f"/forms/{FORM_ID}"), "the form came back, nothing created"
     assert not b.driver.find_elements(By.CSS_SELECTOR, ".fw-error-summary")
     labels = [e.text for e in b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options label")]
@@ -99,7 +99,7 @@ def test_without_javascript_enter_in_the_search_box_searches(admin_nojs):
     b.driver.find_element(By.XPATH, "//label[normalize-space()='City 177']").click()
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.ID, "field-title").send_keys(Keys.ENTER)
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     body = b.driver.find_element(By.TAG_NAME, "body").text
     assert "Enter without scripts" in body and "City 177" in body, body
 
@@ -110,17 +110,17 @@ def test_the_list_grows_a_page_at_a_time_with_show_n_more(size, admin):
     b.driver.find_element(By.ID, "field-city").click()
     b.settle()
     rows = "return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length"
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 50)
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(rows) == 50)
     more = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more")
     assert more.text == "Show 50 more of 250"
     more.click()
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 100)
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(rows) == 100)
     assert b.js_eval("return document.activeElement.labels[0].textContent") == "City 51", "focus on the first new row"
     b.screenshot(f"long-list-more-{size[0]}")
     for _ in range(4):
         b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more").click()
         b.settle()
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 300)
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(rows) == 300)
     assert not b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__more"), "all shown"
     b.driver.find_element(By.XPATH, "//dialog//label[normalize-space()='City 277']").click()
     assert wait_gone(b, "dialog.fw-drilldown")
@@ -132,7 +132,7 @@ def test_without_javascript_a_search_past_a_page_says_how_many_are_shown(admin_n
     b.driver.find_element(By.ID, "field-title").send_keys("Many")
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.ID, "field-city").send_keys("city" + Keys.ENTER)
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "html") != old)
     assert len(b.driver.find_elements(By.CSS_SELECTOR, ".fw-longlist__options input")) == 50
     text = b.driver.find_element(By.CSS_SELECTOR, ".fw-longlist__options").text
     assert "The first 50 of 300 matches are shown; search with more letters to narrow them." in text, text
@@ -174,7 +174,7 @@ def test_a_list_filtered_by_another_answer_shows_only_its_options(size, admin, f
     b.driver.find_element(By.ID, "field-city").click()
     b.settle()
     rows = "return document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__row').length"
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(rows) == 50)
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(rows) == 50)
     labels = ("return Array.from(document.querySelectorAll('dialog.fw-drilldown .fw-drilldown__label'))"
               ".map(e => e.textContent)")
     shown = b.js_eval(labels)
@@ -183,10 +183,10 @@ def test_a_list_filtered_by_another_answer_shows_only_its_options(size, admin, f
     assert more.text == "Show 50 more of 50", "100 Dutch cities in all"
     search = b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown input[type=search]")
     search.send_keys("city 299")
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(labels) == [])
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(labels) == [])
     search.clear()
     search.send_keys("city 297")
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval(labels) == ["City 297"])
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval(labels) == ["City 297"])
     b.screenshot(f"long-list-filtered-{size[0]}")
     b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-drilldown .fw-drilldown__label").click()
     assert wait_gone(b, "dialog.fw-drilldown")

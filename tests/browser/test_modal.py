@@ -22,7 +22,7 @@ IDS = ["compact", "regular"]
 def open_modal(b, width, height):
     b.viewport(width, height).open(PARENT)
     b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
-    WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] form"))
+    WebDriverWait(b.driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] form"))
     b.settle()
     return b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal")
 
@@ -84,12 +84,12 @@ def test_browser_back_closes_the_sheet_asking_first_when_input_changed(size, bro
     assert wait_gone(b, "dialog.fw-drilldown")
     assert b.driver.find_elements(By.CSS_SELECTOR, "dialog.fw-modal[open]")
     b.driver.back()
-    question = WebDriverWait(b.driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]"))
+    question = WebDriverWait(b.driver, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]"))
     question.find_element(By.XPATH, ".//button[normalize-space()='Keep editing']").click()
     assert wait_gone(b, "dialog.fw-discard")
     assert b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal #field-title").get_attribute("value") == "Half a thought"
     b.driver.back()
-    question = WebDriverWait(b.driver, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]"))
+    question = WebDriverWait(b.driver, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "dialog.fw-discard[open]"))
     question.find_element(By.XPATH, ".//button[normalize-space()='Discard']").click()
     assert wait_gone(b, "dialog.fw-modal")
     assert b.driver.current_url.endswith(PARENT)
@@ -98,9 +98,9 @@ def test_browser_back_closes_the_sheet_asking_first_when_input_changed(size, bro
     b.open("/")
     open_modal(b, *size).find_element(By.CSS_SELECTOR, ".fw-navbar__cancel").click()
     assert wait_gone(b, "dialog.fw-modal")
-    WebDriverWait(b.driver, 5).until(lambda d: b.js_eval("return history.state") is None)
+    WebDriverWait(b.driver, 15).until(lambda d: b.js_eval("return history.state") is None)
     b.driver.back()
-    WebDriverWait(b.driver, 5).until(lambda d: urlparse(d.current_url).path == "/")
+    WebDriverWait(b.driver, 15).until(lambda d: urlparse(d.current_url).path == "/")
 
 
 def test_a_click_outside_the_sheet_closes_it_at_regular_width(browser):
@@ -117,7 +117,7 @@ def test_a_refusal_stays_in_the_modal_and_a_create_leaves_it(size, browser):
     marker = f"Modal {size[0]}"
     modal.find_element(By.ID, "field-title").send_keys(marker)
     modal.find_element(By.CSS_SELECTOR, ".fw-navbar button[type=submit]").click()
-    WebDriverWait(b.driver, 10).until(
+    WebDriverWait(b.driver, 20).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] .fw-error-summary"))
     assert b.driver.current_url.endswith(PARENT)
     assert b.js_eval("return document.activeElement.classList.contains('fw-error-summary')")
@@ -131,7 +131,7 @@ def test_a_refusal_stays_in_the_modal_and_a_create_leaves_it(size, browser):
     b.driver.find_element(By.XPATH, "//dialog[contains(@class,'fw-drilldown')]//label[normalize-space()='Customer Portal']").click()
     old = b.driver.find_element(By.TAG_NAME, "html")
     b.driver.find_element(By.CSS_SELECTOR, "dialog.fw-modal .fw-navbar button[type=submit]").click()
-    WebDriverWait(b.driver, 10).until(lambda d: "/forms/new-issue/" in d.current_url and not d.current_url.endswith("/new"))
+    WebDriverWait(b.driver, 20).until(lambda d: "/forms/new-issue/" in d.current_url and not d.current_url.endswith("/new"))
     assert marker in b.driver.find_element(By.TAG_NAME, "body").text
     del old
 
@@ -177,7 +177,7 @@ def test_a_popover_form_opens_by_plus_at_regular_width(size, popover_form):
     form_id, b = popover_form
     b.viewport(*size).open(f"/forms/{form_id}")
     b.driver.find_element(By.CSS_SELECTOR, ".fw-page-header__add").click()
-    WebDriverWait(b.driver, 10).until(
+    WebDriverWait(b.driver, 20).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.fw-modal .fw-sheet[data-enhanced] form"))
     b.settle()
     sheet = b.rect("dialog.fw-modal .fw-sheet")

@@ -72,7 +72,7 @@ def attach(d, path):
     # With JavaScript the file appears as a tile after "+" (tiles load on the first choice).
     if d.execute_script("return document.documentElement.hasAttribute('data-enhanced')"):
         name = os.path.basename(path)
-        WebDriverWait(d, 10).until(lambda _: any(
+        WebDriverWait(d, 20).until(lambda _: any(
             e.text == name for e in q(d, ".fw-attachment:not([hidden]) .fw-attachment__name")))
 
 
@@ -162,11 +162,11 @@ def test_refuse_keep_create_view_edit_delete(js, width, height, browser, browser
         tile = d.find_element("css selector", ".fw-attachment .fw-attachment__open")
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
         tile.click()
-        WebDriverWait(d, 10).until(lambda _: q(d, "dialog.fw-preview[open]"))
+        WebDriverWait(d, 20).until(lambda _: q(d, "dialog.fw-preview[open]"))
         d.find_element("xpath", "//dialog[contains(@class,'fw-preview')]//button[normalize-space()='Delete']").click()
-        WebDriverWait(d, 10).until(lambda _: q(d, "dialog.fw-discard[open]"))
+        WebDriverWait(d, 20).until(lambda _: q(d, "dialog.fw-discard[open]"))
         d.find_element("xpath", "//dialog[contains(@class,'fw-discard')]//button[normalize-space()='Delete']").click()
-        WebDriverWait(d, 10).until(lambda _: not q(d, "dialog.fw-preview"))
+        WebDriverWait(d, 20).until(lambda _: not q(d, "dialog.fw-preview"))
     else:
         d.execute_script("arguments[0].click()", keep)
     assert not keep.is_selected()
