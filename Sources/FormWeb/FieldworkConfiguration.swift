@@ -42,6 +42,13 @@ package struct FieldworkConfiguration: Sendable {
     package var databaseDeadlines = DatabaseDeadlines()
     /// How long `GET /ready` waits for the database before it answers 503.
     package var readinessTimeout: Duration = .seconds(2)
+    /// The address people use (`FIELDWORK_PUBLIC_URL`, `https://forms.example.com`): behind
+    /// HTTPS, the cookies are `Secure` and `__Host-` (``CookiePolicy``), pages send
+    /// `Strict-Transport-Security`, and a state-changing request must come from this origin
+    /// (``OriginCheckMiddleware``). Nil: plain HTTP, origins judged by `Sec-Fetch-Site` only.
+    package var publicURL: URL?
+    /// The cookies' names and attributes, from ``publicURL``.
+    package var cookies: CookiePolicy { CookiePolicy(publicURL: publicURL) }
     /// The key that seals service connections' secrets (`FIELDWORK_SEALING_KEY`, 32 bytes in
     /// base64); nil uses `<data>/sealing.key`, made on first start.
     package var sealingKey: String?
@@ -89,8 +96,19 @@ package struct FieldworkConfiguration: Sendable {
         if let key = environment["FIELDWORK_SEALING_KEY"], !key.isEmpty {
             configuration.sealingKey = key
         }
+        var unusable: [String] = []
+        if let text = environment["FIELDWORK_PUBLIC_URL"], !text.isEmpty {
+            if let url = Self.publicURL(text) {
+                configuration.publicURL = url
+            } else {
+                unusable.append(
+                    "FIELDWORK_PUBLIC_URL=\(text) is not the address of a site: give its scheme and host and nothing "
+                        + "after them, such as https://forms.example.com")
+            }
+        }
         (configuration.requestDeadlines, configuration.unusableSettings) = RequestDeadlines.fromEnvironment(
             environment)
+        configuration.unusableSettings += unusable
         if let name = environment["FIELDWORK_LOG_FORMAT"], !name.isEmpty {
             if let format = LogFormat(rawValue: name.lowercased()) {
                 configuration.logFormat = format
@@ -102,6 +120,18 @@ package struct FieldworkConfiguration: Sendable {
             configuration.logLevel = level
         }
         return configuration
+    }
+
+    /// An `http` or `https` address with a host, an optional port and nothing after them (a
+    /// trailing `/` is dropped); nil for anything else.
+    static func publicURL(_ text: String) -> URL? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("/") { text.removeLast() }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+            components.path.isEmpty, components.query == nil, components.fragment == nil, components.user == nil
+        else { return nil }
+        return components.url
     }
 
     /// Where attachments and files being uploaded are kept, when not in `<data>/attachments`:

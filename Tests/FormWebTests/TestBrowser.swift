@@ -36,11 +36,11 @@ actor TestBrowser {
     }
 
     /// Posts urlencoded fields, in order (repeat a name for several values).
-    func post(_ uri: String, _ fields: [(String, String)]) async throws -> Page {
+    func post(_ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:]) async throws -> Page {
         let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        return try await send(
-            uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-            body: ByteBuffer(string: body))
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return try await send(uri, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
     /// Posts a multipart body built by `AttachmentFixtures.body`.
@@ -110,11 +110,13 @@ enum TestApp {
     static func run(
         forms: [(FormSchema, FormAccess)], seedsDemo: Bool = false, data: URL = Fixtures.temporaryDataFolder(),
         keepData: Bool = false, users: [(String, String, Bool)] = [], adminToken: String? = nil,
+        configure: (inout FieldworkConfiguration) -> Void = { _ in },
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         defer { if !keepData { try? FileManager.default.removeItem(at: data) } }
         var configuration = Fixtures.configuration(data: data, seedsDemo: seedsDemo)
         configuration.adminToken = adminToken
+        configure(&configuration)
         let database = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
         do {
             for (form, access) in forms where try await database.forms.latest(formID: form.id) == nil {

@@ -4,9 +4,10 @@ import Hummingbird
 
 /// Who is asking: a signed-in account or nobody, and the browser in either case.
 package struct Viewer: Sendable {
-    /// The cookie naming a signed-in browser's session (HummingbirdAuth's sessions, kept by
-    /// ``DatabasePersistDriver``).
-    static let sessionCookieName = "fieldwork_session"
+    /// The cookie naming a signed-in browser's session over plain HTTP (HummingbirdAuth's
+    /// sessions, kept by ``DatabasePersistDriver``); `__Host-` before it behind HTTPS
+    /// (``CookiePolicy``).
+    static let sessionCookieName = CookiePolicy(secure: false).sessionName
 
     /// The signed-in account, if any.
     package var account: Account?

@@ -9,17 +9,17 @@ import Hummingbird
 /// A cross-site page can make the browser send the cookie but can neither read it nor compute
 /// the token without the secret.
 package struct CSRF: Sendable {
-    /// The cookie holding the browser's id.
-    package static let cookieName = "fieldwork_csrf"
-
+    /// The cookie holding the browser's id, with its name and attributes.
+    let cookies: CookiePolicy
     let secret: ServerSecret
     /// Tokens of the browsers and sessions seen lately: a returning browser's page needs its
     /// token again, and a MAC is the dearest part of a page after the page itself. Bounded, and
     /// right for as long as the server runs (the secret does not change).
     private let recent = LockedCache<String, String>(capacity: 10_000)
 
-    package init(secret: ServerSecret) {
+    package init(secret: ServerSecret, cookies: CookiePolicy = CookiePolicy(secure: false)) {
         self.secret = secret
+        self.cookies = cookies
     }
 
     /// A fresh random browser id: 32 bytes, base64url without padding.
@@ -66,14 +66,13 @@ package struct CSRF: Sendable {
 
     /// The browser id from a request's cookie, or a new one with the cookie to set.
     package func identify(_ request: Request) -> (id: String, newCookie: String?) {
-        if let existing = CookieHeader.value(of: Self.cookieName, in: request.headers[values: .cookie]),
+        if let existing = CookieHeader.value(of: cookies.browserName, in: request.headers[values: .cookie]),
             Self.isWellFormedID(existing)
         {
             return (existing, nil)
         }
         let id = makeID()
-        // HttpOnly: no script reads it; SameSite=Lax: a cross-site POST does not carry it.
-        return (id, "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Lax")
+        return (id, "\(cookies.browserName)=\(id); \(cookies.browserAttributes)")
     }
 
     /// Ids we issued are 43 base64url characters; anything else is replaced rather than trusted.

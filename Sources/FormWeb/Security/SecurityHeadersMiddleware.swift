@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// Adds the security headers to every response, error pages included.
+/// Adds the security headers to every response, error pages included (and HSTS behind HTTPS).
 package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// No inline script or style anywhere, so the policy can be strict.
     /// `frame-src 'self' blob:`: the attachment previewer shows a PDF in an `<iframe>` from a
@@ -13,7 +13,13 @@ package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlew
             + "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
-    package init() {}
+    /// Whether the site is served over HTTPS only: then every response says so for a year
+    /// (`Strict-Transport-Security`), so a browser never tries plain HTTP for it again.
+    let strictTransport: Bool
+
+    package init(strictTransport: Bool = false) {
+        self.strictTransport = strictTransport
+    }
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -33,6 +39,7 @@ package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlew
             response.headers[.fwContentTypeOptions] = "nosniff"
             response.headers[.fwReferrerPolicy] = "same-origin"
         }
+        if strictTransport { response.headers.append(SecurityHeaderFields.strictTransport) }
         return response
     }
 }
@@ -45,6 +52,9 @@ enum SecurityHeaderFields {
         HTTPField(name: .fwContentTypeOptions, value: "nosniff"),
         HTTPField(name: .fwReferrerPolicy, value: "same-origin"),
     ]
+    /// A year, this host only: a deployment that serves other hosts of its domain over plain
+    /// HTTP is not broken by it.
+    static let strictTransport = HTTPField(name: .fwStrictTransportSecurity, value: "max-age=31536000")
 }
 
 extension HTTPField.Name {
@@ -52,4 +62,5 @@ extension HTTPField.Name {
     static let fwContentSecurityPolicy = Self("Content-Security-Policy")!
     static let fwContentTypeOptions = Self("X-Content-Type-Options")!
     static let fwReferrerPolicy = Self("Referrer-Policy")!
+    static let fwStrictTransportSecurity = Self("Strict-Transport-Security")!
 }

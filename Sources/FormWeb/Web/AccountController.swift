@@ -4,12 +4,17 @@ import FormStore
 import Foundation
 import Hummingbird
 import HummingbirdAuth
+import Logging
 
 /// Sign-in and sign-out.
 struct AccountController {
     let users: UserStore
     let csrf: CSRF
     let loginPage: RenderPlan
+    /// The session store and how its keys are made, to end a browser's session at a new sign-in.
+    let sessions: DatabasePersistDriver
+    let sessionKeyPrefix: String
+    let sessionCookieName: String
     let throttle = SignInThrottle()
 
     func addRoutes(to browser: RouterGroup<AppRequestContext>) {
@@ -26,39 +31,54 @@ struct AccountController {
     }
 
     /// `POST /login`: 303 to `next` when the name and password match, else 422 with the form again.
+    ///
+    /// Every success, refusal and hold is logged at `notice` with the user name and the client's
+    /// address (the request id is on every line of the request); never the password.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         let fields = try await FormBody.verifiedFields(request, viewer: viewer)
         let name = (fields["name"]?.first ?? "").trimmingCharacters(in: .whitespaces)
         let password = fields["password"]?.first ?? ""
         let next = LocalPath.safe(fields["next"]?.first)
+        let address = context.clientAddress
+        var log: Logger.Metadata = ["user": "\(name)", "client": "\(address ?? "unknown")"]
         var errors: [FieldError] = []
         if name.isEmpty { errors.append(FieldError(field: "name", message: "Enter your user name")) }
         if password.isEmpty { errors.append(FieldError(field: "password", message: "Enter your password")) }
-        if errors.isEmpty, let wait = throttle.attempt(name) {
-            let minutes = max(1, Int((wait.components.seconds + 59) / 60))
+        if errors.isEmpty, let held = throttle.attempt(name: name, address: address) {
+            let seconds = max(1, Int(held.wait.components.seconds) + (held.wait.components.attoseconds > 0 ? 1 : 0))
+            let wait = seconds < 60 ? Words.count(seconds, "second") : Words.count((seconds + 59) / 60, "minute")
+            let whose = held.subject == .name ? "for this user name" : "from your network"
             errors = [
-                FieldError(
-                    field: "name",
-                    message:
-                        "Too many wrong passwords for this user name: wait \(Words.count(minutes, "minute")) and try again"
-                )
+                FieldError(field: "name", message: "Too many wrong passwords \(whose): wait \(wait) and try again")
             ]
+            log["held"] = "\(held.subject == .name ? "user" : "client") for \(seconds) s"
+            context.logger.notice("Sign-in held back", metadata: log)
             var response = page(
                 viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .tooManyRequests)
-            response.headers[.retryAfter] = String(max(1, wait.components.seconds))
+            response.headers[.retryAfter] = String(seconds)
             return response
         }
         if errors.isEmpty {
             guard let account = try await users.authenticate(name: name, password: password) else {
+                context.logger.notice("Sign-in refused: wrong user name or password", metadata: log)
                 errors = [FieldError(field: "name", message: "The user name or password is wrong")]
                 return page(
                     viewer: viewer, values: ["name": [name], "next": [next]], errors: errors,
                     status: .unprocessableContent)
             }
-            throttle.succeeded(name)
+            throttle.succeeded(name: name)
             // A new session id and a new CSRF key: nothing known before sign-in works after it.
+            // A session this browser had (another account's, or this one's) ends here, in the
+            // store too, so its id opens nothing any more.
+            if context.sessions.session != nil,
+                let old = CookieHeader.value(of: sessionCookieName, in: request.headers[values: .cookie])
+            {
+                try await sessions.remove(key: sessionKeyPrefix + old)
+            }
             context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
+            log["account"] = "\(account.id)"
+            context.logger.notice("Sign-in succeeded", metadata: log)
             return Response.seeOther(next)
         }
         return page(

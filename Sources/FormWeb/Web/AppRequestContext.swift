@@ -2,6 +2,7 @@ import FormStore
 import Foundation
 import Hummingbird
 import HummingbirdAuth
+import NIOCore
 
 /// What a signed-in session keeps in the `sessions` table.
 package struct AppSession: Codable, Sendable, Hashable {
@@ -43,6 +44,17 @@ package struct AppRequestContext: SessionRequestContext, RequestContext {
     package init(source: Source) {
         coreContext = .init(source: source)
         sessions = .init()
+        channel = source.channel
+    }
+
+    /// The request's connection: where it came from is read only when a route asks.
+    private let channel: any Channel
+
+    /// The address of the connection's other end (a proxy's, behind one), as text; nil when the
+    /// connection has none (the in-process tests').
+    var clientAddress: String? {
+        guard let address = channel.remoteAddress else { return nil }
+        return address.ipAddress ?? address.description
     }
 
     /// Who is asking: the signed-in account or nobody, and the browser.

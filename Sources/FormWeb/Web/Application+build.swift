@@ -64,7 +64,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // their groups below, so a request pays for no more than its route asks.
     // First, so every line logged for the request carries its id; it logs the request at debug.
     router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(strictTransport: configuration.cookies.secure))
     // Pages for what goes wrong outside /api: 404, 410, refusals, a database outage (503).
     router.add(
         middleware: ErrorPageMiddleware(
@@ -115,21 +115,28 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         // now): asked again when they expire.
         return ViewSchema(schema, expires: .now + ServiceValueHelps.lifetime)
     }
-    let csrf = CSRF(secret: secret)
+    let cookies = configuration.cookies
+    let csrf = CSRF(secret: secret, cookies: cookies)
     let viewers = ViewerResolver(users: users, csrf: csrf)
     // The session named by the session cookie; a request without one costs no lookup at all.
+    let sessionStorage = DatabasePersistDriver(database: database)
+    let sessionKeyPrefix = "s."
     let sessions = SessionCookieMiddleware(
         sessions: SessionMiddleware<AppRequestContext>(
-            storage: DatabasePersistDriver(database: database),
+            storage: sessionStorage,
             configuration: .init(
-                sessionCookieParameters: .init(name: Viewer.sessionCookieName, path: "/", sameSite: .lax),
-                keyPrefix: "s.",
+                sessionCookieParameters: .init(
+                    name: cookies.sessionName, path: "/", secure: cookies.secure, sameSite: .lax),
+                keyPrefix: sessionKeyPrefix,
                 defaultSessionExpiration: configuration.sessionLifetime)),
-        cookieName: Viewer.sessionCookieName)
+        cookieName: cookies.sessionName)
+    // A state-changing request its browser says comes from another site is refused first.
+    let origins = OriginCheckMiddleware<AppRequestContext>(publicURL: configuration.publicURL)
 
     // Browser pages: every route knows its viewer (`context.viewer`); a response to a browser
     // that brought no id cookie sets one.
     let browser = router.group()
+        .add(middleware: origins)
         .add(middleware: sessions)
         .add(middleware: ViewerMiddleware(viewers: viewers, setsBrowserCookie: true))
     // A form's pages know their form (`context.form`); a form for users sends visitors to sign in.
@@ -143,6 +150,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let api = APIRoutes(
         router.group("api")
             .add(middleware: APIErrorMiddleware())
+            .add(middleware: origins)
             .add(middleware: sessions)
             .add(middleware: ViewerMiddleware(viewers: viewers, setsBrowserCookie: false))
             .add(middleware: AdminTokenMiddleware(adminToken: configuration.adminToken)))
@@ -186,7 +194,10 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         objects: database.objects, forms: store, plans: plans, submissions: submissions, services: services
     )
     .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
-    AccountController(users: users, csrf: csrf, loginPage: try renderer.loginPage()).addRoutes(to: browser)
+    AccountController(
+        users: users, csrf: csrf, loginPage: try renderer.loginPage(), sessions: sessionStorage,
+        sessionKeyPrefix: sessionKeyPrefix, sessionCookieName: cookies.sessionName
+    ).addRoutes(to: browser)
     let drafts = ImportDraftStore(database: database)
     AdminImportsController(
         forms: store, imports: imports, objects: database.objects, renderer: renderer, drafts: drafts
