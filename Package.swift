@@ -65,6 +65,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            // Django's list of the passwords most often used, with its licence (PasswordRule).
+            resources: [
+                .copy("Resources/common-passwords.txt"), .copy("Resources/common-passwords.LICENSE"),
             ]
         ),
         // The pages: templates rendered once per form version into plans whose slots are filled

@@ -76,6 +76,12 @@ package struct PageRenderer: Sendable {
         return try plan(PageViewModel.Login(registry: registry), template: "login", registry: registry)
     }
 
+    /// The change-password page of a signed-in user.
+    package func changePasswordPage() throws -> RenderPlan {
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.ChangePassword(registry: registry), template: "password", registry: registry)
+    }
+
     /// Renders a page once with sentinels and splits it.
     func plan(_ context: some PageContext, template: String, registry: SlotRegistry) throws -> RenderPlan {
         RenderPlan(pieces: try registry.split(try render(context, template: template)), markup: markup)

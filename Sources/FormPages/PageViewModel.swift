@@ -347,6 +347,30 @@ package enum PageViewModel {
         }
     }
 
+    /// The page where a signed-in user changes their password (`password.mustache`).
+    struct ChangePassword: PageContext {
+        let layout: PageLayout
+        let csrf: String
+        let csrfName: String
+        let errorSummary: String
+        /// The slots of the current password and the new one (never a value: nothing typed in a
+        /// password field is ever sent back).
+        let currentField: FieldSlots
+        let passwordField: FieldSlots
+
+        init(registry: SlotRegistry) {
+            layout = PageLayout(
+                title: "\(slot: registry.sentinel(PageSlots.TitlePrefix()))Change your password – \(siteName)",
+                body: "password")
+            csrf = registry.sentinel(PageSlots.CSRFToken())
+            csrfName = InputName.csrf
+            errorSummary = registry.sentinel(PageSlots.ErrorSummary())
+            currentField = FieldSlots("current", registry: registry)
+            passwordField = FieldSlots(
+                "password", traits: FieldSlots.Traits(describedBy: "field-password-hint"), registry: registry)
+        }
+    }
+
     /// The list of forms on `/` (`index.mustache`).
     struct Index: PageContext {
         let layout: PageLayout

@@ -540,7 +540,7 @@ struct AdminTests {
                 "/admin/users", [("_csrf", token), ("name", "bea"), ("password", "short")])
             #expect(taken.status == .unprocessableContent)
             #expect(taken.body.contains(##"<a href="#field-name">The user name bea is taken; choose another</a>"##))
-            #expect(taken.body.contains(##"<a href="#field-password">Enter a password of at least 8 characters</a>"##))
+            #expect(taken.body.contains(##"<a href="#field-password">Enter a password of at least 12 characters</a>"##))
             #expect(taken.body.contains(#"value="bea""#))
             // The same name in other letters' case is the same person to everyone but the server.
             let cased = try await browser.post(

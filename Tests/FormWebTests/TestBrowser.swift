@@ -110,7 +110,7 @@ enum TestApp {
     static func run(
         forms: [(FormSchema, FormAccess)], seedsDemo: Bool = false, data: URL = Fixtures.temporaryDataFolder(),
         keepData: Bool = false, users: [(String, String, Bool)] = [], adminToken: String? = nil,
-        configure: (inout FieldworkConfiguration) -> Void = { _ in },
+        configure: (inout FieldworkConfiguration) -> Void = { _ in }, live: Bool = false,
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         defer { if !keepData { try? FileManager.default.removeItem(at: data) } }
@@ -132,6 +132,6 @@ enum TestApp {
         }
         await database.shutdown()
         let app = try await buildApplication(configuration)
-        try await app.test(.router, test)
+        try await app.test(live ? .live : .router, test)
     }
 }

@@ -24,6 +24,12 @@ package struct UserStore: Sendable {
         let record = try await UserRecord.query(on: database.database()).filter(\.$name == name).first()
         let matches = try await hasher.verify(password, hash: record?.passwordHash ?? decoy)
         guard let record, matches else { return nil }
+        if hasher.needsRehash(record.passwordHash) {
+            // An earlier version's hash: replaced now that the password is known. Its sessions
+            // stay (the password did not change); a failure leaves the old hash, still valid.
+            record.passwordHash = try await hasher.hash(password)
+            try? await record.save(on: database.database())
+        }
         return Self.account(record)
     }
 

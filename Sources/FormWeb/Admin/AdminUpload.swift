@@ -43,7 +43,7 @@ struct AdminUpload: Sendable {
         }
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: limit)
+            body = try await request.boundedBody(upTo: limit)
         } catch {
             throw HTTPError(.contentTooLarge, message: "The upload is larger than \(limit / 1024 / 1024) MB.")
         }

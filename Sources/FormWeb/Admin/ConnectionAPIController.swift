@@ -2,6 +2,7 @@ import FormService
 import FormStore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// `PUT`, `GET` and `DELETE /api/forms/{id}/connection`: the OData service the import that made
 /// the form is connected to (`../shared/spec/interface.md`). Admins only; the secret is taken,
@@ -92,7 +93,9 @@ struct ConnectionAPIController {
         let body: Body
         do {
             body = try JSONDecoder().decode(
-                Body.self, from: Data(buffer: try await request.body.collect(upTo: 64 * 1024)))
+                Body.self, from: Data(buffer: try await request.boundedBody(upTo: 64 * 1024)))
+        } catch is NIOTooManyBytesError {
+            return try JSONResponse.make(APIMessage("The request is larger than 64 KB."), status: .contentTooLarge)
         } catch {
             return try JSONResponse.make(
                 Errors(errors: [

@@ -39,7 +39,7 @@ struct FormsAPIController {
         case "application/xml", "text/xml":
             let body: ByteBuffer
             do {
-                body = try await request.body.collect(upTo: Self.limit)
+                body = try await request.boundedBody(upTo: Self.limit)
             } catch {
                 return try JSONResponse.make(
                     APIMessage("The spec is larger than \(Self.limit / 1024 / 1024) MB."), status: .contentTooLarge)
@@ -114,7 +114,7 @@ struct FormsAPIController {
         }
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: AdminUpload.limit)
+            body = try await request.boundedBody(upTo: AdminUpload.limit)
         } catch {
             return try JSONResponse.make(
                 APIMessage("The CSV is larger than \(AdminUpload.limit / 1024 / 1024) MB."), status: .contentTooLarge)

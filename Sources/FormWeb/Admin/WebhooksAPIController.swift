@@ -1,6 +1,7 @@
 import FormStore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// `/api/forms/{id}/webhooks`: a form's webhook endpoints (`../shared/spec/interface.md`).
 /// Admins only (``AdminOnlyMiddleware``); the secret is answered once, on registration, and
@@ -87,7 +88,9 @@ struct WebhooksAPIController {
         let body: Body
         do {
             body = try JSONDecoder().decode(
-                Body.self, from: Data(buffer: try await request.body.collect(upTo: 64 * 1024)))
+                Body.self, from: Data(buffer: try await request.boundedBody(upTo: 64 * 1024)))
+        } catch is NIOTooManyBytesError {
+            return try JSONResponse.make(APIMessage("The request is larger than 64 KB."), status: .contentTooLarge)
         } catch {
             return try JSONResponse.make(
                 Errors(errors: [

@@ -11,6 +11,7 @@ struct AccountController {
     let users: UserStore
     let csrf: CSRF
     let loginPage: RenderPlan
+    let passwordPage: RenderPlan
     /// The session store and how its keys are made, to end a browser's session at a new sign-in.
     let sessions: DatabasePersistDriver
     let sessionKeyPrefix: String
@@ -21,6 +22,8 @@ struct AccountController {
         browser.get("/login", use: showLogin)
         browser.post("/login", use: login)
         browser.post("/logout", use: logout)
+        browser.get("/account/password", use: showChangePassword)
+        browser.post("/account/password", use: changePassword)
     }
 
     /// `GET /login?next=/path`: the sign-in form.
@@ -83,6 +86,66 @@ struct AccountController {
         }
         return page(
             viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .unprocessableContent)
+    }
+
+    /// `GET /account/password`: the change-password form of the signed-in user; a visitor is
+    /// sent to sign in first.
+    @Sendable func showChangePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        guard viewer.account != nil else { return Response.seeOther("/login?next=/account/password") }
+        return passwordPage(viewer: viewer, errors: [], status: .ok)
+    }
+
+    /// `POST /account/password`: asks the current password (slowed as a sign-in is, so the page
+    /// is no way round the throttle), checks the new one against ``PasswordRule``, stores it,
+    /// ends every other session of the account and gives this browser a new one; 303 to `/`.
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        guard let account = viewer.account else { return Response.seeOther("/login?next=/account/password") }
+        let fields = try await FormBody.verifiedFields(request, viewer: viewer)
+        let current = fields["current"]?.first ?? ""
+        let new = fields["password"]?.first ?? ""
+        let log: Logger.Metadata = ["user": "\(account.name)", "client": "\(context.clientAddress ?? "unknown")"]
+        var errors: [FieldError] = []
+        if current.isEmpty { errors.append(FieldError(field: "current", message: "Enter your current password")) }
+        if let problem = PasswordRule.problem(new) {
+            errors.append(
+                FieldError(field: "password", message: problem == "Enter a password" ? "Enter a new password" : problem)
+            )
+        } else if new == current {
+            errors.append(
+                FieldError(field: "password", message: "Enter a new password that differs from the current one"))
+        }
+        guard errors.isEmpty else { return passwordPage(viewer: viewer, errors: errors, status: .unprocessableContent) }
+        if let held = throttle.attempt(name: account.name, address: context.clientAddress) {
+            let seconds = max(1, Int(held.wait.components.seconds) + 1)
+            let wait = seconds < 60 ? Words.count(seconds, "second") : Words.count((seconds + 59) / 60, "minute")
+            context.logger.notice("Password change held back", metadata: log)
+            var response = passwordPage(
+                viewer: viewer,
+                errors: [FieldError(field: "current", message: "Too many wrong passwords: wait \(wait) and try again")],
+                status: .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
+        guard try await users.authenticate(name: account.name, password: current) != nil else {
+            context.logger.notice("Password change refused: wrong current password", metadata: log)
+            return passwordPage(
+                viewer: viewer, errors: [FieldError(field: "current", message: "The current password is wrong")],
+                status: .unprocessableContent)
+        }
+        throttle.succeeded(name: account.name)
+        // Every session of the account ends with the old password (on every instance); this
+        // browser goes on in a new one.
+        try await users.setPassword(new, for: account.id)
+        context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
+        context.logger.notice("Password changed", metadata: log)
+        return Response.seeOther("/")
+    }
+
+    private func passwordPage(viewer: Viewer, errors: [FieldError], status: HTTPResponse.Status) -> Response {
+        let state = RenderState(values: [:], errors: errors, csrfToken: viewer.csrfToken)
+        return HTMLResponse.page(passwordPage.render(state), status: status, cacheControl: "no-store")
     }
 
     /// `POST /logout`: ends the session; 303 to `/`.

@@ -26,6 +26,12 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
             "FIELDWORK_LOG_FORMAT=\(name) is not a log format; use "
                 + LogFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")
     }
+    if let password = configuration.adminPassword, let problem = PasswordRule.problem(password) {
+        throw FieldworkConfigurationError(
+            "FIELDWORK_ADMIN_PASSWORD is refused: \(problem.prefix(1).lowercased() + problem.dropFirst()). Set one of "
+                + "\(PasswordRule.minimumLength) to \(PasswordRule.maximumLength) characters that is not among the passwords most "
+                + "often used (a few unrelated words will do), or leave it unset to have one made and logged once.")
+    }
     let assets = try StaticAssets(publicFolder: configuration.resources.publicFolder)
     let renderer = try await PageRenderer(templates: configuration.resources.templates, assets: assets.base)
     logger.debug(
@@ -195,7 +201,8 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     )
     .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
     AccountController(
-        users: users, csrf: csrf, loginPage: try renderer.loginPage(), sessions: sessionStorage,
+        users: users, csrf: csrf, loginPage: try renderer.loginPage(), passwordPage: try renderer.changePasswordPage(),
+        sessions: sessionStorage,
         sessionKeyPrefix: sessionKeyPrefix, sessionCookieName: cookies.sessionName
     ).addRoutes(to: browser)
     let drafts = ImportDraftStore(database: database)

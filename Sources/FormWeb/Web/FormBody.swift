@@ -22,7 +22,13 @@ enum FormBody {
     /// The fields of an urlencoded body; 415 for any other content type.
     static func fields(_ request: Request) async throws -> [String: [String]] {
         guard isURLEncoded(request) else { throw HTTPError(.unsupportedMediaType) }
-        let buffer = try await request.body.collect(upTo: limit)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.boundedBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(
+                .contentTooLarge, message: "The form sent is larger than \(limit / 1024 / 1024) MB; nothing was saved.")
+        }
         return QueryString.parse(String(buffer: buffer))
     }
 

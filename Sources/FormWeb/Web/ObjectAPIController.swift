@@ -281,7 +281,7 @@ struct SentObject {
         }
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: ObjectAPIController.limit)
+            body = try await request.boundedBody(upTo: ObjectAPIController.limit)
         } catch is NIOTooManyBytesError {
             throw Refusal(
                 response: try JSONResponse.make(
