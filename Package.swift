@@ -170,7 +170,7 @@ let package = Package(
         // The importers under libFuzzer (README, "Fuzzing"); without -DFUZZING it replays the files it is given.
         .executableTarget(
             name: "ImportFuzzer",
-            dependencies: ["FormImport", "FormModel"],
+            dependencies: ["BoundedPatterns", "FormImport", "FormModel"],
             path: "Fuzz/ImportFuzzer"
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel", "BoundedPatterns"]),

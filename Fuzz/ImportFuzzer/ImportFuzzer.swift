@@ -1,6 +1,48 @@
+import BoundedPatterns
 import FormImport
 import FormModel
 import Foundation
+
+/// The first byte of an input that is a pattern and a value, not documents (XML never starts so).
+let patternInput: UInt8 = 1
+
+/// One input: a pattern and a value (``patternOnce(_:)``) when it starts with ``patternInput``,
+/// else documents (``importOnce(_:)``).
+func fuzzInput(_ bytes: [UInt8]) {
+    if bytes.first == patternInput {
+        patternOnce(Array(bytes.dropFirst()))
+    } else {
+        importOnce(bytes)
+    }
+}
+
+/// A pattern and a value (split at the first NUL), as a field's pattern meets what a visitor
+/// types: the backtracking check reads any pattern without crashing, and a test of the value
+/// takes no more than 250 ms of this thread's processor time (the bound holds in milliseconds;
+/// a quarter of a second means it does not hold for this pattern).
+func patternOnce(_ bytes: [UInt8]) {
+    let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+    let pattern = String(decoding: parts[0], as: UTF8.self)
+    let value = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+    _ = BacktrackingCheck.risk(in: pattern)
+    guard let regex = try? BoundedRegex(pattern, whole: true) else { return }
+    for text in [value, String(repeating: value, count: 8), String(repeating: pattern, count: 3) + "!"] {
+        let start = threadTime()
+        _ = regex.test(text)
+        let spent = threadTime() - start
+        if spent > .milliseconds(250) {
+            fatalError(
+                "Testing \(text.utf8.count) bytes against \(pattern) took \(spent): the bound on work does not hold")
+        }
+    }
+}
+
+/// The processor time this thread has used.
+func threadTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+}
 
 /// One input through the importers, as `fieldwork import` would take it: the bytes are split at
 /// NUL bytes into up to four documents (a metadata file and its annotation files, or native
@@ -49,7 +91,7 @@ func judgeOnce(_ rules: XFormRules, form: FormSchema) {
 /// libFuzzer's entry point; built with `-Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING` (README, "Fuzzing").
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    importOnce(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+    fuzzInput(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
 
@@ -82,7 +124,7 @@ enum ImportFuzzer {
             return
         }
         for file in files {
-            importOnce(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            fuzzInput(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
             print("\(file): ok")
         }
     }
