@@ -52,6 +52,9 @@ package struct FieldworkConfiguration: Sendable {
     /// The key that seals service connections' secrets (`FIELDWORK_SEALING_KEY`, 32 bytes in
     /// base64); nil uses `<data>/sealing.key`, made on first start.
     package var sealingKey: String?
+    /// The key behind CSRF tokens and signed values (`FIELDWORK_SIGNING_KEY`, 32 bytes in base64);
+    /// nil uses `<data>/signing.key`, made (or taken from an earlier version) on first start.
+    package var signingKey: String?
 
     package init(
         hostname: String = "127.0.0.1", port: Int = 8080, dataFolder: URL = URL(fileURLWithPath: "data"),
@@ -95,6 +98,9 @@ package struct FieldworkConfiguration: Sendable {
         }
         if let key = environment["FIELDWORK_SEALING_KEY"], !key.isEmpty {
             configuration.sealingKey = key
+        }
+        if let key = environment["FIELDWORK_SIGNING_KEY"], !key.isEmpty {
+            configuration.signingKey = key
         }
         var unusable: [String] = []
         if let text = environment["FIELDWORK_PUBLIC_URL"], !text.isEmpty {

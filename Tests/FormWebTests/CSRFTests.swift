@@ -48,8 +48,8 @@ struct CSRFTests {
         #expect(!CSRF.isWellFormedID("short"))
     }
 
-    @Test("the secret is one for every instance on a database; a first start takes an earlier secret.key")
-    func sharedSecret() async throws {
+    @Test("the signing key lives beside the sealing key, 0600, never in the database; a first start takes an earlier one")
+    func signingKey() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let legacy = Data((0..<32).map { UInt8($0) })
@@ -58,15 +58,45 @@ struct CSRFTests {
         let configuration = Fixtures.configuration(data: data)
         let first = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
         let second = try await FieldworkDatabase.open(configuration.store, logger: Fixtures.logger)
-        async let a = ServerSecret.shared(in: first, legacyFile: configuration.secretFile)
-        async let b = ServerSecret.shared(in: second, legacyFile: data.appendingPathComponent("missing.key"))
-        let (one, two) = try await (a, b)
-        #expect(one.key == two.key)
-        #expect(one.key.withUnsafeBytes { Data($0) } == legacy || two.key.withUnsafeBytes { Data($0) } != legacy)
+        let one = try await ServerSecret.load(
+            environment: nil, dataFolder: data, legacyFile: configuration.secretFile, database: first)
+        let two = try await ServerSecret.load(
+            environment: nil, dataFolder: data, legacyFile: configuration.secretFile, database: second)
+        #expect(one.key.withUnsafeBytes { Data($0) } == legacy)
+        #expect(two.key.withUnsafeBytes { Data($0) } == legacy)
+        let file = data.appendingPathComponent("signing.key")
+        #expect(try PrivateFilesTests.mode(file) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: configuration.secretFile.path), "taken over")
         // A token made with one instance's secret verifies on the other.
         let id = CSRF(secret: one).makeID()
         #expect(CSRF(secret: two).verify(token: CSRF(secret: one).token(for: id), cookie: id))
+        // The database holds a check of the key, not the key.
+        let rows = try await ServerSecretRecord.query(on: first.database()).all()
+        #expect(rows.map(\.id) == ["signing-check"])
+        #expect(!rows.contains { Data(base64Encoded: $0.key) == legacy })
+        // An instance with another key is refused at start, saying what to do.
+        let other = Data(repeating: 9, count: 32).base64EncodedString()
+        await #expect(throws: ServerSecretError.self) {
+            _ = try await ServerSecret.load(
+                environment: other, dataFolder: data, legacyFile: configuration.secretFile, database: second)
+        }
         await first.shutdown()
         await second.shutdown()
+    }
+
+    @Test("an earlier version's key in the database is taken to signing.key and its row deleted")
+    func takenFromDatabase() async throws {
+        try await TestDatabases.run { data, databases in
+            let earlier = Data(repeating: 42, count: 32)
+            try await ServerSecretRecord(name: "csrf", text: earlier.base64EncodedString()).create(
+                on: databases[0].database())
+            let secret = try await ServerSecret.load(
+                environment: nil, dataFolder: data, legacyFile: data.appendingPathComponent("secret.key"),
+                database: databases[0])
+            #expect(secret.key.withUnsafeBytes { Data($0) } == earlier)
+            let text = try #require(FileManager.default.contents(atPath: data.appendingPathComponent("signing.key").path))
+            #expect(Data(base64Encoded: String(decoding: text, as: UTF8.self)) == earlier)
+            #expect(try await ServerSecretRecord.find("csrf", on: databases[0].database()) == nil)
+        }
     }
 }

@@ -2,9 +2,9 @@ import Crypto
 import FluentKit
 import Foundation
 
-/// The server's 32 random bytes behind CSRF tokens and sealed prefill values, kept in the
-/// database (`server_secrets`), so every instance on one database signs alike and a page from
-/// one is accepted by another.
+/// The server's 32 random bytes behind CSRF tokens, sealed prefill values, kept drafts and list
+/// cursors: kept beside the sealing key, never in the database (``load(environment:dataFolder:legacyFile:database:)``);
+/// every instance on one database signs alike, so a page from one is accepted by another.
 package struct ServerSecret: Sendable {
     package let key: SymmetricKey
     /// SHA-256 after the key's inner and outer pads (RFC 2104): HMAC-SHA256 hashes these same
@@ -39,43 +39,115 @@ package struct ServerSecret: Sendable {
         return outer.finalize()
     }
 
-    /// The database's secret; on first start, the one of `<data>/secret.key` (where earlier
-    /// versions kept it, so their pages stay valid) or fresh random bytes. When two instances
-    /// start at once, the first to store its secret wins and the other reads it.
-    package static func shared(in database: FieldworkDatabase, legacyFile: URL) async throws -> ServerSecret {
+    /// The server's signing key (ASVS 4.0 2.10.4, 6.4.1: a secret the application uses is kept
+    /// out of the database, where a copy of the database would carry it, and readable by the
+    /// server's account only): `FIELDWORK_SIGNING_KEY` (32 bytes in base64; instances that share
+    /// a database share it, as they share the sealing key), else `<data>/signing.key`, beside
+    /// `sealing.key`, made with mode 600. On the first start of this version it is what earlier
+    /// versions kept, so their pages stay valid: the database's `server_secrets` row, or an
+    /// older `<data>/secret.key`; the row is then deleted. The database keeps only a check of the
+    /// key (an HMAC of a constant, which tells nothing of the key): an instance whose key is not
+    /// the one the others use refuses to start, rather than refuse every page they made.
+    package static func load(
+        environment: String?, dataFolder: URL, legacyFile: URL, database: FieldworkDatabase
+    ) async throws -> ServerSecret {
         let db = database.database()
-        if let stored = try await ServerSecretRecord.find(name, on: db) { return try decode(stored) }
-        let fromFile = FileManager.default.contents(atPath: legacyFile.path).flatMap { $0.count == 32 ? $0 : nil }
-        let fresh = fromFile ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        do {
-            try await ServerSecretRecord(name: name, key: fresh).create(on: db)
-        } catch {
-            // Another instance stored one first: that one is the secret.
-            guard let stored = try await ServerSecretRecord.find(name, on: db) else { throw error }
-            return try decode(stored)
+        let file = dataFolder.appendingPathComponent("signing.key")
+        let key: Data
+        if let environment, !environment.isEmpty {
+            guard let bytes = Data(base64Encoded: environment.trimmingCharacters(in: .whitespacesAndNewlines)),
+                bytes.count == 32
+            else { throw ServerSecretError.badEnvironment }
+            key = bytes
+        } else if let text = FileManager.default.contents(atPath: file.path) {
+            key = try decodeFile(text, path: file.path)
+        } else {
+            let earlier = try await ServerSecretRecord.find(name, on: db).map(decode)
+            let fromFile = FileManager.default.contents(atPath: legacyFile.path).flatMap { $0.count == 32 ? $0 : nil }
+            let taken = earlier ?? fromFile ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+            try PrivateFiles.folder(dataFolder)
+            if FileManager.default.createFile(
+                atPath: file.path, contents: Data(taken.base64EncodedString().utf8),
+                attributes: [.posixPermissions: 0o600])
+            {
+                key = taken
+                if fromFile != nil, earlier == nil { try? FileManager.default.removeItem(at: legacyFile) }
+            } else {
+                // Another process on the same folder wrote it first: that one is the key.
+                guard let text = FileManager.default.contents(atPath: file.path) else {
+                    throw ServerSecretError.cannotWrite(file.path)
+                }
+                key = try decodeFile(text, path: file.path)
+            }
         }
-        return ServerSecret(key: SymmetricKey(data: fresh))
+        let secret = ServerSecret(key: SymmetricKey(data: key))
+        try await ServerSecretRecord.query(on: db).filter(\.$id == name).delete()
+        let check = secret.check
+        if let stored = try await ServerSecretRecord.find(checkName, on: db) {
+            guard stored.key == check else { throw ServerSecretError.differsFromOthers }
+        } else {
+            do {
+                try await ServerSecretRecord(name: checkName, text: check).create(on: db)
+            } catch {
+                // Another instance stored its check first: this one's key must be the same.
+                guard let stored = try await ServerSecretRecord.find(checkName, on: db) else { throw error }
+                guard stored.key == check else { throw ServerSecretError.differsFromOthers }
+            }
+        }
+        return secret
+    }
+
+    /// What the database keeps of the key: the base64 HMAC of a constant, which tells whether two
+    /// instances hold one key and nothing of the key.
+    var check: String {
+        Data(authenticationCode(for: Data("fieldwork signing key check".utf8))).base64EncodedString()
     }
 
     private static let name = "csrf"
+    private static let checkName = "signing-check"
 
-    private static func decode(_ record: ServerSecretRecord) throws -> ServerSecret {
+    private static func decodeFile(_ text: Data, path: String) throws -> Data {
+        guard
+            let bytes = Data(
+                base64Encoded: String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            bytes.count == 32
+        else { throw ServerSecretError.badFile(path) }
+        return bytes
+    }
+
+    private static func decode(_ record: ServerSecretRecord) throws -> Data {
         guard let data = Data(base64Encoded: record.key), data.count == 32 else {
             throw ServerSecretError.wrongLength(
                 path: "server_secrets", bytes: Data(base64Encoded: record.key)?.count ?? 0)
         }
-        return ServerSecret(key: SymmetricKey(data: data))
+        return data
     }
 }
 
-/// Why the stored secret could not be used.
+/// Why the signing key could not be used.
 package enum ServerSecretError: Error, CustomStringConvertible {
     case wrongLength(path: String, bytes: Int)
+    case badEnvironment
+    case badFile(String)
+    case cannotWrite(String)
+    case differsFromOthers
 
     package var description: String {
         switch self {
         case .wrongLength(let path, let bytes):
             "\(path) holds a secret of \(bytes) bytes; it must be exactly 32. Delete its row to make a new one."
+        case .badEnvironment:
+            "FIELDWORK_SIGNING_KEY must be 32 bytes in base64 (make one with: openssl rand -base64 32)."
+        case .badFile(let path):
+            "\(path) must hold 32 bytes in base64. Restore it from a backup, or remove it to make a new one "
+                + "(pages open in browsers then need reloading)."
+        case .cannotWrite(let path):
+            "\(path) could not be made in the data folder; check that the folder is writable by this account."
+        case .differsFromOthers:
+            "This instance's signing key is not the one the other instances on this database use: set the same "
+                + "FIELDWORK_SIGNING_KEY on every instance (or give them one data folder). If this is the only "
+                + "instance and its signing.key was lost, delete the row 'signing-check' of server_secrets to take "
+                + "the new key."
         }
     }
 }

@@ -1,23 +1,24 @@
 import FluentKit
 import Foundation
 
-/// A row of `server_secrets`: the one secret every instance signs with (CSRF tokens, sealed
-/// prefill values), so a page from one instance is accepted by another.
+/// A row of `server_secrets`: `signing-check`, the check of the signing key every instance
+/// must hold (``ServerSecret/check``); `csrf`, the key itself as versions before this one kept
+/// it, deleted once taken to `<data>/signing.key`.
 final class ServerSecretRecord: Model, @unchecked Sendable {
     static let schema = "server_secrets"
 
-    /// `csrf`: the only one so far.
+    /// `signing-check`, or an earlier version's `csrf`.
     @ID(custom: "name", generatedBy: .user)
     var id: String?
 
-    /// The 32 bytes, base64.
+    /// The check, or the earlier key's 32 bytes, base64.
     @Field(key: "key")
     var key: String
 
     init() {}
 
-    init(name: String, key: Data) {
+    init(name: String, text: String) {
         id = name
-        self.key = key.base64EncodedString()
+        key = text
     }
 }

@@ -49,7 +49,9 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     do {
         // Where the change feed ends now: caches fill from here on, so only later changes matter.
         try await database.feed.catchUp(on: database.database())
-        secret = try await ServerSecret.shared(in: database, legacyFile: configuration.secretFile)
+        secret = try await ServerSecret.load(
+            environment: configuration.signingKey, dataFolder: configuration.dataFolder,
+            legacyFile: configuration.secretFile, database: database)
         users = try await UserStore(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
         // Once, however many instances start at the same moment.
         try await database.exclusively(.seeding, wait: true) { [users, logger] in
