@@ -48,7 +48,8 @@ struct CSRFTests {
         #expect(!CSRF.isWellFormedID("short"))
     }
 
-    @Test("the signing key lives beside the sealing key, 0600, never in the database; a first start takes an earlier one")
+    @Test(
+        "the signing key lives beside the sealing key, 0600, never in the database; a first start takes an earlier one")
     func signingKey() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
@@ -94,7 +95,8 @@ struct CSRFTests {
                 environment: nil, dataFolder: data, legacyFile: data.appendingPathComponent("secret.key"),
                 database: databases[0])
             #expect(secret.key.withUnsafeBytes { Data($0) } == earlier)
-            let text = try #require(FileManager.default.contents(atPath: data.appendingPathComponent("signing.key").path))
+            let text = try #require(
+                FileManager.default.contents(atPath: data.appendingPathComponent("signing.key").path))
             #expect(Data(base64Encoded: String(decoding: text, as: UTF8.self)) == earlier)
             #expect(try await ServerSecretRecord.find("csrf", on: databases[0].database()) == nil)
         }
