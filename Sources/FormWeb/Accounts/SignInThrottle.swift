@@ -1,4 +1,5 @@
 import Crypto
+import FormModel
 import Foundation
 import Synchronization
 
@@ -50,6 +51,15 @@ final class SignInThrottle: Sendable {
     struct Held: Sendable, Equatable {
         var subject: Subject
         var wait: Duration
+
+        /// The wait in whole seconds, rounded up (for `Retry-After`), and in words: "30 seconds",
+        /// "2 minutes".
+        var wording: (seconds: Int, text: String) {
+            let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+            return (
+                seconds, seconds < 60 ? Words.count(seconds, "second") : Words.count((seconds + 59) / 60, "minute")
+            )
+        }
     }
 
     private struct Key: Hashable {

@@ -49,8 +49,7 @@ struct AccountController {
         if name.isEmpty { errors.append(FieldError(field: "name", message: "Enter your user name")) }
         if password.isEmpty { errors.append(FieldError(field: "password", message: "Enter your password")) }
         if errors.isEmpty, let held = throttle.attempt(name: name, address: address) {
-            let seconds = max(1, Int(held.wait.components.seconds) + (held.wait.components.attoseconds > 0 ? 1 : 0))
-            let wait = seconds < 60 ? Words.count(seconds, "second") : Words.count((seconds + 59) / 60, "minute")
+            let (seconds, wait) = held.wording
             let whose = held.subject == .name ? "for this user name" : "from your network"
             errors = [
                 FieldError(field: "name", message: "Too many wrong passwords \(whose): wait \(wait) and try again")
@@ -118,8 +117,7 @@ struct AccountController {
         }
         guard errors.isEmpty else { return passwordPage(viewer: viewer, errors: errors, status: .unprocessableContent) }
         if let held = throttle.attempt(name: account.name, address: context.clientAddress) {
-            let seconds = max(1, Int(held.wait.components.seconds) + 1)
-            let wait = seconds < 60 ? Words.count(seconds, "second") : Words.count((seconds + 59) / 60, "minute")
+            let (seconds, wait) = held.wording
             context.logger.notice("Password change held back", metadata: log)
             var response = passwordPage(
                 viewer: viewer,
