@@ -34,6 +34,9 @@ package struct FieldworkConfiguration: Sendable {
     /// Settings in the environment that cannot be used, each with what to write instead: the
     /// server refuses to start with them.
     package var unusableSettings: [String] = []
+    /// The logger the server and its requests log to; nil: the process's logging system's
+    /// (`fieldwork`). Tests give one that keeps what is logged.
+    package var logger: Logger?
     /// How the log lines look (`FIELDWORK_LOG_FORMAT`: `text`, `json`, `logfmt`).
     package var logFormat: LogFormat = .text
     /// A `FIELDWORK_LOG_FORMAT` that names no format: the server refuses to start with it.

@@ -11,7 +11,7 @@ import Logging
 /// the database is one of the app's services and closes after the HTTP server on SIGINT/SIGTERM.
 /// - Parameter configuration: where to listen and where data and resources live.
 package func buildApplication(_ configuration: FieldworkConfiguration) async throws -> some ApplicationProtocol {
-    var logger = Logger(label: "fieldwork")
+    var logger = configuration.logger ?? Logger(label: "fieldwork")
     logger.logLevel = configuration.logLevel
 
     if let name = configuration.unknownTimeZone {
