@@ -1,5 +1,6 @@
 """axe-core on every kind of page, at both widths: the create view (as opened and as refused), the
-parent page, an object's detail page and edit view, the sign-in page and the admin page. A
+parent page, an object's detail page and edit view, the sign-in page, the change-password page (as
+opened and as refused) and the admin page. A
 violation of impact "serious" or "critical" fails the check, printed with its rule, help and the
 failing elements so it can be fixed. axe-core comes from PyPI (axe-playwright-python ships
 axe.min.js) and is injected through WebDriver: see Browser.axe in conftest.py.
@@ -107,6 +108,23 @@ def sign_in_page(request, size):
     return b
 
 
+def change_password_page(request, size):
+    b = request.getfixturevalue("admin").viewport(*size).open("/account/password")
+    assert b.driver.find_elements(By.ID, "field-current"), b.driver.current_url
+    return b
+
+
+def refused_change_password(request, size):
+    """Refused by the rule alone (no current password, a short new one): nothing is counted
+    against the admin's sign-in, whose password the other tests need."""
+    b = change_password_page(request, size)
+    b.driver.find_element(By.ID, "field-password").send_keys("short")
+    click_and_wait(b, ".fw-login__submit")
+    summary = b.driver.find_elements(By.CSS_SELECTOR, ".fw-error-summary a")
+    assert [a.get_attribute("hash") for a in summary] == ["#field-current", "#field-password"], b.driver.title
+    return b
+
+
 def admin_page(request, size):
     b = request.getfixturevalue("admin").viewport(*size).open("/admin")
     assert b.driver.current_url.endswith("/admin"), b.driver.current_url
@@ -178,6 +196,8 @@ PAGES = {
     "detail-page": object_page("detail"),
     "edit-view": object_page("edit"),
     "sign-in-page": sign_in_page,
+    "change-password-page": change_password_page,
+    "refused-change-password": refused_change_password,
     "admin-page": admin_page,
     "admin-preview": admin_preview,
     "delete-page": delete_page,
