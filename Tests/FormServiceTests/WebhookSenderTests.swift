@@ -115,13 +115,13 @@ struct WebhookSenderTests {
 
     @Test("an attempt that gets no answer within its time limit ends then, with what happened")
     func timeLimit() async throws {
-        try await TestServer.with({ _ in .init(200, delay: .seconds(20)) }) { server in
+        try await TestServer.with({ _ in .init(200, delay: .seconds(3600)) }) { server in
             let http = ServiceHTTPClient()
             let started = ContinuousClock.now
             let attempt = await WebhookSender(http: http, timeLimit: .milliseconds(300)).send(
                 WebhookMessage(id: "msg_t", url: "\(server.base)/", secret: WebhookSignature.newSecret(), body: "{}"))
-            // Ended by its own limit, long before the answer would have come (with room for a busy machine).
-            #expect(ContinuousClock.now - started < .seconds(8))
+            // Ended by its own limit, not by the answer an hour later, however busy the machine.
+            #expect(ContinuousClock.now - started < .seconds(600))
             try await http.shutdown()
             #expect(attempt.status == nil && !attempt.delivered)
             #expect(attempt.answer == "No answer within the time limit.")
