@@ -15,33 +15,14 @@ package struct SealingKey: Sendable {
     /// The environment's key, else the data folder's key file, made when missing.
     package static func load(environment: String?, dataFolder: URL) throws -> SealingKey {
         if let environment, !environment.isEmpty {
-            guard let bytes = Data(base64Encoded: environment.trimmingCharacters(in: .whitespacesAndNewlines)),
-                bytes.count == 32
-            else { throw SealingKeyError.badEnvironment }
+            guard let bytes = KeyFile.decode(environment) else { throw SealingKeyError.badEnvironment }
             return SealingKey(key: SymmetricKey(data: bytes))
         }
         let file = dataFolder.appendingPathComponent("sealing.key")
-        if let text = FileManager.default.contents(atPath: file.path) {
-            guard
-                let bytes = Data(
-                    base64Encoded: String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                ),
-                bytes.count == 32
-            else { throw SealingKeyError.badFile(file.path) }
-            return SealingKey(key: SymmetricKey(data: bytes))
-        }
-        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        try PrivateFiles.folder(dataFolder)
-        // Made with mode 600 from the start: never readable by others, not even for a moment.
-        guard
-            FileManager.default.createFile(
-                atPath: file.path, contents: Data(fresh.base64EncodedString().utf8),
-                attributes: [.posixPermissions: 0o600])
-        else {
-            // Another instance on the same folder made it first: that one is the key.
-            return try load(environment: nil, dataFolder: dataFolder)
-        }
-        return SealingKey(key: SymmetricKey(data: fresh))
+        let (key, _) = try KeyFile.readOrCreate(
+            file, fresh: { SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) } },
+            malformed: SealingKeyError.badFile(file.path))
+        return SealingKey(key: SymmetricKey(data: key))
     }
 
     /// The secret sealed, as base64; `context` (the connection's id) is bound in, so a sealed

@@ -55,30 +55,18 @@ package struct ServerSecret: Sendable {
         let file = dataFolder.appendingPathComponent("signing.key")
         let key: Data
         if let environment, !environment.isEmpty {
-            guard let bytes = Data(base64Encoded: environment.trimmingCharacters(in: .whitespacesAndNewlines)),
-                bytes.count == 32
-            else { throw ServerSecretError.badEnvironment }
+            guard let bytes = KeyFile.decode(environment) else { throw ServerSecretError.badEnvironment }
             key = bytes
-        } else if let text = FileManager.default.contents(atPath: file.path) {
-            key = try decodeFile(text, path: file.path)
+        } else if let kept = try KeyFile.read(file, malformed: ServerSecretError.badFile(file.path)) {
+            key = kept
         } else {
             let earlier = try await ServerSecretRecord.find(name, on: db).map(decode)
             let fromFile = FileManager.default.contents(atPath: legacyFile.path).flatMap { $0.count == 32 ? $0 : nil }
             let taken = earlier ?? fromFile ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-            try PrivateFiles.folder(dataFolder)
-            if FileManager.default.createFile(
-                atPath: file.path, contents: Data(taken.base64EncodedString().utf8),
-                attributes: [.posixPermissions: 0o600])
-            {
-                key = taken
-                if fromFile != nil, earlier == nil { try? FileManager.default.removeItem(at: legacyFile) }
-            } else {
-                // Another process on the same folder wrote it first: that one is the key.
-                guard let text = FileManager.default.contents(atPath: file.path) else {
-                    throw ServerSecretError.cannotWrite(file.path)
-                }
-                key = try decodeFile(text, path: file.path)
-            }
+            let created: Bool
+            (key, created) = try KeyFile.readOrCreate(
+                file, fresh: { taken }, malformed: ServerSecretError.badFile(file.path))
+            if created, fromFile != nil, earlier == nil { try? FileManager.default.removeItem(at: legacyFile) }
         }
         let secret = ServerSecret(key: SymmetricKey(data: key))
         try await ServerSecretRecord.query(on: db).filter(\.$id == name).delete()
@@ -106,15 +94,6 @@ package struct ServerSecret: Sendable {
     private static let name = "csrf"
     private static let checkName = "signing-check"
 
-    private static func decodeFile(_ text: Data, path: String) throws -> Data {
-        guard
-            let bytes = Data(
-                base64Encoded: String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-            bytes.count == 32
-        else { throw ServerSecretError.badFile(path) }
-        return bytes
-    }
-
     private static func decode(_ record: ServerSecretRecord) throws -> Data {
         guard let data = Data(base64Encoded: record.key), data.count == 32 else {
             throw ServerSecretError.wrongLength(
@@ -129,7 +108,6 @@ package enum ServerSecretError: Error, CustomStringConvertible {
     case wrongLength(path: String, bytes: Int)
     case badEnvironment
     case badFile(String)
-    case cannotWrite(String)
     case differsFromOthers
 
     package var description: String {
@@ -141,8 +119,6 @@ package enum ServerSecretError: Error, CustomStringConvertible {
         case .badFile(let path):
             "\(path) must hold 32 bytes in base64. Restore it from a backup, or remove it to make a new one "
                 + "(pages open in browsers then need reloading)."
-        case .cannotWrite(let path):
-            "\(path) could not be made in the data folder; check that the folder is writable by this account."
         case .differsFromOthers:
             "This instance's signing key is not the one the other instances on this database use: set the same "
                 + "FIELDWORK_SIGNING_KEY on every instance (or give them one data folder). If this is the only "
