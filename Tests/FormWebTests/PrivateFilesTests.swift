@@ -52,6 +52,16 @@ struct PrivateFilesTests {
         await database.shutdown()
         #expect(try Self.mode(data) == 0o700)
         #expect(try Self.mode(data.appendingPathComponent("fieldwork.sqlite")) == 0o600)
+        // The attachments of an earlier version too, at start.
+        let attachmentsFolder = data.appendingPathComponent("attachments")
+        try FileManager.default.createDirectory(
+            at: attachmentsFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let reopened = try await FieldworkDatabase.open(
+            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+        try AttachmentStore(database: reopened, dataFolder: data).makePrivate()
+        await reopened.shutdown()
+        #expect(try Self.mode(attachmentsFolder) == 0o700)
+        #expect(try Self.mode(attachmentsFolder.appendingPathComponent("staging")) == 0o700)
         let sealing = data.appendingPathComponent("sealing.key")
         _ = try SealingKey.load(environment: nil, dataFolder: data)
         #expect(try Self.mode(sealing) == 0o600)

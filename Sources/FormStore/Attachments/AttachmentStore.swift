@@ -35,6 +35,13 @@ package struct AttachmentStore: Sendable {
         self.now = now
     }
 
+    /// Makes the attachments and staging folders, owner-only, or narrows them to that: once, at
+    /// start (an upload only makes the staging folder again should it have gone).
+    package func makePrivate() throws {
+        try PrivateFiles.folder(folder)
+        try PrivateFiles.folder(stagingFolder)
+    }
+
     /// Where files are written while they arrive: `<data>/attachments/staging`.
     package var stagingFolder: URL { folder.appendingPathComponent("staging", isDirectory: true) }
 

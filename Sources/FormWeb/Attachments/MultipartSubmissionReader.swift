@@ -34,9 +34,10 @@ struct MultipartSubmissionReader: Sendable {
         }
         let limit = limits.requestLimit(for: schema)
         if let contentLength, contentLength > limit { throw UploadError.tooLarge(limit: limit) }
-        // Owner-only, the attachments folder above it too: these are people's files.
-        try PrivateFiles.folder(stagingFolder.deletingLastPathComponent())
-        try PrivateFiles.folder(stagingFolder)
+        // Owner-only (these are people's files); folders of an earlier version were narrowed at
+        // start (``AttachmentStore/makePrivate()``).
+        try FileManager.default.createDirectory(
+            at: stagingFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 
         // The parser's callbacks are synchronous, but writing files is not: collect the events
         // one chunk yields (at most that chunk's bytes), then act on them.

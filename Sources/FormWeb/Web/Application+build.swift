@@ -174,6 +174,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let prefill = SignedPrefill(secret: secret)
     let attachments = AttachmentStore(
         database: database, dataFolder: configuration.dataFolder, folder: configuration.attachmentsFolder)
+    try attachments.makePrivate()
     let reader = SubmissionReader(attachments: attachments)
     // Each create, update and delete writes its webhook events in its own transaction.
     let webhookStore = WebhookStore(database: database, sealing: sealing)
