@@ -160,6 +160,19 @@ struct XFormSubmissionTests {
         let deprecated = try #require(edited.xml.firstMatch(of: /<deprecatedID>(uuid:[^<]+)<\/deprecatedID>/)).1
         #expect(edited.id.hasPrefix("uuid:") && edited.id != String(deprecated))
     }
+
+    @Test("an XForm's rules are judged on NIO's blocking pool, not on the threads that serve requests")
+    func judgedOffTheRequestThreads() async {
+        // Handlers run on Swift's cooperative pool (a thread per core): work there holds requests.
+        #expect(!Self.threadName().contains("TP-#"))
+        let name = await ObjectSubmissions.offLoop { Self.threadName() }
+        #expect(name.contains("TP-#"), "\(name)")
+    }
+
+    /// The running thread's name as the kernel has it (NIO names its pool's threads `TP-#n`, its singleton's `SGLTN-TP-#n`).
+    static func threadName() -> String {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+    }
 }
 
 /// Carries what a test app saw out of its closure.

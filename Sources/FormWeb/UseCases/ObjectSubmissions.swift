@@ -61,7 +61,7 @@ struct ObjectSubmissions: Sendable {
         var context = ValidationContext(mode: .create, serverValues: serverValues, clock: form.clock())
         context.requiredByRules = form.rules != nil
         var result = await Self.validated(form.schema, submission, context: context)
-        let instance = judging(
+        let instance = await judging(
             &result, form: form, session: RuleSession(form, viewer: viewer, sealed: readOnlyValues))
         result.issues = readIssues + result.issues
         guard result.isValid else {
@@ -209,9 +209,10 @@ struct ObjectSubmissions: Sendable {
     /// ones the server's, every issue), and the record to store beside the values comes back.
     private func judging(
         _ result: inout ValidationResult, form: PreparedForm, session: RuleSession
-    ) -> InstanceXML? {
+    ) async -> InstanceXML? {
         guard let rules = form.rules else { return nil }
-        let verdict = rules.judge(result, session: session)
+        let checked = result
+        let verdict = await Self.offLoop { rules.judge(checked, session: session) }
         for error in verdict.errors {
             Logger(label: "fieldwork.rules").warning(
                 "A rule of form \(form.formID) version \(form.version) could not be evaluated: \(error)")
@@ -314,7 +315,7 @@ struct ObjectSubmissions: Sendable {
             // The whole form judged again; the new instance deprecates the stored one.
             var session = RuleSession(form, viewer: viewer)
             session.previous = try await objects.instance(of: object.id)?.xml
-            instance = judging(&result, form: form, session: session)
+            instance = await judging(&result, form: form, session: session)
         }
         guard result.isValid else {
             FieldworkMetrics.submissionRefused(.update)
@@ -393,5 +394,13 @@ extension ObjectSubmissions {
         await FormValidator.validateOffLoop(schema, submission, context: context) { work in
             try? await NIOThreadPool.singleton.runIfActive(work)
         }
+    }
+
+    /// `work` on NIO's blocking pool, never on an event loop: an XForm's rules, whose `regex()`
+    /// calls each may take a few milliseconds on a value made to backtrack, and a large form's
+    /// hundreds of expressions. Inline only when the pool has stopped (the server is stopping).
+    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        if let done = try? await NIOThreadPool.singleton.runIfActive(work) { return done }
+        return work()
     }
 }

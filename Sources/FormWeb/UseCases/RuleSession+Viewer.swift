@@ -17,8 +17,11 @@ extension RuleSession {
 
 extension RenderState {
     /// Shows what the form's rules make of the state's values (a form without rules: nothing).
-    mutating func showRules(of form: PreparedForm, viewer: Viewer) {
-        guard let verdict = form.rulesVerdict(for: values, session: RuleSession(form, viewer: viewer)) else { return }
+    mutating func showRules(of form: PreparedForm, viewer: Viewer) async {
+        guard form.rules != nil else { return }
+        let (session, values) = (RuleSession(form, viewer: viewer), values)
+        guard let verdict = await ObjectSubmissions.offLoop({ form.rulesVerdict(for: values, session: session) })
+        else { return }
         show(verdict, of: form)
     }
 }

@@ -42,7 +42,7 @@ struct CreateController {
         }
         var state = RenderState(
             values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
-        state.showRules(of: view.form, viewer: viewer)
+        await state.showRules(of: view.form, viewer: viewer)
         state.submissionToken = SubmissionToken.make()
         if Self.seals(view) {
             var sealed = view.form.readOnlyValues(values)

@@ -131,8 +131,11 @@ struct FormController {
             }
         }
         // A list the form's rules filter (an XForm's itemset): only what they offer for them.
-        let offered = view.form.offeredOptions(
-            of: field, for: answers, session: RuleSession(view.form, viewer: try context.viewer))
+        let (prepared, session, asked) = (view.form, RuleSession(view.form, viewer: try context.viewer), answers)
+        let offered =
+            prepared.rules?.choicesByAnswers.contains(field) == true
+            ? await ObjectSubmissions.offLoop { prepared.offeredOptions(of: field, for: asked, session: session) }
+            : nil
         let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000), among: offered)
         return try JSONResponse.make(
             OptionsPage(

@@ -84,7 +84,7 @@ struct ObjectController {
             values: stored, csrfToken: try context.viewer.csrfToken,
             layout: LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first))
         state.objectPath = Self.path(object.formID, object.id)
-        state.showRules(of: view.form, viewer: try context.viewer)
+        await state.showRules(of: view.form, viewer: try context.viewer)
         state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)
         state.choiceLabels = labels

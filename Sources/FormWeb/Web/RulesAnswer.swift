@@ -40,9 +40,9 @@ struct RulesAnswer: Encodable {
         guard view.form.rules != nil else { throw HTTPError(.notFound) }
         let received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         await reader.discard(received, viewer: viewer)
-        guard
-            let verdict = view.form.rulesVerdict(
-                for: received.submission.fields, session: RuleSession(view.form, viewer: viewer))
+        let form = view.form
+        let (values, session) = (received.submission.fields, RuleSession(view.form, viewer: viewer))
+        guard let verdict = await ObjectSubmissions.offLoop({ form.rulesVerdict(for: values, session: session) })
         else { throw HTTPError(.notFound) }
         let fields = view.schema.allFields.map(\.name)
         let answer = RulesAnswer(

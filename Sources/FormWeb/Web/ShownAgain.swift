@@ -69,7 +69,10 @@ extension SubmissionReader {
         var state = RenderState(values: values, csrfToken: viewer.csrfToken)
         // What the form's rules make of these answers, once: the questions that apply, and the
         // options a list they filter offers.
-        let verdict = view.form.rulesVerdict(for: values, session: RuleSession(view.form, viewer: viewer))
+        let (form, session, asked) = (view.form, RuleSession(view.form, viewer: viewer), values)
+        let verdict =
+            form.rules == nil
+            ? nil : await ObjectSubmissions.offLoop { form.rulesVerdict(for: asked, session: session) }
         switch reason {
         case .refused(let issues):
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
