@@ -76,6 +76,12 @@ package struct PageRenderer: Sendable {
         return try plan(PageViewModel.Login(registry: registry), template: "login", registry: registry)
     }
 
+    /// The page asking a signed-in user's second factor after the password.
+    package func signInCodePage() throws -> RenderPlan {
+        let registry = SlotRegistry()
+        return try plan(PageViewModel.SignInCode(registry: registry), template: "login-code", registry: registry)
+    }
+
     /// The change-password page of a signed-in user.
     package func changePasswordPage() throws -> RenderPlan {
         let registry = SlotRegistry()

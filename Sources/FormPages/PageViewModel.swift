@@ -347,6 +347,29 @@ package enum PageViewModel {
         }
     }
 
+    /// The second step of signing in, after a right password (`login-code.mustache`): the code
+    /// from the authenticator app, or a recovery code.
+    struct SignInCode: PageContext {
+        let layout: PageLayout
+        let csrf: String
+        let csrfName: String
+        let errorSummary: String
+        let next: FieldSlots
+        let codeField: FieldSlots
+
+        init(registry: SlotRegistry) {
+            layout = PageLayout(
+                title: "\(slot: registry.sentinel(PageSlots.TitlePrefix()))Enter your code – \(siteName)", body: "login"
+            )
+            csrf = registry.sentinel(PageSlots.CSRFToken())
+            csrfName = InputName.csrf
+            errorSummary = registry.sentinel(PageSlots.ErrorSummary())
+            next = FieldSlots("next", registry: registry)
+            codeField = FieldSlots(
+                "code", traits: FieldSlots.Traits(describedBy: "field-code-hint"), registry: registry)
+        }
+    }
+
     /// The page where a signed-in user changes their password (`password.mustache`).
     struct ChangePassword: PageContext {
         let layout: PageLayout

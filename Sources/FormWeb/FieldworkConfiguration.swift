@@ -45,6 +45,8 @@ package struct FieldworkConfiguration: Sendable {
     package var databaseDeadlines = DatabaseDeadlines()
     /// How long `GET /ready` waits for the database before it answers 503.
     package var readinessTimeout: Duration = .seconds(2)
+    /// The time two-step sign-in codes are made for: the system's; tests set their own.
+    package var codeClock: @Sendable () -> Date = { Date() }
     /// The address people use (`FIELDWORK_PUBLIC_URL`, `https://forms.example.com`): behind
     /// HTTPS, the cookies are `Secure` and `__Host-` (``CookiePolicy``), pages send
     /// `Strict-Transport-Security`, and a state-changing request must come from this origin

@@ -15,7 +15,7 @@ struct MigrationTests {
                 "FormWeb.AddSubmissionTokens", "FormWeb.AddServerSecrets", "FormWeb.IndexSubmissionTokens",
                 "FormWeb.AddServiceConnections", "FormWeb.IndexObjectLists", "FormWeb.IndexObjectChanges",
                 "FormWeb.AddWebhooks", "FormWeb.AddXFormRules", "FormWeb.AddObjectInstances",
-                "FormWeb.AddListInstances", "FormWeb.HashSessionKeys",
+                "FormWeb.AddListInstances", "FormWeb.HashSessionKeys", "FormWeb.AddSecondFactors",
             ])
     }
 }

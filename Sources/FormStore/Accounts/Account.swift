@@ -5,4 +5,6 @@ package struct Account: Sendable, Hashable {
     package var id: UUID
     package var name: String
     package var isAdmin: Bool
+    /// Whether signing in asks a code from an authenticator app after the password.
+    package var hasSecondFactor = false
 }

@@ -19,6 +19,24 @@ final class UserRecord: Model, @unchecked Sendable {
     @Field(key: "is_admin")
     var isAdmin: Bool
 
+    /// The TOTP secret of the account's second factor, sealed (``SecondFactorStore``); nil while
+    /// the account signs in with its password alone.
+    @OptionalField(key: "totp_secret")
+    var totpSecret: String?
+
+    /// A secret being enrolled, sealed: it replaces ``totpSecret`` once a code made with it is
+    /// entered.
+    @OptionalField(key: "totp_pending")
+    var totpPending: String?
+
+    /// The time step of the last code accepted: a code is accepted once, and none of an earlier step.
+    @OptionalField(key: "totp_last_step")
+    var totpLastStep: Int64?
+
+    /// The digests of the unused recovery codes, space-separated.
+    @OptionalField(key: "recovery_codes")
+    var recoveryCodes: String?
+
     @Timestamp(key: "created_at", on: .create)
     var createdAt: Date?
 

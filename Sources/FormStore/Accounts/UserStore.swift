@@ -109,6 +109,7 @@ package struct UserStore: Sendable {
 
     static func account(_ record: UserRecord) -> Account? {
         guard let id = record.id else { return nil }
-        return Account(id: id, name: record.name, isAdmin: record.isAdmin)
+        return Account(
+            id: id, name: record.name, isAdmin: record.isAdmin, hasSecondFactor: record.totpSecret != nil)
     }
 }

@@ -175,6 +175,7 @@ package struct FieldworkDatabase: Sendable {
         AddObjectInstances(),
         AddListInstances(),
         HashSessionKeys(),
+        AddSecondFactors(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

@@ -32,6 +32,15 @@ package struct SealingKey: Sendable {
             .base64EncodedString()
     }
 
+    /// A keyed digest of `text` (HMAC-SHA256 under a key derived from this one for `context`), in
+    /// base64: what a database keeps of a value it must recognise but never reveal, such as a
+    /// recovery code, which has too few bits to survive a plain hash.
+    package func digest(_ text: String, context: String) -> String {
+        let derived = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Data(("fieldwork digest " + context).utf8), outputByteCount: 32)
+        return Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: derived)).base64EncodedString()
+    }
+
     /// The secret a ``seal(_:context:)`` made; throws when the key or context differ.
     package func open(_ sealed: String, context: String) throws -> String {
         guard let data = Data(base64Encoded: sealed) else { throw SealingKeyError.cannotOpen }

@@ -11,6 +11,12 @@ struct ViewerResolver: Sendable {
     func viewer(_ request: Request, context: AppRequestContext) async throws -> Viewer {
         guard let session = context.sessions.session else { return visitor(request) }
         let browser = csrf.identify(request)
+        if session.secondFactorDue == true {
+            // Half signed in: nobody yet, but the code page's form carries the session's token.
+            return Viewer(
+                account: nil, browserID: browser.id, csrfToken: csrf.token(for: session.csrfKey),
+                newBrowserCookie: browser.newCookie)
+        }
         if let account = try await users.account(id: session.userID) {
             return Viewer(
                 account: account, browserID: browser.id, csrfToken: csrf.token(for: session.csrfKey),

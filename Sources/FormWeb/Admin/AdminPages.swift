@@ -37,7 +37,8 @@ struct AdminPage {
             accountName: PageText(viewer.account?.name ?? ""), csrf: token, notice: PageText(notice),
             hasErrors: !problems.isEmpty,
             summary: problems.map { AdminHeader.SummaryLine(text: PageText($0.text), href: PageText($0.href)) },
-            navForms: navForms, navUsers: navUsers)
+            navForms: navForms, navUsers: navUsers,
+            withoutSecondFactor: viewer.account.map { $0.isAdmin && !$0.hasSecondFactor } ?? false)
     }
 
     /// "22 November 2026, 14:30 UTC".
@@ -63,6 +64,8 @@ struct AdminHeader {
     let summary: [SummaryLine]
     let navForms: Bool
     let navUsers: Bool
+    /// The admin signs in with a password alone: every admin page asks them to turn on a second factor.
+    let withoutSecondFactor: Bool
 
     /// A problem in the error summary, linking to where it is when it says where.
     struct SummaryLine {
@@ -88,6 +91,7 @@ enum AdminNotice {
         case "added": "User added."
         case "password": "Password reset; the user's sessions have ended."
         case "removed": "User removed."
+        case "two-factor-off": "Two-step sign-in turned off; the user signs in with their password alone."
         default: nil
         }
     }

@@ -8,6 +8,7 @@ import NIOCore
 /// Admins only (``AdminOnlyMiddleware`` guards the group); every POST checks the CSRF token.
 struct AdminUsersController {
     let users: UserStore
+    let secondFactors: SecondFactorStore
     let renderer: PageRenderer
 
     func addRoutes(to admin: RouterGroup<AppRequestContext>) {
@@ -15,6 +16,7 @@ struct AdminUsersController {
         admin.post("users", use: addUser)
         admin.post("users/:user/password", use: resetPassword)
         admin.post("users/:user/delete", use: deleteUser)
+        admin.post("users/:user/two-factor/off", use: removeSecondFactor)
     }
 
     /// `GET /admin/users`: the accounts, with password reset and removal, and the add form.
@@ -77,6 +79,21 @@ struct AdminUsersController {
         return Response.seeOther("/admin/users?done=removed")
     }
 
+    /// `POST /admin/users/{id}/two-factor/off`: turns off another user's second factor (a lost
+    /// phone and lost recovery codes); they sign in with their password and may turn it on
+    /// again. One's own is turned off on one's own page, with a code.
+    @Sendable func removeSecondFactor(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = try context.viewer
+        _ = try await FormBody.verifiedFields(request, viewer: viewer)
+        let account = try await requireUser(context)
+        guard account.id != viewer.account?.id else { return Response.seeOther("/account/two-factor") }
+        try await secondFactors.remove(of: account.id)
+        context.logger.notice(
+            "Second factor turned off by an admin",
+            metadata: ["user": "\(account.name)", "account": "\(account.id)", "admin": "\(viewer.account?.name ?? "")"])
+        return Response.seeOther("/admin/users?done=two-factor-off")
+    }
+
     /// The users page: each account with its reset and remove forms, and the add form.
     private func usersPage(
         viewer: Viewer, notice: String? = nil, newUser: NewUserForm = NewUserForm(),
@@ -96,7 +113,8 @@ struct AdminUsersController {
             Listing.UserRow(
                 id: account.id.uuidString.lowercased(), name: PageText(account.name),
                 role: account.isAdmin ? "Administrator" : "User", isSelf: account.id == viewer.account?.id,
-                passwordError: PageText(passwordErrors[account.id]))
+                passwordError: PageText(passwordErrors[account.id]), secondFactor: account.hasSecondFactor,
+                adminWithout: account.isAdmin && !account.hasSecondFactor)
         }
         let listing = Listing(
             layout: page.layout(title: "Users"), admin: page.header, users: rows, newName: PageText(newUser.name),
@@ -134,6 +152,10 @@ extension AdminUsersController {
             let role: String
             let isSelf: Bool
             let passwordError: PageText
+            /// Whether signing in asks a code after the password.
+            let secondFactor: Bool
+            /// An administrator who signs in with a password alone.
+            let adminWithout: Bool
         }
     }
 }

@@ -12,11 +12,10 @@ struct AccountController {
     let csrf: CSRF
     let loginPage: RenderPlan
     let passwordPage: RenderPlan
-    /// The session store and how its keys are made, to end a browser's session at a new sign-in.
-    let sessions: DatabasePersistDriver
-    let sessionKeyPrefix: String
-    let sessionCookieName: String
-    let throttle = SignInThrottle()
+    /// Ends a browser's session at a new sign-in.
+    let renewal: SessionRenewal
+    /// Counts wrong passwords and wrong codes alike.
+    let throttle: SignInThrottle
 
     func addRoutes(to browser: RouterGroup<AppRequestContext>) {
         browser.get("/login", use: showLogin)
@@ -69,17 +68,23 @@ struct AccountController {
                     viewer: viewer, values: ["name": [name], "next": [next]], errors: errors,
                     status: .unprocessableContent)
             }
+            log["account"] = "\(account.id)"
+            if account.hasSecondFactor {
+                // Half way: a session good for the code page alone, for a few minutes. The name's
+                // count of wrong tries stays until the code is right, so knowing the password
+                // buys no fresh guesses at the code.
+                try await renewal.renew(
+                    AppSession(userID: account.id, csrfKey: csrf.makeID(), secondFactorDue: true), request: request,
+                    context: context, expiresIn: SecondFactorController.codeTime)
+                context.logger.notice("Sign-in password accepted; code asked", metadata: log)
+                return Response.seeOther("/login/code?next=\(LocalPath.percentEncoded(next))")
+            }
             throttle.succeeded(name: name)
             // A new session id and a new CSRF key: nothing known before sign-in works after it.
             // A session this browser had (another account's, or this one's) ends here, in the
             // store too, so its id opens nothing any more.
-            if context.sessions.session != nil,
-                let old = CookieHeader.value(of: sessionCookieName, in: request.headers[values: .cookie])
-            {
-                try await sessions.remove(key: sessionKeyPrefix + old)
-            }
-            context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
-            log["account"] = "\(account.id)"
+            try await renewal.renew(
+                AppSession(userID: account.id, csrfKey: csrf.makeID()), request: request, context: context)
             context.logger.notice("Sign-in succeeded", metadata: log)
             return Response.seeOther(next)
         }
@@ -136,7 +141,8 @@ struct AccountController {
         // Every session of the account ends with the old password (on every instance); this
         // browser goes on in a new one.
         try await users.setPassword(new, for: account.id)
-        context.sessions.createSession(AppSession(userID: account.id, csrfKey: csrf.makeID()))
+        try await renewal.renew(
+            AppSession(userID: account.id, csrfKey: csrf.makeID()), request: request, context: context)
         context.logger.notice("Password changed", metadata: log)
         return Response.seeOther("/")
     }

@@ -9,6 +9,15 @@ package struct AppSession: Codable, Sendable, Hashable {
     package var userID: UUID
     /// The key CSRF tokens of this session derive from; fresh at every sign-in.
     package var csrfKey: String
+    /// True between a right password and the code of an account with a second factor: the
+    /// session then opens the code page alone (``ViewerResolver`` sees nobody signed in).
+    package var secondFactorDue: Bool?
+
+    package init(userID: UUID, csrfKey: String, secondFactorDue: Bool? = nil) {
+        self.userID = userID
+        self.csrfKey = csrfKey
+        self.secondFactorDue = secondFactorDue
+    }
 }
 
 /// Fieldwork's request context: Hummingbird's core storage, the session the

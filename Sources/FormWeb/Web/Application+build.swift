@@ -203,10 +203,19 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         objects: database.objects, forms: store, plans: plans, submissions: submissions, services: services
     )
     .addRoutes(apiForm: apiForm, apiActiveForm: apiActiveForm)
+    // Wrong passwords and wrong codes count together, per name and per address.
+    let throttle = SignInThrottle()
+    let renewal = SessionRenewal(sessions: sessionStorage, keyPrefix: sessionKeyPrefix, cookieName: cookies.sessionName)
     AccountController(
         users: users, csrf: csrf, loginPage: try renderer.loginPage(), passwordPage: try renderer.changePasswordPage(),
-        sessions: sessionStorage,
-        sessionKeyPrefix: sessionKeyPrefix, sessionCookieName: cookies.sessionName
+        renewal: renewal, throttle: throttle
+    ).addRoutes(to: browser)
+    SecondFactorController(
+        users: users,
+        factors: SecondFactors(
+            store: SecondFactorStore(database: database, sealing: sealing), now: configuration.codeClock),
+        csrf: csrf,
+        codePage: try renderer.signInCodePage(), renderer: renderer, renewal: renewal, throttle: throttle
     ).addRoutes(to: browser)
     let drafts = ImportDraftStore(database: database)
     AdminImportsController(
@@ -216,7 +225,9 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
         forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone,
         connections: connections, service: serviceConnections, webhooks: webhooks, exports: exports
     ).addRoutes(to: admin)
-    AdminUsersController(users: users, renderer: renderer).addRoutes(to: admin)
+    AdminUsersController(
+        users: users, secondFactors: SecondFactorStore(database: database, sealing: sealing), renderer: renderer
+    ).addRoutes(to: admin)
     FormsAPIController(forms: store, imports: imports).addRoutes(to: adminAPI)
     ConnectionAPIController(forms: store, connections: connections, service: serviceConnections)
         .addRoutes(to: adminAPI)
