@@ -175,7 +175,7 @@ let package = Package(
             path: "Fuzz/ImportFuzzer"
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel", "BoundedPatterns"]),
-        .testTarget(name: "FormXMLTests", dependencies: ["FormXML"]),
+        .testTarget(name: "FormXMLTests", dependencies: ["FormXML", "BoundedPatterns"]),
         .testTarget(
             name: "FormServiceTests",
             dependencies: [

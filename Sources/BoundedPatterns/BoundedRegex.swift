@@ -26,6 +26,10 @@ public struct BoundedRegex: @unchecked Sendable {
     /// no value a person types takes a single report; one made to backtrack is tried again, with
     /// the whole limit, on a thread of its own.
     public static let inlineProgressLimit = 1
+    /// The progress reports all the tests of one submission may take together (an XForm's
+    /// `regex()` calls, each with at most ``progressLimit``): a form with many of them, each
+    /// given a value made to backtrack, holds its thread for some 10-20 ms, not for each of them.
+    public static let submissionProgressLimit = 40
 
     /// How a test ended.
     public enum Outcome: Sendable, Equatable {
@@ -38,18 +42,29 @@ public struct BoundedRegex: @unchecked Sendable {
     /// Compiles `pattern`; with `whole`, a match must span the whole value (a field's pattern),
     /// else it may be anywhere in it (`regex()`). Throws when the pattern is not valid.
     public init(_ pattern: String, whole: Bool) throws {
-        // `\A…\z`, not `^…$`: `$` also matches before a final line break.
-        expression = try NSRegularExpression(pattern: whole ? "\\A(?:\(pattern))\\z" : pattern)
+        // `\A…\z`, not `^…$`: `$` also matches before a final line break. A search is one
+        // anchored match after a lazy prefix (the leftmost match, as a search finds it): searched
+        // position by position, Foundation reports progress once per position tried, so a
+        // 30-character value without a digit took 29 reports for `[0-9]+` and ran over the limit,
+        // where as one match only the engine's steps are reported.
+        expression = try NSRegularExpression(
+            pattern: whole ? "\\A(?:\(pattern))\\z" : "\\A(?s:.*?)(?:\(pattern))")
     }
 
     /// Tests `text` within the input limit and `progressLimit` progress reports.
     public func test(_ text: String, progressLimit: Int = BoundedRegex.progressLimit) -> Outcome {
+        counting(text, progressLimit: progressLimit).outcome
+    }
+
+    /// ``test(_:progressLimit:)``, and the progress reports it took: what a caller sharing one
+    /// budget among several tests (an XForm's `regex()` calls in one submission) takes off it.
+    public func counting(_ text: String, progressLimit: Int) -> (outcome: Outcome, progress: Int) {
         let length = text.utf16.count
-        guard length <= Self.inputLimit else { return .overLimit }
+        guard length <= Self.inputLimit else { return (.overLimit, 0) }
         var found = false
         var progress = 0
         expression.enumerateMatches(
-            in: text, options: [.reportProgress], range: NSRange(location: 0, length: length)
+            in: text, options: [.reportProgress, .anchored], range: NSRange(location: 0, length: length)
         ) { match, flags, stop in
             if match != nil {
                 found = true
@@ -59,8 +74,8 @@ public struct BoundedRegex: @unchecked Sendable {
                 if progress > progressLimit { stop.pointee = true }
             }
         }
-        if found { return .matched }
-        return progress > progressLimit ? .overLimit : .notMatched
+        if found { return (.matched, progress) }
+        return (progress > progressLimit ? .overLimit : .notMatched, progress)
     }
 
     /// The compiled pattern, from a bounded cache of those compiled before; nil when `pattern`

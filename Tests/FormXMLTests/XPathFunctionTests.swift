@@ -1,3 +1,4 @@
+import BoundedPatterns
 import Foundation
 import Testing
 
@@ -178,6 +179,13 @@ struct XPathFunctionTests {
         #expect(try boolean("regex(/data/name, '^[A-Z][a-z]+$')"))
         #expect(try boolean("regex('ÉCOLE', '^\\p{Lu}+$')"))
         #expect(try fixture.error("regex('a', '[')")?.message == "regex(): '[' is not a valid regular expression")
+        // A search over a long value without a match is no work to speak of, not "too long".
+        let long = String(repeating: "hello world ", count: 800)
+        #expect(try !boolean("regex('\(String(repeating: "x", count: 30))', '[0-9]+')"))
+        #expect(try !boolean("regex('\(long)', '[<>]')"))
+        #expect(try boolean("regex('\(long)7', '[0-9]$')"))
+        #expect(try boolean("regex('ab', '(?<=a)b')"))
+        #expect(try !boolean("regex('b', '(?<=a)b')"))
     }
 
     @Test("regex() does not match a value over 10,000 characters, and gives up on runaway backtracking")
@@ -188,6 +196,28 @@ struct XPathFunctionTests {
         #expect(try fixture.boolean("regex(/data/w, 'a')"))
         let runaway = try XPathFixture(instance: "<data><v>\(String(repeating: "a", count: 40))b</v></data>")
         #expect(try runaway.error("regex(/data/v, '^(a+)+$')")?.code == 1225)
+    }
+
+    @Test(
+        "the regex() calls of one submission share a budget: once spent, one that needs more than a sane pattern fails")
+    func regexBudget() throws {
+        let runaway = try XPathFixture(instance: "<data><v>\(String(repeating: "a", count: 40))b</v></data>")
+        let program = try XPathProgram(
+            expressions: ["regex(/data/v, '^(a+)+$')", "regex('abc123', '[0-9]+')"], namespaces: [:])
+        let evaluator = XPathEvaluator(program: program, instance: runaway.instance, secondary: [:], host: runaway.host)
+        let root = try #require(runaway.instance.node(at: ["data"]))
+        #expect(evaluator.patternWorkLeft == BoundedRegex.submissionProgressLimit)
+        var left: [Int] = []
+        for _ in 0..<4 {
+            let error = #expect(throws: XPathEvaluationError.self) { try evaluator.evaluate(0, at: root) }
+            #expect(error?.code == 1225)
+            left.append(evaluator.patternWorkLeft)
+        }
+        // The first call takes its own limit, the second what is left, then nothing is.
+        #expect(left[0] < BoundedRegex.submissionProgressLimit - BoundedRegex.progressLimit)
+        #expect(left.dropFirst() == [0, 0, 0])
+        // A sane pattern takes no work: it still answers.
+        #expect(try evaluator.evaluate(1, at: root).booleanValue)
     }
 
     @Test("number() reads date and dateTime strings as days since 1970-01-01 UTC, else as XPath 1.0")

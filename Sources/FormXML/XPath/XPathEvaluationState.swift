@@ -1,3 +1,4 @@
+import BoundedPatterns
 internal import CLibXML2
 import Foundation
 
@@ -14,6 +15,9 @@ final class XPathEvaluationState: XPathErrorRecorder {
     /// The function libxml2 looked up last (name and namespace, pointing into the compiled
     /// expression): the one it did not find when it stops with 1209.
     var lookedUp: (name: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) = (nil, nil)
+    /// What is left of the work the `regex()` calls of this submission may share
+    /// (``BoundedRegex/submissionProgressLimit``).
+    var patternWork = BoundedRegex.submissionProgressLimit
 
     init(host: any XPathHost, secondary: [String: xmlDocPtr]) {
         self.host = host

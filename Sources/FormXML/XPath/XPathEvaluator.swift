@@ -21,6 +21,8 @@ public final class XPathEvaluator {
     private let documents: [xmlDocPtr: XPathDocument]
     /// The most operations libxml2 may run for one evaluation (`ctx->opLimit`).
     public let operationLimit: Int
+    /// What is left of the work this submission's `regex()` calls share.
+    var patternWorkLeft: Int { state.patternWork }
 
     /// - Parameters:
     ///   - program: the form version's compiled expressions and namespaces.

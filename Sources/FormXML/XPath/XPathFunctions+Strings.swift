@@ -66,7 +66,10 @@ extension XPathFunctions {
     /// whole value, so a pattern without `^…$` is looser here than in Collect). Tested within
     /// ``BoundedRegex``'s limits, as a field's pattern is: a value over its input limit (10,000
     /// UTF-16 units) does not match; a pattern that takes too many steps is an error (1225), so a
-    /// pattern that backtracks badly cannot hold a request; an invalid pattern is an error.
+    /// pattern that backtracks badly cannot hold a request; an invalid pattern is an error. The
+    /// calls of one submission share a budget (``BoundedRegex/submissionProgressLimit``): once it
+    /// is spent, each call gets the small share that no sane pattern exceeds (a value made to
+    /// backtrack then costs a fraction of a millisecond, and is an error too).
     static func regex(_ call: XPathCall) -> XPathCall.Result {
         let value = call.string(0)
         let pattern = call.string(1)
@@ -74,7 +77,12 @@ extension XPathFunctions {
         guard let expression = BoundedRegex.compiled(pattern, whole: false) else {
             return call.invalid("'\(pattern)' is not a valid regular expression")
         }
-        switch expression.test(value) {
+        let (outcome, progress) = expression.counting(
+            value,
+            progressLimit: max(
+                BoundedRegex.inlineProgressLimit, min(BoundedRegex.progressLimit, call.state.patternWork)))
+        call.state.patternWork = max(0, call.state.patternWork - progress)
+        switch outcome {
         case .matched: return .boolean(true)
         case .notMatched: return .boolean(false)
         case .overLimit:
