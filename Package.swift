@@ -41,10 +41,14 @@ let package = Package(
         // SAX-built tree), XSD validation, diagnostics, limits. Knows nothing of forms. The
         // XPath evaluator the XForms importer needs goes here too.
         .target(name: "FormXML", dependencies: ["CLibXML2", "BoundedPatterns"]),
+        // The runtime of an XForm's rules: the judge every submission and relevance round trip
+        // meets (compiled once per form version), its host, meta and geo functions and the
+        // instance writer. On the model and the XML layer; the importers and the web use it.
+        .target(name: "FormRules", dependencies: ["FormModel", "FormXML"]),
         // The importers (native spec, OData) -> FormModel, reading XML through FormXML.
         .target(
             name: "FormImport",
-            dependencies: ["BoundedPatterns", "FormModel", "FormXML"],
+            dependencies: ["BoundedPatterns", "FormModel", "FormXML", "FormRules"],
             resources: [.copy("Resources/fieldwork-form-1.xsd")]
         ),
         // The store: Fluent records and migrations, the form, object, account, attachment and
@@ -107,6 +111,7 @@ let package = Package(
             dependencies: [
                 "FormModel",
                 "FormImport",
+                "FormRules",
                 "FormStore",
                 "FormPages",
                 "FormService",
@@ -165,13 +170,13 @@ let package = Package(
         // `XFormBenchmarks`: the WHO XForm imported and its submissions judged, against libxml2 alone (needs ../shared).
         .executableTarget(
             name: "XFormBenchmarks",
-            dependencies: ["FormImport", "FormModel", "FormXML"],
+            dependencies: ["FormImport", "FormModel", "FormRules", "FormXML"],
             path: "Benchmarks/XFormBenchmarks"
         ),
         // The importers under libFuzzer (README, "Fuzzing"); without -DFUZZING it replays the files it is given.
         .executableTarget(
             name: "ImportFuzzer",
-            dependencies: ["BoundedPatterns", "FormImport", "FormModel"],
+            dependencies: ["BoundedPatterns", "FormImport", "FormModel", "FormRules"],
             path: "Fuzz/ImportFuzzer"
         ),
         .testTarget(name: "FormModelTests", dependencies: ["FormModel", "BoundedPatterns"]),
@@ -190,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FormImportTests",
-            dependencies: ["FormImport", "FormModel", "FormXML"],
+            dependencies: ["FormImport", "FormModel", "FormRules", "FormXML"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

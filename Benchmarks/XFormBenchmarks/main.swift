@@ -13,6 +13,7 @@
 // (c) resident memory before and after 10,000 judged submissions (it must stay flat).
 import FormImport
 import FormModel
+import FormRules
 import FormXML
 import Foundation
 

@@ -1,6 +1,7 @@
 import BoundedPatterns
 import FormImport
 import FormModel
+import FormRules
 import Foundation
 
 /// The first byte of an input that is a pattern and a value, not documents (XML never starts so).

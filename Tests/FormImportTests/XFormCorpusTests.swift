@@ -3,6 +3,7 @@ import Testing
 
 @testable import FormImport
 @testable import FormModel
+@testable import FormRules
 
 /// Every XForm of `../shared/corpus/xforms` (beside the checkout) imports with no error.
 /// Skipped when the corpus is not there.

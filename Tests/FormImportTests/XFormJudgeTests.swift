@@ -3,6 +3,7 @@ import Testing
 
 @testable import FormImport
 @testable import FormModel
+@testable import FormRules
 
 /// Submissions of imported XForms judged on the server by their rules, as ODK Collect would judge
 /// the same answers.

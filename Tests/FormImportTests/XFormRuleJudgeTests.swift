@@ -3,6 +3,7 @@ import Testing
 
 @testable import FormImport
 @testable import FormModel
+@testable import FormRules
 
 /// The XForm judge as the create use case calls it: typed values into ODK's lexical forms and
 /// the verdict back as field issues and stored values.

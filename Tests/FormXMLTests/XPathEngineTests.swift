@@ -444,6 +444,37 @@ struct XPathEngineTests {
         #expect(XPathFunctionLibrary.coreNames.contains("count"))
     }
 
+    @Test("libxml2 runs exactly the table: every function at the edges of its arity, and nothing else")
+    func registersTheTable() throws {
+        let fixture = try XPathFixture()
+        func call(_ function: ODKFunctions.Function, _ count: Int) -> String {
+            "\(function.qualifiedName)(\(Array(repeating: "'1'", count: count).joined(separator: ", ")))"
+        }
+        for function in ODKFunctions.all {
+            // The call's own errors (a bad date, an instance that is not there) are no matter; an
+            // unknown function (1209) or a wrong count (1212) is.
+            let lowest = try fixture.error(call(function, function.arguments.lowerBound))
+            #expect(lowest.map { ![1209, 1212].contains($0.code) } ?? true, "\(function.qualifiedName): \(lowest!)")
+            let highest = min(function.arguments.upperBound, function.arguments.lowerBound + 2)
+            let atHighest = try fixture.error(call(function, highest))
+            #expect(atHighest.map { $0.code != 1212 } ?? true, "\(function.name): \(atHighest!)")
+            if function.arguments.lowerBound > 0 {
+                #expect(
+                    try fixture.error(call(function, function.arguments.lowerBound - 1))?.code == 1212,
+                    "\(function.name)")
+            }
+            if function.arguments.upperBound != Int.max {
+                #expect(
+                    try fixture.error(call(function, function.arguments.upperBound + 1))?.code == 1212,
+                    "\(function.name)")
+            }
+        }
+        // Names ODK has that the server does not evaluate are unknown to libxml2 too.
+        for name in ["pulldata", "digest", "indexed-repeat", "jr:choice", "area"] {
+            #expect(try fixture.error("\(name)('a')")?.code == 1209, "\(name)")
+        }
+    }
+
     @Test("one program evaluated from 8 tasks at once, 200 evaluations each, gives every task its own answers")
     func concurrentEvaluations() async throws {
         let template = try XPathDocument.parse(

@@ -1,4 +1,5 @@
 import FormModel
+import FormRules
 import Foundation
 
 /// Maps one XForm onto a form and its rules, in passes over the document: the model (primary

@@ -1,12 +1,15 @@
+import FormXML
+
 /// The namespaces of an XForm. Elements and attributes are matched by namespace URI, never by
-/// prefix: a form may bind any prefix to these.
+/// prefix: a form may bind any prefix to these. Those expressions use too are the evaluator's
+/// (`XPathNamespaces`), written once.
 enum XFormNamespace {
     static let xhtml = "http://www.w3.org/1999/xhtml"
-    static let xforms = "http://www.w3.org/2002/xforms"
-    static let javaRosa = "http://openrosa.org/javarosa"
-    static let odk = "http://www.opendatakit.org/xforms"
+    static let xforms = XPathNamespaces.xforms
+    static let javaRosa = XPathNamespaces.javaRosa
+    static let odk = XPathNamespaces.odk
     /// `orx`; also written with a trailing `/` (`isOpenRosa`).
-    static let openRosa = "http://openrosa.org/xforms"
+    static let openRosa = XPathNamespaces.openRosa
     static let events = "http://www.w3.org/2001/xml-events"
     static let xmlSchema = "http://www.w3.org/2001/XMLSchema"
 

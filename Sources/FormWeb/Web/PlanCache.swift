@@ -1,6 +1,6 @@
-import FormImport
 import FormModel
 import FormPages
+import FormRules
 import FormStore
 import Foundation
 import Synchronization

@@ -21,12 +21,14 @@ struct XPathCall {
         case failure(code: Int, message: String)
     }
 
-    /// Runs `body` as the function `name` taking `arity` arguments (`Int.max`: no maximum).
+    /// Runs `body` as the function `name` (qualified: `jr:itext`), with the arguments
+    /// ``ODKFunctions`` says it takes.
     static func run(
-        _ ctxt: xmlXPathParserContextPtr?, _ nargs: Int32, _ name: String, _ arity: ClosedRange<Int>,
-        _ body: (XPathCall) -> Result
+        _ ctxt: xmlXPathParserContextPtr?, _ nargs: Int32, _ name: String, _ body: (XPathCall) -> Result
     ) {
-        guard let ctxt, let state = XPathEvaluationState.of(ctxt), accepts(ctxt, state, nargs, name, arity) else {
+        guard let ctxt, let state = XPathEvaluationState.of(ctxt),
+            accepts(ctxt, state, nargs, name, ODKFunctions.arguments(of: name))
+        else {
             return
         }
         let count = Int(nargs)
@@ -78,13 +80,9 @@ struct XPathCall {
     }
 
     /// `accepts` for a function libxml2 runs itself once the count is right.
-    static func accepts(
-        _ ctxt: xmlXPathParserContextPtr?, _ nargs: Int32, _ name: String, _ arity: ClosedRange<Int>
-    )
-        -> Bool
-    {
+    static func accepts(_ ctxt: xmlXPathParserContextPtr?, _ nargs: Int32, _ name: String) -> Bool {
         guard let ctxt, let state = XPathEvaluationState.of(ctxt) else { return false }
-        return accepts(ctxt, state, nargs, name, arity)
+        return accepts(ctxt, state, nargs, name, ODKFunctions.arguments(of: name))
     }
 
     /// Raises an XPath error on the run, with our message recorded first.

@@ -1,11 +1,13 @@
-/// The functions an imported form may call, as the importer knows them: XPath 1.0's core library
-/// as libxml2 implements it, with the arities ODK gives some of them (`round` with 2 arguments,
-/// `concat` with 1, `string-length` with exactly 1), and the ODK functions of xforms-mapping.md
-/// "Functions" (the evaluator in FormXML registers the same list). A call of anything else cannot
-/// be evaluated: its rule is not enforced, and the import report says so.
+import FormXML
+
+/// The functions an imported form may call, as the importer checks them: the evaluator's own
+/// table (`ODKFunctions` in FormXML: XPath 1.0's core library as libxml2 implements it and the
+/// ODK functions of xforms-mapping.md "Functions", with ODK's arities) seen by name, namespace and
+/// result type. A call of anything else cannot be evaluated: its rule is not enforced, and the
+/// import report says so.
 enum XPathFunctionTable {
     /// The JavaRosa namespace of `jr:choice-name` and `jr:itext`.
-    static let javaRosaNamespace = "http://openrosa.org/javarosa"
+    static let javaRosaNamespace = XPathNamespaces.javaRosa
 
     /// How many arguments a function takes.
     struct Arity: Hashable, Sendable {
@@ -13,9 +15,15 @@ enum XPathFunctionTable {
         /// Nil: any number from `minimum` on.
         var maximum: Int?
 
-        static func exactly(_ n: Int) -> Arity { Arity(minimum: n, maximum: n) }
-        static func range(_ minimum: Int, _ maximum: Int) -> Arity { Arity(minimum: minimum, maximum: maximum) }
-        static func atLeast(_ n: Int) -> Arity { Arity(minimum: n, maximum: nil) }
+        /// The evaluator's range (`Int.max` as its upper bound: no maximum).
+        init(_ range: ClosedRange<Int>) {
+            self.init(minimum: range.lowerBound, maximum: range.upperBound == Int.max ? nil : range.upperBound)
+        }
+
+        init(minimum: Int, maximum: Int?) {
+            self.minimum = minimum
+            self.maximum = maximum
+        }
 
         func allows(_ count: Int) -> Bool { count >= minimum && maximum.map { count <= $0 } ?? true }
 
@@ -39,64 +47,19 @@ enum XPathFunctionTable {
     }
 
     /// The functions without a namespace, by name.
-    static let core: [String: Entry] = {
-        var table: [String: Entry] = [:]
-        func add(_ names: [String], _ arity: Arity, _ result: XPathValueType?) {
-            for name in names { table[name] = Entry(arity: arity, result: result) }
-        }
-        // XPath 1.0 core library (section 4), as libxml2 implements it.
-        add(["last"], .exactly(0), .number)
-        add(["position"], .range(0, 1), .number)  // ODK: position(node)
-        add(["count", "sum", "floor", "ceiling"], .exactly(1), .number)
-        add(["round"], .range(1, 2), .number)  // ODK: round(x, digits)
-        add(["id"], .exactly(1), nil)
-        add(["local-name", "namespace-uri", "name", "string", "normalize-space"], .range(0, 1), .string)
-        add(["number"], .range(0, 1), .number)
-        add(["concat"], .atLeast(1), .string)  // ODK: one argument allowed
-        add(["starts-with", "contains"], .exactly(2), .boolean)
-        add(["substring-before", "substring-after"], .exactly(2), .string)
-        add(["substring"], .range(2, 3), .string)
-        add(["string-length"], .exactly(1), .number)  // ODK requires the argument
-        add(["translate"], .exactly(3), .string)
-        add(["boolean", "not", "lang"], .exactly(1), .boolean)
-        add(["true", "false"], .exactly(0), .boolean)
-        // ODK XForms.
-        add(["if"], .exactly(3), nil)
-        add(["selected"], .exactly(2), .boolean)
-        add(["count-selected"], .exactly(1), .number)
-        add(["selected-at"], .exactly(2), .string)
-        add(["instance"], .exactly(1), nil)
-        add(["current"], .exactly(0), nil)
-        add(["today"], .exactly(0), .date)
-        add(["now"], .exactly(0), .dateTime)
-        add(["date"], .exactly(1), .date)
-        add(["date-time"], .exactly(1), .dateTime)
-        add(["decimal-date-time", "decimal-time"], .exactly(1), .number)
-        add(["format-date", "format-date-time"], .exactly(2), .string)
-        add(
-            ["int", "abs", "log", "log10", "exp", "exp10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan"],
-            .exactly(1), .number)
-        add(["pow", "atan2"], .exactly(2), .number)
-        add(["pi", "random"], .exactly(0), .number)
-        add(["min", "max"], .atLeast(1), .number)
-        add(["uuid"], .range(0, 1), .string)
-        add(["join"], .atLeast(2), .string)
-        add(["substr"], .range(2, 3), .string)
-        add(["ends-with", "regex"], .exactly(2), .boolean)
-        add(["coalesce"], .exactly(2), nil)
-        add(["boolean-from-string"], .exactly(1), .boolean)
-        add(["checklist"], .atLeast(3), .boolean)
-        add(["weighted-checklist"], .atLeast(4), .boolean)
-        add(["count-non-empty"], .exactly(1), .number)
-        add(["once"], .exactly(1), nil)
-        return table
-    }()
+    static let core: [String: Entry] = entries(namespaceURI: nil)
 
     /// The functions in the JavaRosa namespace, by local name.
-    static let javaRosa: [String: Entry] = [
-        "choice-name": Entry(arity: .exactly(2), result: .string),
-        "itext": Entry(arity: .exactly(1), result: .string),
-    ]
+    static let javaRosa: [String: Entry] = entries(namespaceURI: XPathNamespaces.javaRosa)
+
+    private static func entries(namespaceURI: String?) -> [String: Entry] {
+        var table: [String: Entry] = [:]
+        for function in ODKFunctions.all where function.namespaceURI == namespaceURI {
+            table[function.name] = Entry(
+                arity: Arity(function.arguments), result: function.result.map(XPathValueType.init))
+        }
+        return table
+    }
 
     /// ODK functions the evaluator does not provide (they need data the server does not have, or
     /// repeats): named in the report as ODK functions rather than as unknown ones.
@@ -147,6 +110,19 @@ enum XPathFunctionCheck: Hashable, Sendable {
         switch self {
         case .ok: nil
         case .unsupported(let message), .wrongArity(let message), .unknownPrefix(let message): message
+        }
+    }
+}
+
+extension XPathValueType {
+    /// The type of a function's result as the evaluator's table gives it.
+    init(_ result: ODKFunctions.Result) {
+        switch result {
+        case .string: self = .string
+        case .number: self = .number
+        case .boolean: self = .boolean
+        case .date: self = .date
+        case .dateTime: self = .dateTime
         }
     }
 }

@@ -4,15 +4,15 @@ import Foundation
 /// (`jr:requiredMsg`, `jr:constraintMsg`), built from the question's label as the mapping says
 /// ("Enter Age", "Age is not valid"). A label that is a question ("Do you consent?") is quoted
 /// whole rather than run into a sentence ("Answer “Do you consent?”").
-enum XFormWording {
+package enum XFormWording {
     /// Whether a label asks a question: it ends with a question mark (Latin, Arabic or full-width).
-    static func isQuestion(_ label: String) -> Bool {
+    package static func isQuestion(_ label: String) -> Bool {
         guard let last = label.trimmingCharacters(in: .whitespacesAndNewlines).last else { return false }
         return last == "?" || last == "؟" || last == "？"
     }
 
     /// A required question left empty, by its control (`select1`, `select`, `trigger`, `upload`…).
-    static func required(_ label: String, control: String?) -> String {
+    package static func required(_ label: String, control: String?) -> String {
         if isQuestion(label) { return "Answer “\(label)”" }
         switch control {
         case "select1", "select": return "Select \(label)"
@@ -23,12 +23,12 @@ enum XFormWording {
     }
 
     /// A value its constraint refuses.
-    static func constraint(_ label: String) -> String {
+    package static func constraint(_ label: String) -> String {
         isQuestion(label) ? "The answer to “\(label)” is not valid" : "\(label) is not valid"
     }
 
     /// A choice not among the options offered for the answers.
-    static func choice(_ label: String) -> String {
+    package static func choice(_ label: String) -> String {
         isQuestion(label)
             ? "Choose an answer to “\(label)” from the options offered" : "Choose \(label) from the options offered"
     }
