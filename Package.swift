@@ -24,6 +24,15 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Already in the graph through the packages above; listed because targets import them
+        // (scripts/import-check refuses an import a target does not declare).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
     ],
     targets: [
         // Regular expressions tested within a bound on work (a field's pattern, an XForm's regex()):
@@ -69,6 +78,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncKit", package: "async-kit"),
             ],
             // Django's list of the passwords most often used, with its licence (PasswordRule).
             resources: [
@@ -124,6 +138,11 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The `fieldwork` command: serve, import, check.
@@ -137,12 +156,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `swift run -c release FormBenchmarks`: the create view's plan against per-request rendering.
         .executableTarget(
             name: "FormBenchmarks",
-            dependencies: ["FormWeb", "FormStore", "FormPages", "FormImport", "FormModel"],
+            dependencies: [
+                "FormWeb", "FormStore", "FormPages", "FormImport", "FormModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/FormBenchmarks"
         ),
         // `BareRoute`: the ceiling of scripts/bench-http, a bare Hummingbird route serving one page.
@@ -158,6 +182,8 @@ let package = Package(
                 "FormWeb", "FormPages", "FormStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ChainCost"
         ),
@@ -203,11 +229,12 @@ let package = Package(
             dependencies: [
                 "FormStore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         .testTarget(
             name: "FormPagesTests",
-            dependencies: ["FormPages", "FormModel"]
+            dependencies: ["FormPages", "FormModel", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "FormWebTests",
@@ -221,6 +248,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "AsyncKit", package: "async-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]
