@@ -34,42 +34,37 @@ package struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch FormLookupError.unknown {
-            return page(notFound, status: .notFound)
-        } catch FormLookupError.retired {
-            return page(gone, status: .gone)
-        } catch let error as HTTPError where error.status == .notFound {
-            return page(notFound, status: .notFound)
-        } catch let error as HTTPError where error.status == .gone {
-            return page(gone, status: .gone)
-        } catch let error as UploadError {
-            let refusal = PageViewModel.Refusal(heading: error.heading, message: error.message, backToForm: true)
-            return try refusalPage(refusal, status: error.status, cacheControl: "no-store")
-        } catch let error as HTTPError
-            where (400..<500).contains(error.status.code)
-            || ((error.status == .serviceUnavailable || error.status == .badGateway) && error.body != nil)
-        {
-            let heading =
-                switch error.status {
-                case .serviceUnavailable, .badGateway: "The service did not answer"
-                case .forbidden: "You cannot do that"
-                case .contentTooLarge: "That is too large"
-                case .unsupportedMediaType, .badRequest: "That request could not be read"
-                default: error.status.reasonPhrase
-                }
-            let refusal = PageViewModel.Refusal(heading: heading, message: error.body ?? "Go back and try again.")
-            var response = try refusalPage(refusal, status: error.status)
-            response.headers.append(contentsOf: error.headers)
-            return response
-        } catch let error where DatabaseOutage.isOutage(error) {
-            context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
-            var response = page(unavailable, status: .serviceUnavailable, cacheControl: "no-store")
-            response.headers[.retryAfter] = "5"
-            return response
-        } catch let error where !(error is any HTTPResponseError) {
-            Self.logUnexpected(error, request: request, context: context)
-            throw error
+        } catch {
+            guard let refusal = Refusal.of(error), refusal.shownAsPage else {
+                // Hummingbird's own answer for an error that says its own; any other is a bug.
+                if !(error is any HTTPResponseError) { Self.logUnexpected(error, request: request, context: context) }
+                throw error
+            }
+            if refusal.kind == .unavailable {
+                context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
+            }
+            return try page(refusal)
         }
+    }
+
+    /// A refusal as a page: the 404, 410 and 503 pages from their plans, any other rendered.
+    private func page(_ refusal: Refusal) throws -> Response {
+        var response: Response
+        switch refusal.kind {
+        case .notFound:
+            response = page(notFound, status: refusal.status)
+        case .gone:
+            response = page(gone, status: refusal.status)
+        case .unavailable:
+            response = page(unavailable, status: refusal.status, cacheControl: "no-store")
+        case .other:
+            let view = PageViewModel.Refusal(
+                heading: refusal.heading, message: refusal.pageMessage, backToForm: refusal.backToForm)
+            response = try refusalPage(
+                view, status: refusal.status, cacheControl: refusal.backToForm ? "no-store" : "no-cache")
+        }
+        response.headers.append(contentsOf: refusal.headers)
+        return response
     }
 
     private func page(_ plan: RenderPlan, status: HTTPResponse.Status, cacheControl: String = "no-cache") -> Response {

@@ -39,26 +39,17 @@ enum JSONResponse {
 }
 
 extension JSONResponse {
-    /// A refusal as JSON, `{"error": "…"}` with its status, as every answer of the API (and of
-    /// the pages' own JSON routes, such as the rules route): an `HTTPError` (its message, or the
-    /// reason phrase when it says nothing more: a body too large, a bad request, a stale CSRF
-    /// token) or an upload's refusal; nil for any other error.
+    /// A refusal as JSON, `{"error": "…"}` with its status and headers, as every answer of the
+    /// API (and of the pages' own JSON routes, such as the rules route); nil for an error that
+    /// refuses nothing (``Refusal/of(_:)``).
     static func refusal(_ error: any Error) throws -> Response? {
-        switch error {
-        case let error as HTTPError: try refusal(error)
-        case let error as UploadError: try refusal(error)
-        default: nil
-        }
+        try Refusal.of(error).map(refusal)
     }
 
-    static func refusal(_ error: HTTPError) throws -> Response {
-        var response = try make(APIMessage(error.body ?? error.status.reasonPhrase), status: error.status)
-        response.headers.append(contentsOf: error.headers)
+    static func refusal(_ refusal: Refusal) throws -> Response {
+        var response = try make(APIMessage(refusal.apiMessage), status: refusal.status)
+        response.headers.append(contentsOf: refusal.headers)
         return response
-    }
-
-    static func refusal(_ error: UploadError) throws -> Response {
-        try make(APIMessage(error.message), status: error.status)
     }
 
     /// JSON with `<`, `>` and `&` (which JSON holds only inside strings) written as `\u003c`,
@@ -93,38 +84,18 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch FormLookupError.unknown {
-            return Self.notFound
-        } catch FormLookupError.retired {
-            return Self.gone
-        } catch let error as HTTPError where error.status == .notFound {
-            return Self.notFound
-        } catch let error as HTTPError where error.status == .gone {
-            return Self.gone
-        } catch let error as HTTPError {
-            return try JSONResponse.refusal(error)
-        } catch let error as UploadError {
-            return try JSONResponse.refusal(error)
-        } catch let error where DatabaseOutage.isOutage(error) {
-            context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
-            var response = JSONResponse.response(
-                ByteBuffer(string: #"{"error":"the database is unavailable; try again in a few seconds"}"#),
-                status: .serviceUnavailable)
-            response.headers[.retryAfter] = "5"
-            return response
-        } catch let error as any HTTPResponseError {
-            return try error.response(from: request, context: context)
         } catch {
+            if let refusal = Refusal.of(error) {
+                if refusal.kind == .unavailable {
+                    context.logger.warning("The database is unavailable", metadata: ["error": "\(error)"])
+                }
+                return try JSONResponse.refusal(refusal)
+            }
+            if let error = error as? any HTTPResponseError {
+                return try error.response(from: request, context: context)
+            }
             ErrorPageMiddleware<Context>.logUnexpected(error, request: request, context: context)
             throw error
         }
-    }
-
-    static var notFound: Response {
-        JSONResponse.response(ByteBuffer(string: #"{"error":"not found"}"#), status: .notFound)
-    }
-
-    static var gone: Response {
-        JSONResponse.response(ByteBuffer(string: #"{"error":"this form has been retired"}"#), status: .gone)
     }
 }
