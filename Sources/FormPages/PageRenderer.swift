@@ -41,11 +41,16 @@ package struct PageRenderer: Sendable {
         for schema: FormSchema, version: Int, mode: FormMode = .create, listsRevision: Int = 0,
         timeZone: TimeZone = .current, optionSearches: [String: OptionSearch]? = nil, rules: (any RuleJudge)? = nil
     ) throws -> FormView {
-        let form = PreparedForm(
-            schema: schema, version: version, mode: mode, listsRevision: listsRevision, timeZone: timeZone,
-            optionSearches: optionSearches, rules: rules)
+        try formView(
+            for: PreparedForm(
+                schema: schema, version: version, mode: mode, listsRevision: listsRevision, timeZone: timeZone,
+                optionSearches: optionSearches, rules: rules))
+    }
+
+    /// The create or edit view of a version prepared already: its page's plan beside it.
+    package func formView(for form: PreparedForm) throws -> FormView {
         let registry = SlotRegistry()
-        let context = PageViewModel.Form(schema, registry: registry, mode: mode, rules: rules)
+        let context = PageViewModel.Form(form.schema, registry: registry, mode: form.mode, rules: form.rules)
         return FormView(form: form, plan: try plan(context, template: "form", registry: registry))
     }
 

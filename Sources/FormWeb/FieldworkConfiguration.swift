@@ -1,6 +1,7 @@
 import FormStore
 import Foundation
 import Logging
+import Synchronization
 
 /// Everything the server needs to start: where to listen, where data and resources live, how loud to log.
 package struct FieldworkConfiguration: Sendable {
@@ -47,6 +48,8 @@ package struct FieldworkConfiguration: Sendable {
     package var readinessTimeout: Duration = .seconds(2)
     /// The time two-step sign-in codes are made for: the system's; tests set their own.
     package var codeClock: @Sendable () -> Date = { Date() }
+    /// Counts the create and edit views whose plans are built; tests read it.
+    package var builtViews = BuiltViews()
     /// The address people use (`FIELDWORK_PUBLIC_URL`, `https://forms.example.com`): behind
     /// HTTPS, the cookies are `Secure` and `__Host-` (``CookiePolicy``), pages send
     /// `Strict-Transport-Security`, and a state-changing request must come from this origin
@@ -166,4 +169,16 @@ package struct FieldworkConfigurationError: Error, CustomStringConvertible {
     package init(_ description: String) {
         self.description = description
     }
+}
+
+/// How many create and edit views' plans an application built (``PlanCache``): what a test
+/// reads to see that a route answered from the prepared version alone.
+package final class BuiltViews: Sendable {
+    private let built = Atomic<Int>(0)
+
+    package init() {}
+
+    package var count: Int { built.load(ordering: .relaxed) }
+
+    func add() { built.add(1, ordering: .relaxed) }
 }

@@ -19,7 +19,8 @@ struct PlanCacheTests {
             id: schema.id, access: .public, state: .active, version: 1, sourceKind: .native,
             schemaJSON: String(decoding: try schema.canonicalJSON(), as: UTF8.self))
         let plans = PlanCache(
-            renderer: try await Fixtures.renderer(), timeZone: .gmt, schemas: { ViewSchema(try $0.schema()) })
+            renderer: try await Fixtures.renderer(),
+            versions: FormVersions(timeZone: .gmt, source: { ViewSchema(try $0.schema()) }))
 
         let create = try await plans.createView(for: form)
         let edit = try await plans.editView(for: form)

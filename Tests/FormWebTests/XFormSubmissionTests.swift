@@ -75,6 +75,31 @@ struct XFormSubmissionTests {
         return (response.status, response.headers, String(buffer: response.body))
     }
 
+    @Test(
+        "an API create and a rules POST on a cold cache prepare the version and build no page; the create view builds one"
+    )
+    func noPageBuilt() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        try await Self.importing(["household.xml": Self.household], into: data)
+        let built = BuiltViews()
+        try await TestApp.run(
+            forms: [], data: data, users: [("ada", "lovelace-1815", true)], adminToken: Self.token,
+            configure: { $0.builtViews = built }
+        ) { client in
+            let created = try await Self.send(
+                client, "/api/forms/household/objects", json: #"{"name":"Ada","consent":"yes","age":30}"#)
+            #expect(created.status == .created, "\(created.body)")
+            let browser = TestBrowser(client)
+            try await browser.signIn("ada", password: "lovelace-1815")
+            let csrf = try #require(try await browser.get("/login").csrf)
+            let answer = try await browser.post("/forms/household/rules", [("_csrf", csrf), ("consent", "yes")])
+            #expect(answer.status == .ok, "\(answer.body)")
+            #expect(built.count == 0)
+            #expect(try await browser.get("/forms/household/new").status == .ok)
+            #expect(built.count == 1)
+        }
+    }
+
     @Test("refused by the form's rules with their codes and messages, in form order; nothing stored")
     func refusals() async throws {
         let data = Fixtures.temporaryDataFolder()

@@ -32,9 +32,9 @@ struct OpenAPIController {
     @Sendable func showForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
         let body = try await cache.bytes(for: form) {
-            let view = try await plans.createView(for: form)
+            let prepared = try await plans.versions.prepared(form, mode: .create)
             return Self.bytes(
-                try OpenAPIDocument.form(view.schema, version: form.version, access: form.access).encoded())
+                try OpenAPIDocument.form(prepared.schema, version: form.version, access: form.access).encoded())
         }
         return JSONResponse.prepared(body, status: .ok)
     }

@@ -101,28 +101,9 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let services = ServiceClients(
         http: http, connections: connections, feed: database.feed, timeZone: configuration.timeZone)
     let valueHelps = ServiceValueHelps()
-    let plans = PlanCache(renderer: renderer, timeZone: configuration.timeZone) { form in
-        var schema = try await store.schema(of: form)
-        if form.sourceKind == .xforms, form.listsRevision > 0 {
-            // An XForm's external instances as uploaded: its itemsets are evaluated against them.
-            var view = ViewSchema(schema)
-            view.instances = try await store.uploadedOptions(formID: form.id).compactMapValues(\.instanceXML)
-            return view
-        }
-        // A form in mode `service` reads its value helps from the service: searched as long
-        // lists, but for the fixed-value lists it answers for whole, shown as other choices are.
-        guard form.usesService, let binding = try form.binding() else { return ViewSchema(schema) }
-        schema.markRemoteLists(forFields: binding.valueHelps.keys)
-        for field in binding.valueHelps.keys {
-            let names = ServiceValueHelps.filterNames(of: field, binding: binding)
-            if !names.isEmpty { schema.listFilters[field] = names }
-        }
-        let target = try? await services.target(for: form, schema: schema)
-        if let target, !(await valueHelps.putFixedLists(into: &schema, target: target)) { return ViewSchema(schema) }
-        // Its lists as the service has them now (or, when it could not be asked, long lists for
-        // now): asked again when they expire.
-        return ViewSchema(schema, expires: .now + ServiceValueHelps.lifetime)
-    }
+    let versions = FormVersions(
+        store: store, services: services, valueHelps: valueHelps, timeZone: configuration.timeZone)
+    let plans = PlanCache(renderer: renderer, versions: versions, built: configuration.builtViews)
     let cookies = configuration.cookies
     let csrf = CSRF(secret: secret, cookies: cookies)
     let viewers = ViewerResolver(users: users, csrf: csrf)

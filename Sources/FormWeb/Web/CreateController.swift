@@ -25,8 +25,9 @@ struct CreateController {
     /// `POST /forms/{id}/rules`: which questions of the create view apply to its answers
     /// (``RulesAnswer``).
     @Sendable func rules(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let view = try await plans.createView(for: try context.form)
-        return try await RulesAnswer.answer(request, view: view, viewer: try context.viewer, reader: reader)
+        // The version as prepared: no page is built to answer.
+        let form = try await plans.versions.prepared(try context.form, mode: .create)
+        return try await RulesAnswer.answer(request, form: form, viewer: try context.viewer, reader: reader)
     }
 
     /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
@@ -135,7 +136,7 @@ struct CreateController {
     @Sendable func discardDraft(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
         let viewer = try context.viewer
-        let view = try await plans.createView(for: form)
+        let view = try await plans.versions.prepared(form, mode: .create)
         let received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
         if let draft = drafts.open(received.control(InputName.draft), formID: form.id, owner: viewer.ownerKey),
             let target = try await services.target(for: form, schema: view.schema)

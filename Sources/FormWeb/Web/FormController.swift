@@ -71,7 +71,7 @@ struct FormController {
         // version's with those options (the create view's), not the one first stored.
         let json =
             form.listsRevision > 0
-            ? ByteBuffer(bytes: try await plans.createView(for: form).schema.canonicalJSON())
+            ? ByteBuffer(bytes: try await plans.versions.prepared(form, mode: .create).schema.canonicalJSON())
             : ByteBuffer(string: form.schemaJSON)
         return Response(
             status: .ok, headers: headers, body: .init(byteBuffer: JSONResponse.withoutMarkup(json)))
@@ -87,7 +87,7 @@ struct FormController {
     /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
-        let view = try await plans.createView(for: form)
+        let view = try await plans.versions.prepared(form, mode: .create)
         guard let search = view.optionSearches[try context.parameters.require("field")] else {
             throw HTTPError(.notFound)
         }
@@ -131,7 +131,7 @@ struct FormController {
             }
         }
         // A list the form's rules filter (an XForm's itemset): only what they offer for them.
-        let (prepared, session, asked) = (view.form, RuleSession(view.form, viewer: try context.viewer), answers)
+        let (prepared, session, asked) = (view, RuleSession(view, viewer: try context.viewer), answers)
         let offered =
             prepared.rules?.choicesByAnswers.contains(field) == true
             ? await ObjectSubmissions.offLoop { prepared.offeredOptions(of: field, for: asked, session: session) }

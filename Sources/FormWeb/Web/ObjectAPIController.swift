@@ -54,7 +54,8 @@ struct ObjectAPIController {
             return try JSONResponse.make(
                 APIMessage("Send an Idempotency-Key of 1 to 255 visible ASCII characters."), status: .badRequest)
         }
-        let view = try await plans.createView(for: form)
+        // The version as prepared: an API create builds no page.
+        let prepared = try await plans.versions.prepared(form, mode: .create)
         let input = sent.input
         var fields = sent.fields
         var once: OnceKey?
@@ -65,12 +66,12 @@ struct ObjectAPIController {
         // A field the JSON leaves out starts as the create view starts it, with its default
         // (`null` is the way to send none); read-only fields keep their defaults: an API client
         // has no create view to be bound to.
-        let initial = view.form.initialValues(query: [:])
+        let initial = prepared.initialValues(query: [:])
         for (name, values) in initial where input[name] == nil && fields[name] == nil { fields[name] = values }
         let outcome = try await submissions.create(
-            Submission(fields: fields), form: view.form, viewer: viewer,
-            readOnlyValues: view.form.readOnlyValues(initial), readIssues: sent.issues, once: once,
-            service: try await services.target(for: form, schema: view.schema))
+            Submission(fields: fields), form: prepared, viewer: viewer,
+            readOnlyValues: prepared.readOnlyValues(initial), readIssues: sent.issues, once: once,
+            service: try await services.target(for: form, schema: prepared.schema))
         switch outcome {
         case .stored(let object):
             return try Self.answer(object, status: .created, location: true)
@@ -177,7 +178,7 @@ struct ObjectAPIController {
     /// change goes there with `If-Match` (the header's ETag, else the one last read), and 412
     /// answers when the object changed there since, with its values now.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context)
+        let (object, prepared) = try await ObjectLookup(objects: objects, forms: forms, plans: plans).prepared(context)
         let sent: SentObject
         do {
             sent = try await SentObject.read(request)
@@ -191,10 +192,10 @@ struct ObjectAPIController {
         let stored = InputStrings.of(object.values)
         var fields = stored
         for name in sent.input.keys { fields[name] = sent.fields[name] }
-        let target = try await services.target(for: try context.form, schema: view.schema)
+        let target = try await services.target(for: try context.form, schema: prepared.schema)
         let outcome = try await submissions.update(
-            Submission(fields: fields, files: InputStrings.files(of: object.values)), object: object, form: view.form,
-            viewer: try context.viewer, stagedIDs: [], noLongerOffered: view.offeredChoices.missing(in: stored),
+            Submission(fields: fields, files: InputStrings.files(of: object.values)), object: object, form: prepared,
+            viewer: try context.viewer, stagedIDs: [], noLongerOffered: prepared.offeredChoices.missing(in: stored),
             service: target, etag: ServiceContinuation.etag(sent: request.headers[.ifMatch]))
         switch outcome {
         case .stored(let updated):
@@ -219,9 +220,9 @@ struct ObjectAPIController {
     /// goes first (`If-Match` as for an edit): 412 when it changed there since, 409 when the
     /// service refuses, 502 when it does not answer (nothing deleted).
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context)
+        let (object, prepared) = try await ObjectLookup(objects: objects, forms: forms, plans: plans).prepared(context)
         let target =
-            object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
+            object.service == nil ? nil : try await services.target(for: try context.form, schema: prepared.schema)
         switch try await submissions.delete(
             object, service: target, etag: ServiceContinuation.etag(sent: request.headers[.ifMatch]))
         {

@@ -97,8 +97,8 @@ struct ObjectController {
     /// `POST /forms/{id}/{object}/rules`: which questions of the object's edit view apply to its
     /// answers (``RulesAnswer``).
     @Sendable func rules(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (_, view) = try await load(context)
-        return try await RulesAnswer.answer(request, view: view, viewer: try context.viewer, reader: reader)
+        let (_, form) = try await ObjectLookup(objects: objects, forms: forms, plans: plans).prepared(context)
+        return try await RulesAnswer.answer(request, form: form, viewer: try context.viewer, reader: reader)
     }
 
     /// `POST /forms/{id}/{object}`: 303 to the detail page, or 422 with the edit view again.

@@ -1,30 +1,54 @@
+import FormModel
 import FormPages
 import FormStore
 import Foundation
 import Hummingbird
 
-/// The object a route's path names (`{object}` of the request's form) with the form view of the
-/// version it was made with, for whoever may see it: 404 for anyone else, as for no such object.
-/// The browser's object pages and the JSON API's object routes find it the same way.
+/// The object a route's path names (`{object}` of the request's form) with the version it was
+/// made with, for whoever may see it: 404 for anyone else, as for no such object. The browser's
+/// object pages get the version's edit view, the JSON API's object routes and the rules route
+/// the version as prepared (no page built).
 struct ObjectLookup: Sendable {
     let objects: ObjectStore
     let forms: FormStore
     let plans: PlanCache
 
+    /// The object and its version's edit view.
     func callAsFunction(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
-        let form = try context.form
-        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
-            let object = try await objects.find(formID: form.id, id: objectID),
-            try context.viewer.mayAccess(object)
-        else { throw HTTPError(.notFound) }
+        let (form, object) = try await find(context)
         if let cached = plans.cachedEditView(
             formID: form.id, version: object.formVersion, listsRevision: form.listsRevision)
         {
             return (object, cached)
         }
+        return (object, try await plans.editView(for: try await version(of: object, form: form)))
+    }
+
+    /// The object and its version prepared for an edit.
+    func prepared(_ context: AppRequestContext) async throws -> (StoredObject, PreparedForm) {
+        let (form, object) = try await find(context)
+        if let cached = plans.cachedEditView(
+            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision)
+        {
+            return (object, cached.form)
+        }
+        return (object, try await plans.versions.prepared(try await version(of: object, form: form), mode: .edit))
+    }
+
+    private func find(_ context: AppRequestContext) async throws -> (StoredForm, StoredObject) {
+        let form = try context.form
+        guard let objectID = UUID(uuidString: try context.parameters.require("object")),
+            let object = try await objects.find(formID: form.id, id: objectID),
+            try context.viewer.mayAccess(object)
+        else { throw HTTPError(.notFound) }
+        return (form, object)
+    }
+
+    /// The stored version the object was made with (the form's newest when it is that one).
+    private func version(of object: StoredObject, form: StoredForm) async throws -> StoredForm {
         guard let version = try await forms.version(formID: form.id, version: object.formVersion) else {
             throw HTTPError(.notFound)
         }
-        return (object, try await plans.editView(for: version))
+        return version
     }
 }

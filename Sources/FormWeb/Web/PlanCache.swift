@@ -1,17 +1,17 @@
 import FormModel
 import FormPages
-import FormRules
 import FormStore
 import Foundation
 import Synchronization
 
-/// Prepared pages per form version, built on first use and kept until a newer version appears
-/// or an admin uploads options for one of the form's lists (the lists revision is in the key),
-/// at most ``capacity`` per kind of page (least recently used out), so memory stays bounded
-/// however many forms and versions there are.
+/// The pages of each form version, their render plans built on first use over the version as
+/// ``FormVersions`` prepared it, and kept until a newer version appears or an admin uploads
+/// options for one of the form's lists (the lists revision is in the key), at most ``capacity``
+/// per kind of page (least recently used out), so memory stays bounded however many forms and
+/// versions there are.
 ///
 /// A view whose options a form's service gave (its fixed-value lists, read whole) holds until
-/// those options do (``ViewSchema/expires``), then is built again from the service's lists then.
+/// the prepared version does, then is built again over the version prepared anew.
 ///
 /// A lookup is a few instructions under a lock, on the request's own thread: no actor to hop to
 /// and back on every page. A plan is built outside the lock; two requests that miss at once may
@@ -62,19 +62,16 @@ final class PlanCache: Sendable {
 
     private let tables = Mutex(Tables())
     private let renderer: PageRenderer
-    /// The schema of a stored version with its uploaded options (and its service's fixed
-    /// lists); only called to build a plan.
-    private let schemas: @Sendable (StoredForm) async throws -> ViewSchema
-    /// Where the views read `today` and `now`.
-    private let timeZone: TimeZone
+    /// The versions the views are built over.
+    let versions: FormVersions
 
-    init(
-        renderer: PageRenderer, timeZone: TimeZone = .current,
-        schemas: @escaping @Sendable (StoredForm) async throws -> ViewSchema
-    ) {
+    /// Counts the views built.
+    private let built: BuiltViews
+
+    init(renderer: PageRenderer, versions: FormVersions, built: BuiltViews = BuiltViews()) {
         self.renderer = renderer
-        self.timeZone = timeZone
-        self.schemas = schemas
+        self.versions = versions
+        self.built = built
     }
 
     /// Keeps a plan built for `key`, dropping those of an older lists revision of the form (stale
@@ -134,29 +131,17 @@ final class PlanCache: Sendable {
     /// shown for the newest version; edit views keep every version their objects were made with.
     private func view(for form: StoredForm, mode: FormMode) async throws -> FormView {
         let key = Key(form)
-        // A long list's search is the same in both views of a version: folded once (unless the
-        // service's lists are in them, which change).
-        let (cached, other) = tables.withLock { tables in
-            (tables.views[mode]?.value(for: key), tables.views[mode == .create ? .edit : .create]?.value(for: key))
-        }
-        if let cached, cached.isCurrent {
+        if let cached = tables.withLock({ $0.views[mode]?.value(for: key) }), cached.isCurrent {
             FieldworkMetrics.cacheHit(.plans)
             return cached.view
         }
         FieldworkMetrics.cacheMiss(.plans)
-        let source = try await schemas(form)
-        // An XForm's binds, compiled once per version: the other view's, when it is built.
-        let rules =
-            try other?.view.form.rules
-            ?? form.rules().map {
-                try XFormRuleJudge(rules: $0.withUploadedInstances(source.instances), schema: source.schema)
-            }
-        let view = try renderer.formView(
-            for: source.schema, version: form.version, mode: mode, listsRevision: form.listsRevision,
-            timeZone: timeZone, optionSearches: other?.expires == nil ? other?.view.optionSearches : nil, rules: rules)
+        let prepared = try await versions.entry(form, mode: mode)
+        let view = try renderer.formView(for: prepared.form)
+        built.add()
         tables.withLock { tables in
             Self.keep(
-                BuiltView(view: view, expires: source.expires),
+                BuiltView(view: view, expires: prepared.expires),
                 in: &tables.views[mode, default: LRUCache(capacity: Self.capacity)], for: key,
                 latestOnly: mode == .create)
         }

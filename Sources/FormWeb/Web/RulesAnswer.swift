@@ -1,5 +1,4 @@
 import FormModel
-import FormPages
 import Hummingbird
 
 /// The answer to a page asking which of its questions apply to the answers typed so far
@@ -24,10 +23,10 @@ struct RulesAnswer: Encodable {
     /// JSON too (`{"error": "…"}` with its status: a missing or stale CSRF token, a body too
     /// large), never the HTML error page: the script that asks reads JSON.
     static func answer(
-        _ request: Request, view: FormView, viewer: Viewer, reader: SubmissionReader
+        _ request: Request, form: PreparedForm, viewer: Viewer, reader: SubmissionReader
     ) async throws -> Response {
         do {
-            return try await judged(request, view: view, viewer: viewer, reader: reader)
+            return try await judged(request, form: form, viewer: viewer, reader: reader)
         } catch {
             guard let refusal = try JSONResponse.refusal(error) else { throw error }
             return refusal
@@ -35,19 +34,18 @@ struct RulesAnswer: Encodable {
     }
 
     private static func judged(
-        _ request: Request, view: FormView, viewer: Viewer, reader: SubmissionReader
+        _ request: Request, form: PreparedForm, viewer: Viewer, reader: SubmissionReader
     ) async throws -> Response {
-        guard view.form.rules != nil else { throw HTTPError(.notFound) }
-        let received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
+        guard form.rules != nil else { throw HTTPError(.notFound) }
+        let received = try await reader.readVerified(request, schema: form.schema, viewer: viewer)
         await reader.discard(received, viewer: viewer)
-        let form = view.form
-        let (values, session) = (received.submission.fields, RuleSession(view.form, viewer: viewer))
+        let (values, session) = (received.submission.fields, RuleSession(form, viewer: viewer))
         guard let verdict = await ObjectSubmissions.offLoop({ form.rulesVerdict(for: values, session: session) })
         else { throw HTTPError(.notFound) }
-        let fields = view.schema.allFields.map(\.name)
+        let fields = form.schema.allFields.map(\.name)
         let answer = RulesAnswer(
             hidden: fields.filter { !verdict.relevant.contains($0) },
-            required: fields.filter { verdict.required.contains($0) }, values: view.form.computedInputs(of: verdict),
+            required: fields.filter { verdict.required.contains($0) }, values: form.computedInputs(of: verdict),
             options: verdict.offered,
             outputs: verdict.outputs)
         var response = try JSONResponse.make(answer, status: .ok)

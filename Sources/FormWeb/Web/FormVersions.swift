@@ -1,0 +1,129 @@
+import FormModel
+import FormRules
+import FormStore
+import Foundation
+import Synchronization
+
+/// Every form version a request reaches, prepared once: its schema with the options admins
+/// uploaded (an XForm's external instances too) or, for a form connected in mode `service`, its
+/// service's fixed-value lists read whole, the XForm's rules compiled into their judge, and each
+/// value list's search folded (``PreparedForm``), per mode. The only way a request reaches a
+/// version: the pages' plans are built over it (``PlanCache``), while the JSON API, the rules
+/// route and the options route use it as it is and never build a page.
+///
+/// Kept by version, lists revision and mode, so a new version or an upload of options is a new
+/// key (the form heads the change feed keeps fresh carry them), at most ``capacity`` entries
+/// (least recently used out). A version whose options a service gave holds until those options
+/// do (``ServiceValueHelps/lifetime``), then is prepared again from the service's lists then.
+/// A lookup is a few instructions under a lock; two requests that miss at once may both
+/// prepare the version, and the second one's is kept.
+final class FormVersions: Sendable {
+    static let capacity = 512
+
+    struct Key: Hashable {
+        var formID: String
+        var version: Int
+        var listsRevision: Int
+        var usesService: Bool
+        var mode: FormMode
+    }
+
+    /// A prepared version, and until when its options hold (nil: for ever).
+    struct Prepared: Sendable {
+        var form: PreparedForm
+        var expires: ContinuousClock.Instant?
+
+        var isCurrent: Bool { expires.map { $0 > .now } ?? true }
+    }
+
+    private let table = Mutex(LRUCache<Key, Prepared>(capacity: capacity))
+    /// The schema of a stored version with its options, read only to prepare it.
+    private let source: @Sendable (StoredForm) async throws -> ViewSchema
+    /// Where `today` and `now` are read.
+    let timeZone: TimeZone
+
+    /// Versions read from the store, with the options admins uploaded or a connected form's
+    /// service gives.
+    convenience init(store: FormStore, services: ServiceClients, valueHelps: ServiceValueHelps, timeZone: TimeZone) {
+        self.init(timeZone: timeZone) { form in
+            try await Self.source(of: form, store: store, services: services, valueHelps: valueHelps)
+        }
+    }
+
+    /// Versions whose schemas `source` gives (a test's own).
+    init(timeZone: TimeZone, source: @escaping @Sendable (StoredForm) async throws -> ViewSchema) {
+        self.timeZone = timeZone
+        self.source = source
+    }
+
+    static func key(_ form: StoredForm, mode: FormMode) -> Key {
+        Key(
+            formID: form.id, version: form.version, listsRevision: form.listsRevision, usesService: form.usesService,
+            mode: mode)
+    }
+
+    /// The version prepared for `mode`, built the first time.
+    func prepared(_ form: StoredForm, mode: FormMode) async throws -> PreparedForm {
+        try await entry(form, mode: mode).form
+    }
+
+    /// The version prepared for `mode` and until when it holds, built the first time.
+    func entry(_ form: StoredForm, mode: FormMode) async throws -> Prepared {
+        let key = Self.key(form, mode: mode)
+        var otherKey = key
+        otherKey.mode = mode == .create ? .edit : .create
+        let (cached, other) = table.withLock { ($0.value(for: key), $0.value(for: otherKey)) }
+        if let cached, cached.isCurrent { return cached }
+        let source = try await self.source(form)
+        // An XForm's binds, compiled once per version: the other mode's, when it is prepared;
+        // a long list's search too, unless a service's lists are in it (they change).
+        let rules =
+            try other?.form.rules
+            ?? form.rules().map {
+                try XFormRuleJudge(rules: $0.withUploadedInstances(source.instances), schema: source.schema)
+            }
+        let prepared = Prepared(
+            form: PreparedForm(
+                schema: source.schema, version: form.version, mode: mode, listsRevision: form.listsRevision,
+                timeZone: timeZone, optionSearches: other?.expires == nil ? other?.form.optionSearches : nil,
+                rules: rules),
+            expires: source.expires)
+        table.withLock { table in
+            // An older lists revision (or mode of service) of the form is stale for every version;
+            // a create view is only ever shown for the newest version.
+            table.removeAll { other, _ in
+                other.formID == key.formID
+                    && (other.listsRevision != key.listsRevision || other.usesService != key.usesService
+                        || (mode == .create && other.mode == .create && other.version != key.version))
+            }
+            table.set(prepared, for: key)
+        }
+        return prepared
+    }
+
+    /// The schema of a stored version with its uploaded options, or its service's fixed lists.
+    private static func source(
+        of form: StoredForm, store: FormStore, services: ServiceClients, valueHelps: ServiceValueHelps
+    ) async throws -> ViewSchema {
+        var schema = try await store.schema(of: form)
+        if form.sourceKind == .xforms, form.listsRevision > 0 {
+            // An XForm's external instances as uploaded: its itemsets are evaluated against them.
+            var view = ViewSchema(schema)
+            view.instances = try await store.uploadedOptions(formID: form.id).compactMapValues(\.instanceXML)
+            return view
+        }
+        // A form in mode `service` reads its value helps from the service: searched as long
+        // lists, but for the fixed-value lists it answers for whole, shown as other choices are.
+        guard form.usesService, let binding = try form.binding() else { return ViewSchema(schema) }
+        schema.markRemoteLists(forFields: binding.valueHelps.keys)
+        for field in binding.valueHelps.keys {
+            let names = ServiceValueHelps.filterNames(of: field, binding: binding)
+            if !names.isEmpty { schema.listFilters[field] = names }
+        }
+        let target = try? await services.target(for: form, schema: schema)
+        if let target, !(await valueHelps.putFixedLists(into: &schema, target: target)) { return ViewSchema(schema) }
+        // Its lists as the service has them now (or, when it could not be asked, long lists for
+        // now): asked again when they expire.
+        return ViewSchema(schema, expires: .now + ServiceValueHelps.lifetime)
+    }
+}
