@@ -159,190 +159,11 @@ package final class ODataClient: Sendable {
         }
     }
 
-    // MARK: Drafts
-
-    /// Makes a draft active as Fiori elements does: the preparation action when declared, then
-    /// the activation action. V4 binds them to the draft (`Set(…,IsActiveEntity=false)/ns.Action`);
-    /// V2 SAP calls function imports with the key as parameters. Returns the active entity.
-    package func activateDraft(
-        key: [String: FieldValue], binding: ServiceBinding, kinds: [String: FieldKind] = [:]
-    ) async throws(ServiceFailure) -> ODataEntity {
-        try await guarded { () async throws(ServiceFailure) in
-            guard let draft = binding.draft else {
-                throw .notWritable(ODataValueError(property: "", type: "", message: "the entity set is no draft root"))
-            }
-            if let prepare = draft.prepare {
-                let answer = try await draftAction(prepare, key: key, binding: binding)
-                try check(answer, binding: binding)
-            }
-            let answer = try await draftAction(draft.activate, key: key, binding: binding)
-            try check(answer, binding: binding)
-            return try await entity(answer, binding: binding, kinds: kinds, created: false)
-        }
-    }
-
-    /// Changes the given fields of a draft (a create kept open after its activation was refused):
-    /// the same `PATCH` / `MERGE` as ``update(key:changes:etag:binding:kinds:)``, at the draft's key.
-    package func updateDraft(
-        key: [String: FieldValue], changes: [String: FieldValue], etag: String?, binding: ServiceBinding,
-        kinds: [String: FieldKind] = [:]
-    ) async throws(ServiceFailure) -> ChangeAnswer {
-        let (keys, values) = draftKey(key, binding: binding)
-        var draftBinding = binding
-        draftBinding.keys = keys
-        return try await update(key: values, changes: changes, etag: etag, binding: draftBinding, kinds: kinds)
-    }
-
-    /// Discards a draft (the user cancelled): V4 `DELETE` of the draft, V2 the discard function
-    /// import when declared, else `DELETE`.
-    package func discardDraft(
-        key: [String: FieldValue], etag: String?, binding: ServiceBinding
-    ) async throws(ServiceFailure) {
-        try await guarded { () async throws(ServiceFailure) in
-            let answer: ServiceAnswer
-            if binding.version == .v2, let discard = binding.draft?.discard {
-                answer = try await draftAction(discard, key: key, binding: binding)
-            } else {
-                var headers = versionHeaders(binding.version)
-                headers.append(("If-Match", etag ?? "*"))
-                let (keys, values) = draftKey(key, binding: binding)
-                var draftBinding = binding
-                draftBinding.keys = keys
-                answer = try await change(
-                    .DELETE, url: try entityURL(values, binding: draftBinding), headers: headers, body: nil)
-            }
-            try check(answer, binding: binding)
-        }
-    }
-
-    private func draftAction(
-        _ action: String, key: [String: FieldValue], binding: ServiceBinding
-    ) async throws(ServiceFailure) -> ServiceAnswer {
-        let (keys, values) = draftKey(key, binding: binding)
-        var headers = versionHeaders(binding.version)
-        switch binding.version {
-        case .v4:
-            var draftBinding = binding
-            draftBinding.keys = keys
-            let qualified =
-                action.contains(".") || binding.namespace.isEmpty ? action : "\(binding.namespace).\(action)"
-            let target = try entityURL(
-                values, binding: draftBinding, suffix: "/" + PercentEncoding.pathSegment(qualified))
-            headers.append(("Content-Type", contentType(.v4)))
-            return try await change(.POST, url: target, headers: headers, body: Array("{}".utf8))
-        case .v2:
-            var parameters: [(String, String)] = []
-            for property in keys {
-                guard let value = values[property.name] else {
-                    throw .notWritable(
-                        ODataValueError(property: property.name, type: property.type, message: "the key has no value"))
-                }
-                let literal = try writable { () throws(ODataValueError) in
-                    try ODataLiteral.write(value, for: property, version: .v2, timeZone: connection.timeZone)
-                }
-                parameters.append((property.name, literal))
-            }
-            return try await change(
-                .POST, url: url(PercentEncoding.pathSegment(action), query: parameters), headers: headers, body: nil)
-        }
-    }
-
-    /// The draft's key: the binding's key with `IsActiveEntity=false`, added when the binding
-    /// leaves it out.
-    private func draftKey(
-        _ key: [String: FieldValue], binding: ServiceBinding
-    ) -> ([ServiceProperty], [String: FieldValue]) {
-        var keys = binding.keys
-        if !keys.contains(where: { $0.name == "IsActiveEntity" }) {
-            keys.append(ServiceProperty(name: "IsActiveEntity", type: "Edm.Boolean", nullable: false))
-        }
-        var values = key
-        values["IsActiveEntity"] = .bool(false)
-        return (keys, values)
-    }
-
-    // MARK: Value helps
-
-    /// One page of a value help's options for `field`, searched by `search`, filtered by what the
-    /// form holds (`formValues`, by field name).
-    package func options(
-        for field: String, binding: ServiceBinding, search: String?, formValues: [String: FieldValue],
-        top: Int = 20, skip: Int = 0
-    ) async throws(ServiceFailure) -> OptionPage {
-        try await guarded { () async throws(ServiceFailure) in
-            let query = try valueHelpQuery(field, binding: binding)
-            let options = try writable { () throws(ODataValueError) in
-                try query.page(search: search, formValues: formValues, top: top, skip: skip)
-            }
-            let (rows, total) = try await collection(query, options: options)
-            var fills: [String: [String: String]] = [:]
-            for row in rows where !row.fills.isEmpty { fills[row.option.value] = row.fills }
-            return OptionPage(options: rows.map(\.option), total: total, fills: fills)
-        }
-    }
-
-    /// The whole list of a fixed-value help (`ValueListWithFixedValues`), at most `limit` options,
-    /// and how many it has when the service counted them (more than given: not whole).
-    package func fixedOptions(
-        for field: String, binding: ServiceBinding, formValues: [String: FieldValue], limit: Int = 500
-    ) async throws(ServiceFailure) -> OptionPage {
-        try await guarded { () async throws(ServiceFailure) in
-            let query = try valueHelpQuery(field, binding: binding)
-            let options = try writable { () throws(ODataValueError) in
-                try query.fixedList(formValues: formValues, limit: limit)
-            }
-            let (rows, total) = try await collection(query, options: options)
-            return OptionPage(options: rows.prefix(limit).map(\.option), total: total)
-        }
-    }
-
-    /// The row of a submitted value (its option and what it gives other fields), looked up with
-    /// the same filters the list has; nil when the service has no such option (the value is refused).
-    package func lookup(
-        _ value: FieldValue, for field: String, binding: ServiceBinding, formValues: [String: FieldValue]
-    ) async throws(ServiceFailure) -> ValueHelpRow? {
-        try await guarded { () async throws(ServiceFailure) in
-            let query = try valueHelpQuery(field, binding: binding)
-            let options = try writable { () throws(ODataValueError) in try query.lookup(value, formValues: formValues) }
-            let wanted = try writable { () throws(ODataValueError) in try query.valueText(value) }
-            return try await collection(query, options: options).rows.first { $0.option.value == wanted }
-        }
-    }
-
-    private func valueHelpQuery(_ field: String, binding: ServiceBinding) throws(ServiceFailure) -> ValueHelpQuery {
-        guard let help = binding.valueHelps[field],
-            let query = ValueHelpQuery(help: help, field: field, binding: binding, timeZone: connection.timeZone)
-        else {
-            throw .notWritable(
-                ODataValueError(property: field, type: "", message: "the field has no value help with a value property")
-            )
-        }
-        return query
-    }
-
-    private func collection(
-        _ query: ValueHelpQuery, options: [(String, String)]
-    ) async throws(ServiceFailure) -> (rows: [ValueHelpRow], total: Int?) {
-        let base = try query.help.collectionRoot.map(sameOriginRoot) ?? connection.serviceRoot
-        let target = url(PercentEncoding.pathSegment(query.help.collectionPath), query: options, root: base)
-        let answer = try await exchange(
-            .GET, url: target, headers: versionHeaders(query.binding.version), accept: accept(query.binding.version),
-            exposure: .read)
-        try check(answer, binding: nil)
-        let json = connection.json(query.binding.version)
-        let (rows, total) = try json.collection(ODataJSON.parse(answer.body))
-        return (
-            rows.compactMap { row in
-                query.option(row, json: json).map { ValueHelpRow(option: $0, fills: query.fills(row, json: json)) }
-            }, total
-        )
-    }
-
     // MARK: Pieces
 
     /// Runs an operation and takes every secret out of its failure: the credential, the CSRF
     /// token and the session cookies, wherever a service or a library might have echoed them.
-    private func guarded<T>(_ body: () async throws(ServiceFailure) -> T) async throws(ServiceFailure) -> T {
+    func guarded<T>(_ body: () async throws(ServiceFailure) -> T) async throws(ServiceFailure) -> T {
         do {
             return try await body()
         } catch {
@@ -353,7 +174,7 @@ package final class ODataClient: Sendable {
     /// A create or change: with the CSRF token when the service issues one, fetched first; on a
     /// 403 that says the token is required (it expired with the session), fetched again once and
     /// sent again, which is safe because the service refused before doing anything.
-    private func change(
+    func change(
         _ method: HTTPMethod, url: String, headers: [(String, String)], body: [UInt8]?
     ) async throws(ServiceFailure) -> ServiceAnswer {
         var token = try await csrfToken(refresh: false)
@@ -375,7 +196,7 @@ package final class ODataClient: Sendable {
 
     /// The CSRF token: fetched with `X-CSRF-Token: Fetch` on the service root the first time (the
     /// session cookies come with it); a service that sends none is not asked again.
-    private func csrfToken(refresh: Bool) async throws(ServiceFailure) -> String? {
+    func csrfToken(refresh: Bool) async throws(ServiceFailure) -> String? {
         if !refresh {
             switch session.token {
             case .none: return nil
@@ -394,14 +215,14 @@ package final class ODataClient: Sendable {
     }
 
     /// The entity read back after a 412, or nil when that failed too.
-    private func current(
+    func current(
         _ key: [String: FieldValue], binding: ServiceBinding, kinds: [String: FieldKind]
     ) async -> ODataEntity? {
         try? await read(key: key, binding: binding, kinds: kinds)
     }
 
     /// A value written for a request, or `notWritable`: nothing is sent.
-    private func writable<T>(_ body: () throws(ODataValueError) -> T) throws(ServiceFailure) -> T {
+    func writable<T>(_ body: () throws(ODataValueError) -> T) throws(ServiceFailure) -> T {
         do {
             return try body()
         } catch {
@@ -430,7 +251,7 @@ package final class ODataClient: Sendable {
 
     /// The entity of an answer; a create answered without a body (V4 `return=minimal`, 204) is
     /// read from its `Location`.
-    private func entity(
+    func entity(
         _ answer: ServiceAnswer, binding: ServiceBinding, kinds: [String: FieldKind], created: Bool
     ) async throws(ServiceFailure) -> ODataEntity {
         let json = connection.json(binding.version)
@@ -459,7 +280,7 @@ package final class ODataClient: Sendable {
     }
 
     /// The URL of an entity by its key, with an optional path after it (a bound action).
-    private func entityURL(
+    func entityURL(
         _ key: [String: FieldValue], binding: ServiceBinding, suffix: String = ""
     ) throws(ServiceFailure) -> String {
         let predicate = try writable { () throws(ODataValueError) in
@@ -478,18 +299,18 @@ package final class ODataClient: Sendable {
         return (root?.absoluteString ?? connection.rootText) + path + (text.isEmpty ? "" : "?" + text)
     }
 
-    private func versionHeaders(_ version: ODataVersion) -> [(String, String)] {
+    func versionHeaders(_ version: ODataVersion) -> [(String, String)] {
         switch version {
         case .v2: [("MaxDataServiceVersion", "2.0"), ("DataServiceVersion", "2.0")]
         case .v4: [("OData-MaxVersion", "4.0"), ("OData-Version", "4.0")]
         }
     }
 
-    private func accept(_ version: ODataVersion) -> String {
+    func accept(_ version: ODataVersion) -> String {
         version == .v4 && connection.ieee754Compatible ? "application/json;IEEE754Compatible=true" : "application/json"
     }
 
-    private func contentType(_ version: ODataVersion) -> String {
+    func contentType(_ version: ODataVersion) -> String {
         version == .v4 && connection.ieee754Compatible ? "application/json;IEEE754Compatible=true" : "application/json"
     }
 
