@@ -42,7 +42,7 @@ enum ExportDownload: String, Sendable, CaseIterable {
                 try await writer.finish(nil)
             }
         }
-        let headers = AdminFormsController.downloadHeaders(type: contentType, filename: filename(form.id))
+        let headers = AdminFormController.downloadHeaders(type: contentType, filename: filename(form.id))
         return Response(status: .ok, headers: headers, body: body)
     }
 

@@ -51,6 +51,26 @@ struct FormAccessMiddleware: RouterMiddleware {
     }
 }
 
+/// The form of an admin route (`/admin/forms/{id}/…`): its latest version, whatever its state
+/// or access, resolved once for every admin resource of the form; 404 when no form has the id.
+struct AdminFormMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let forms: FormStore
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        guard let form = try await forms.latest(formID: try context.parameters.require("id")) else {
+            throw HTTPError(.notFound)
+        }
+        var context = context
+        context.resolvedForm = form
+        return try await next(request, context)
+    }
+}
+
 /// The gate of the admin's routes: an admin's session, or under `/api` and `/metrics` the admin
 /// token too (``AdminTokenMiddleware``). For the admin page, someone not signed in is sent to
 /// sign in (GET) or refused (POST), and a signed-in account that is not an admin gets 403; the

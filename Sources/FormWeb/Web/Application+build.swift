@@ -202,10 +202,20 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     AdminImportsController(
         forms: store, imports: imports, objects: database.objects, renderer: renderer, drafts: drafts
     ).addRoutes(to: admin)
-    AdminFormsController(
-        forms: store, objects: database.objects, plans: plans, renderer: renderer, timeZone: configuration.timeZone,
-        connections: connections, service: serviceConnections, webhooks: webhooks, exports: exports
-    ).addRoutes(to: admin)
+    // One form's admin resources: the form resolved once, whatever its state (404 for none).
+    let adminForm = admin.group("forms/:id").add(middleware: AdminFormMiddleware(forms: store))
+    let formPage = AdminFormPage(
+        forms: store, objects: database.objects, renderer: renderer, connections: connections, webhooks: webhooks)
+    AdminFormController(
+        forms: store, plans: plans, renderer: renderer, timeZone: configuration.timeZone, page: formPage
+    )
+    .addRoutes(to: adminForm)
+    AdminListsController(forms: store, page: formPage).addRoutes(to: adminForm)
+    AdminConnectionController(
+        forms: store, connections: connections, service: serviceConnections, page: formPage
+    ).addRoutes(to: adminForm)
+    AdminWebhooksController(webhooks: webhooks, page: formPage).addRoutes(to: adminForm)
+    AdminExportController(exports: exports, timeZone: configuration.timeZone, page: formPage).addRoutes(to: adminForm)
     AdminUsersController(
         users: users, secondFactors: SecondFactorStore(database: database, sealing: sealing), renderer: renderer
     ).addRoutes(to: admin)

@@ -142,7 +142,7 @@ struct ObjectAPIController {
         else {
             throw HTTPError(.notFound)
         }
-        var headers = AdminFormsController.downloadHeaders(
+        var headers = AdminFormController.downloadHeaders(
             type: "application/xml; charset=utf-8", filename: "\(ZipNames.safe(instance.id)).xml")
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: instance.xml)))

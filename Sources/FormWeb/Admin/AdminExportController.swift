@@ -3,13 +3,23 @@ import FormStore
 import Foundation
 import Hummingbird
 
-extension AdminFormsController {
+/// The form page's Export section: the download of a form's objects (a GET: it changes nothing).
+struct AdminExportController {
+    let exports: ObjectExports
+    /// Where dates without a time are read.
+    let timeZone: TimeZone
+    let page: AdminFormPage
+
+    func addRoutes(to form: RouterGroup<AppRequestContext>) {
+        form.get("export", use: export)
+    }
+
     /// `GET /admin/forms/{id}/export?format=csv|jsonl|zip&since=&until=&header=`: the Export
     /// section's form (a GET: it changes nothing). The download itself, as the JSON API sends it;
     /// a date it cannot read answers 422 with the form page, the error linked and the dates kept.
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
-        let form = try await requireForm(context)
+        let form = try context.form
         let parameters = ExportDownload.parameters(request)
         do throws(ExportQuery.Refusal) {
             let query = try ExportQuery.read(parameters, timeZone: timeZone)
@@ -19,7 +29,7 @@ extension AdminFormsController {
             return format.response(form: form, query: query, exports: exports, logger: context.logger)
         } catch {
             let section = ExportSection(formID: form.id, entered: parameters, refusal: error)
-            return try await formPage(form, viewer: viewer, export: section, status: .unprocessableContent)
+            return try await page(form, viewer: viewer, export: section, status: .unprocessableContent)
         }
     }
 }

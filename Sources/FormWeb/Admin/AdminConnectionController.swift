@@ -8,7 +8,18 @@ import Hummingbird
 /// modes of its forms, disconnecting (`../shared/spec/odata-service.md`, "Connection"). The
 /// checks are those of `PUT /api/forms/{id}/connection` (``ConnectionAPIController``); the
 /// secret is read, passed on, and never written into a page.
-extension AdminFormsController {
+struct AdminConnectionController {
+    let forms: FormStore
+    let connections: ConnectionStore
+    let service: ServiceConnections
+    let page: AdminFormPage
+
+    func addRoutes(to form: RouterGroup<AppRequestContext>) {
+        form.post("connection", use: connect)
+        form.post("connection/mode", use: setModes)
+        form.post("connection/delete", use: disconnect)
+    }
+
     /// `POST /admin/forms/{id}/connection`: `action=test` tests (fetches the service's
     /// `$metadata` and compares it with the import) and shows the drift report, storing nothing;
     /// `action=connect` tests and stores, then 303 back to the page. 422 with the page again when
@@ -16,7 +27,7 @@ extension AdminFormsController {
     @Sendable func connect(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.viewer
         let fields = try await FormBody.verifiedFields(request, viewer: viewer)
-        let form = try await requireForm(context)
+        let form = try context.form
         guard form.sourceKind != .native else { throw HTTPError(.notFound) }
         var entered = ServiceConnectionForm(fields: fields)
         let secret = fields["secret"]?.first ?? ""
@@ -26,7 +37,7 @@ extension AdminFormsController {
         let mode = ServiceMode(rawValue: entered.mode)
         if mode == nil { entered.errors["mode"] = "Choose service or local for the import's forms." }
         guard let auth, let mode else {
-            return try await formPage(
+            return try await page(
                 form, viewer: viewer, entered: entered, secretTyped: !secret.isEmpty, status: .unprocessableContent)
         }
         // The page has no controls for the CA file and the time limit: a change keeps the stored ones.
@@ -47,7 +58,7 @@ extension AdminFormsController {
                 let notice =
                     "Test passed: the service answered; nothing was stored. "
                     + (drift.isEmpty ? "No drift." : "The drift report is in the Service section.")
-                return try await formPage(
+                return try await page(
                     form, viewer: viewer, notice: notice, entered: entered, tested: drift,
                     secretTyped: !secret.isEmpty)
             }
@@ -57,7 +68,7 @@ extension AdminFormsController {
         case .failed(let message):
             entered.errors["url"] = message
         }
-        return try await formPage(
+        return try await page(
             form, viewer: viewer, entered: entered, secretTyped: !secret.isEmpty, status: .unprocessableContent)
     }
 
@@ -65,7 +76,7 @@ extension AdminFormsController {
     /// (`service` or `local`); 303 back to the page.
     @Sendable func setModes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fields = try await FormBody.verifiedFields(request, viewer: try context.viewer)
-        let form = try await requireForm(context)
+        let form = try context.form
         guard let id = form.service?.connectionID, let connection = try await connections.connection(id: id) else {
             throw HTTPError(.conflict, message: "\(form.id) is not connected to a service.")
         }
@@ -85,26 +96,9 @@ extension AdminFormsController {
     /// connection and its secret; 303 back to the page.
     @Sendable func disconnect(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await FormBody.verifiedFields(request, viewer: try context.viewer)
-        let form = try await requireForm(context)
+        let form = try context.form
         if let id = form.service?.connectionID { try await connections.disconnect(id: id) }
         return Response.seeOther("/admin/forms/\(form.id)?done=disconnected#service")
-    }
-
-    /// The section for an OData form; nil for a native one.
-    func serviceSection(
-        _ form: StoredForm, entered: ServiceConnectionForm?, tested: ServiceDrift?, secretTyped: Bool
-    ) async throws -> ServiceSection? {
-        guard form.sourceKind != .native else { return nil }
-        var stored: StoredConnection?
-        if let id = form.service?.connectionID { stored = try await connections.connection(id: id) }
-        var titles: [String: String] = [:]
-        for formID in stored?.modes.keys.sorted() ?? [] {
-            titles[formID] = try? await forms.latest(formID: formID)?.schema().title
-        }
-        return ServiceSection(
-            formID: form.id, stored: stored, titles: titles,
-            unknown: try await objects.unknownOutcomes(formIDs: [form.id]), entered: entered, test: tested,
-            secretTyped: secretTyped)
     }
 
     private static func nonEmpty(_ text: String) -> String? {
