@@ -74,9 +74,7 @@ package struct ODataJSON: Sendable, Hashable {
         case (.duration(let duration), _): return .string(duration.description)
         case (.binary(let bytes), .v2): return .string(Data(bytes).base64EncodedString())
         case (.binary(let bytes), .v4):
-            return .string(
-                Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                    .replacingOccurrences(of: "/", with: "_"))
+            return .string(Base64URL.encode(bytes, padded: true))
         }
     }
 
@@ -139,9 +137,7 @@ package struct ODataJSON: Sendable, Hashable {
                 }
                 return nil
             case .binary:
-                let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-                let padded = standard + String(repeating: "=", count: (4 - standard.count % 4) % 4)
-                return Data(base64Encoded: padded).map { .binary(Array($0)) }
+                return Base64URL.decode(text).map { .binary($0) }
             default: break
             }
             return try? EdmValue(text: text, type: type, property: "", timeZone: timeZone)

@@ -37,7 +37,7 @@ package enum ODataLiteral {
         case (.duration(let duration), .v2): return "time'\(duration)'"
         case (.duration(let duration), .v4): return "duration'\(duration)'"
         case (.binary(let bytes), .v2): return "X'" + bytes.map { hexByte($0) }.joined() + "'"
-        case (.binary(let bytes), .v4): return "binary'\(base64URL(bytes))'"
+        case (.binary(let bytes), .v4): return "binary'\(Base64URL.encode(bytes, padded: true))'"
         }
     }
 
@@ -94,12 +94,6 @@ package enum ODataLiteral {
     private static func hexByte(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }
-
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
     }
 }
 

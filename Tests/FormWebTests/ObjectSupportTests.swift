@@ -46,7 +46,7 @@ struct ObjectSupportTests {
         let other = SignedPrefill(secret: ServerSecret(key: SymmetricKey(data: Data(repeating: 8, count: 32))))
         #expect(other.open(seal, formID: "f", version: 2) == nil)
         // A different payload under the same mac fails.
-        let forged = CSRF.base64URL(Data(#"{"task":["EVIL"]}"#.utf8)) + "." + seal.split(separator: ".")[1]
+        let forged = Base64URL.encode(Data(#"{"task":["EVIL"]}"#.utf8)) + "." + seal.split(separator: ".")[1]
         #expect(prefill.open(forged, formID: "f", version: 2) == nil)
     }
 

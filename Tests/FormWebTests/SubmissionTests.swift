@@ -193,7 +193,7 @@ struct SubmissionTests {
             // A seal with its payload swapped for other values no longer verifies: the default (none) is used.
             let page = try await browser.get("/forms/new-thing/new?task=T-1001")
             let seal = try #require(page.prefill)
-            let forged = CSRF.base64URL(Data(#"{"task":["EVIL"]}"#.utf8)) + "." + seal.split(separator: ".")[1]
+            let forged = Base64URL.encode(Data(#"{"task":["EVIL"]}"#.utf8)) + "." + seal.split(separator: ".")[1]
             let tampered = try await browser.post(
                 "/forms/new-thing",
                 [("_csrf", page.csrf ?? ""), ("_prefill", forged), ("title", "Two"), ("task", "EVIL")])

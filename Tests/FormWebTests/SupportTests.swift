@@ -99,7 +99,19 @@ struct SupportTests {
                 .replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
-            #expect(CSRF.base64URL(data) == foundation)
+            #expect(Base64URL.encode(data) == foundation)
+            #expect(
+                Base64URL.encode(data, padded: true)
+                    == data.base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
+            // Read back with or without its padding.
+            #expect(Base64URL.decode(foundation) == Array(data))
+            #expect(Base64URL.decode(Base64URL.encode(data, padded: true)) == Array(data))
+        }
+        // Anything else is no base64url: another alphabet's characters, a misplaced or extra `=`,
+        // a length no encoding has.
+        for bad in ["ab+c", "ab/c", "a=bc", "abcde", "ab===", "a", "abc=d"] {
+            #expect(Base64URL.decode(bad) == nil, "\(bad)")
         }
     }
 

@@ -1,3 +1,4 @@
+import FormModel
 import Foundation
 
 /// A place in a list that a link pages from: the key of an entry and which way to go. Links
@@ -18,7 +19,7 @@ package struct ListCursor<Key: ListKey>: Sendable, Hashable {
     /// The cursor a link carries, or nil for anything that is not one (a wrong length, a byte
     /// that is no direction, a key the list could not have made).
     package init?(token: String) {
-        guard token.utf8.count <= Self.longestToken, let bytes = Self.decodeBase64URL(token),
+        guard token.utf8.count <= Self.longestToken, let bytes = Base64URL.decode(token),
             let first = bytes.first, let direction = PageDirection(rawValue: first),
             let key = Key(listKeyBytes: bytes.dropFirst())
         else { return nil }
@@ -27,20 +28,11 @@ package struct ListCursor<Key: ListKey>: Sendable, Hashable {
 
     /// The text a link carries: base64url without padding.
     package var token: String {
-        Data([direction.rawValue] + key.listKeyBytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode([direction.rawValue] + key.listKeyBytes)
     }
 
     /// No key is longer than a form id (100 bytes), so no cursor is longer than this.
     static var longestToken: Int { 200 }
-
-    private static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0.isBase64URL }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
-    }
 }
 
 /// Which way a page goes from its cursor, in the list's own order.
@@ -56,15 +48,4 @@ package protocol ListKey: Sendable, Hashable {
     var listKeyBytes: [UInt8] { get }
     /// The key from a cursor's bytes, or nil when they cannot be one.
     init?(listKeyBytes: ArraySlice<UInt8>)
-}
-
-extension UInt8 {
-    fileprivate var isBase64URL: Bool {
-        switch self {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import FormModel
 import FormStore
 import Foundation
 import Hummingbird
@@ -28,14 +29,14 @@ package struct CSRF: Sendable {
     /// 32 random bytes, base64url without padding: a browser id, a session's CSRF key, a
     /// create view's one-time token.
     static func randomID() -> String {
-        RandomBytes.with(32) { base64URL($0) }
+        RandomBytes.with(32) { Base64URL.encode($0) }
     }
 
     /// The token for a browser id: HMAC-SHA256(secret, id), base64url without padding.
     /// - Parameter keep: keep the token for the next request (a new browser's id may never
     ///   come back: its token is not kept yet).
     package func token(for id: String, keep: Bool = true) -> String {
-        let make = { secret.authenticationCode(for: Data(id.utf8)).withUnsafeBytes { Self.base64URL($0) } }
+        let make = { secret.authenticationCode(for: Data(id.utf8)).withUnsafeBytes { Base64URL.encode($0) } }
         return keep ? recent.value(for: id, make: make) : make()
     }
 
@@ -84,33 +85,4 @@ package struct CSRF: Sendable {
             }
     }
 
-    /// Base64url without padding (RFC 4648, section 5), written from the bytes in one pass: every
-    /// page derives its CSRF token, and Foundation's base64 and its clean-up took a tenth of a
-    /// request's instructions.
-    static func base64URL(_ data: Data) -> String {
-        data.withUnsafeBytes { base64URL($0) }
-    }
-
-    static func base64URL(_ bytes: UnsafeRawBufferPointer) -> String {
-        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-        let count = (bytes.count * 8 + 5) / 6
-        return String(unsafeUninitializedCapacity: count) { out in
-            alphabet.withUTF8Buffer { letters in
-                var written = 0
-                var index = 0
-                while index < bytes.count {
-                    let a = UInt32(bytes[index])
-                    let b = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
-                    let c = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
-                    let group = a << 16 | b << 8 | c
-                    for shift in stride(from: 18, through: 0, by: -6) where written < count {
-                        out[written] = letters[Int(group >> UInt32(shift) & 0x3F)]
-                        written += 1
-                    }
-                    index += 3
-                }
-            }
-            return count
-        }
-    }
 }

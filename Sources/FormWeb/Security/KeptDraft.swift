@@ -30,16 +30,13 @@ package struct KeptDraft: Sendable {
     func seal(_ draft: ServiceDraft, formID: String, owner: String, now: Date = Date()) -> String {
         let payload = Payload(form: formID, owner: owner, draft: draft, kept: Int(now.timeIntervalSince1970))
         let json = (try? JSONEncoder().encode(payload)) ?? Data()
-        return CSRF.base64URL(json) + "." + CSRF.base64URL(mac(json))
+        return Seal(secret: secret).seal(json, context: Self.context)
     }
 
     /// The sealed draft, or nil when the token is missing, altered, older than ``lifetime``, or
     /// made for another form or another viewer.
     func open(_ token: String?, formID: String, owner: String, now: Date = Date()) -> ServiceDraft? {
-        guard let token else { return nil }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let json = SignedPrefill.decode(parts[0]), let given = SignedPrefill.decode(parts[1]),
-            CSRF.constantTimeEqual(CSRF.base64URL(given), CSRF.base64URL(mac(json))),
+        guard let json = Seal(secret: secret).open(token, context: Self.context),
             let payload = try? JSONDecoder().decode(Payload.self, from: json),
             payload.form == formID, payload.owner == owner,
             now.timeIntervalSince1970 - TimeInterval(payload.kept) < Self.lifetime
@@ -47,9 +44,5 @@ package struct KeptDraft: Sendable {
         return payload.draft
     }
 
-    private func mac(_ json: Data) -> Data {
-        var message = Data("fieldwork-draft\u{0}".utf8)
-        message.append(json)
-        return Data(secret.authenticationCode(for: message))
-    }
+    private static let context = "fieldwork-draft\u{0}"
 }

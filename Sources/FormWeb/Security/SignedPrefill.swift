@@ -1,4 +1,3 @@
-import Crypto
 import FormStore
 import Foundation
 
@@ -27,9 +26,7 @@ package struct SignedPrefill: Sendable {
     /// `base64url(JSON values).base64url(mac)`; the JSON has sorted keys, so equal values seal equally.
     package func seal(formID: String, version: Int, values: [String: [String]]) -> String {
         recent.value(for: SealKey(formID: formID, version: version, values: values)) {
-            let payload = Data(Self.json(values))
-            return CSRF.base64URL(payload) + "."
-                + CSRF.base64URL(mac(formID: formID, version: version, payload: payload))
+            Seal(secret: secret).seal(Data(Self.json(values)), context: Self.context(formID: formID, version: version))
         }
     }
 
@@ -43,28 +40,13 @@ package struct SignedPrefill: Sendable {
 
     /// The sealed values, or nil when the seal is missing, altered, or made for another form or version.
     package func open(_ seal: String?, formID: String, version: Int) -> [String: [String]]? {
-        guard let seal else { return nil }
-        let parts = seal.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = Self.decode(parts[0]), let given = Self.decode(parts[1]) else {
-            return nil
-        }
-        // Constant time, like the CSRF check.
-        guard CSRF.constantTimeEqual(given, mac(formID: formID, version: version, payload: payload)) else {
-            return nil
-        }
+        guard let payload = Seal(secret: secret).open(seal, context: Self.context(formID: formID, version: version))
+        else { return nil }
         return try? JSONDecoder().decode([String: [String]].self, from: payload)
     }
 
-    private func mac(formID: String, version: Int, payload: Data) -> Data {
-        // NUL separators: no form id, version and payload can run into each other.
-        var message = Data("fieldwork-prefill\u{0}\(formID)\u{0}\(version)\u{0}".utf8)
-        message.append(payload)
-        return Data(secret.authenticationCode(for: message))
-    }
-
-    static func decode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+    /// NUL separators: no form id, version and payload can run into each other.
+    private static func context(formID: String, version: Int) -> String {
+        "fieldwork-prefill\u{0}\(formID)\u{0}\(version)\u{0}"
     }
 }
