@@ -1,4 +1,5 @@
 import FormModel
+import FormXML
 import Foundation
 
 /// Converts between wall-clock values and instants without `DateFormatter`, whose output depends
@@ -54,25 +55,12 @@ package enum CivilTime {
     }
 
     private static func days(_ date: LocalDate) -> Int64 {
-        let y = Int64(date.month <= 2 ? date.year - 1 : date.year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(date.month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(date.day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        Int64(CivilDays.days(year: date.year, month: date.month, day: date.day))
     }
 
     private static func date(days: Int64) -> LocalDate? {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return LocalDate(year: Int(year), month: Int(month), day: Int(day))
+        guard let days = Int(exactly: days) else { return nil }
+        let (year, month, day) = CivilDays.date(days: days)
+        return LocalDate(year: year, month: month, day: day)
     }
 }

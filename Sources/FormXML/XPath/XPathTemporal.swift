@@ -25,27 +25,12 @@ enum XPathTemporal: Equatable {
         var month: Int
         var day: Int
 
-        /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`), exact for any year.
-        var daysSinceEpoch: Int {
-            let y = month <= 2 ? year - 1 : year
-            let era = (y >= 0 ? y : y - 399) / 400
-            let yearOfEra = y - era * 400
-            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-            return era * 146_097 + dayOfEra - 719_468
-        }
+        /// Days since 1970-01-01, exact for any year (``CivilDays``).
+        var daysSinceEpoch: Int { CivilDays.days(year: year, month: month, day: day) }
 
-        /// The date `days` after 1970-01-01 (`civil_from_days`).
+        /// The date `days` after 1970-01-01.
         init(daysSinceEpoch days: Int) {
-            let z = days + 719_468
-            let era = (z >= 0 ? z : z - 146_096) / 146_097
-            let dayOfEra = z - era * 146_097
-            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-            let mp = (5 * dayOfYear + 2) / 153
-            day = dayOfYear - (153 * mp + 2) / 5 + 1
-            month = mp < 10 ? mp + 3 : mp - 9
-            year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            (year, month, day) = CivilDays.date(days: days)
         }
 
         init?(year: Int, month: Int, day: Int) {
