@@ -50,6 +50,8 @@ package struct FieldworkConfiguration: Sendable {
     package var codeClock: @Sendable () -> Date = { Date() }
     /// Counts the create and edit views whose plans are built; tests read it.
     package var builtViews = BuiltViews()
+    /// Given the application's change feed once it is made; tests wait on it.
+    package var onChangeFeed: (@Sendable (ChangeFeed) -> Void)?
     /// The address people use (`FIELDWORK_PUBLIC_URL`, `https://forms.example.com`): behind
     /// HTTPS, the cookies are `Secure` and `__Host-` (``CookiePolicy``), pages send
     /// `Strict-Transport-Security`, and a state-changing request must come from this origin

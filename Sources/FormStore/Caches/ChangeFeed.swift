@@ -32,6 +32,15 @@ package final class ChangeFeed: Sendable {
     private let listeners = Mutex<[@Sendable (CacheChange) -> Void]>([])
     private let position = Mutex<Position?>(nil)
 
+    /// The newest row this instance has read (nil before its first read): what a test waits for
+    /// to know every change made so far has reached the caches.
+    package var lastRead: Int? { position.withLock { $0?.last } }
+
+    /// The newest row in the feed now, as any instance may write it.
+    package func newest(on db: any Database) async throws -> Int {
+        try await ChangeRecord.query(on: db).max(\.$id) ?? 0
+    }
+
     /// The newest row seen, and the rows of the window before it already applied.
     private struct Position {
         var last: Int

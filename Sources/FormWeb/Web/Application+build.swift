@@ -92,6 +92,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     // Form heads, the form list, sessions and accounts are read from memory in the steady
     // state; every instance follows the database's change feed to drop what another one changed.
     let heads = CachedFormHeads(store, feed: database.feed)
+    configuration.onChangeFeed?(database.feed)
     // Secrets (of service connections, of webhook endpoints) are sealed with a key that is not in
     // the database. Connected OData forms: one HTTP client for every connection (and every
     // webhook delivery).
