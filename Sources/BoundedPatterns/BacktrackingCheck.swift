@@ -141,6 +141,9 @@ public enum BacktrackingCheck {
                 let start = position
                 var item = try atom()
                 try quantifier(&item)
+                // An escape or group cut short by the end of the pattern (`\p`, `(?#…`) may have
+                // stepped past it: malformed, not a slice out of range.
+                guard position <= characters.count else { throw Malformed() }
                 item.text = String(characters[start..<position])
                 result[result.count - 1].append(item)
             }

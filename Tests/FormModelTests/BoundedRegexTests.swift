@@ -98,6 +98,11 @@ struct BoundedRegexTests {
         ]
         for pattern in safe { #expect(BacktrackingCheck.risk(in: pattern) == nil, "\(pattern)") }
         #expect(BacktrackingCheck.risk(in: "x(a+)+y") == "(a+)+")
+        // Escapes and groups cut short by the pattern's end are read as malformed, never past it
+        // (the fuzzer's find: `\p` at the end of a nested group).
+        for cut in ["(\\0z-sry\u{bc}\u{1}(\\p", "(\\p", "((?#", "(?<name", "(a|\\"] {
+            #expect(BacktrackingCheck.risk(in: cut) == nil, "\(cut)")
+        }
     }
 
     @Test("a spec's pattern that can backtrack breaks a rule of every form, with what to do")
