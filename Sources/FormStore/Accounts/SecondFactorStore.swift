@@ -1,5 +1,6 @@
 import Crypto
 import FluentKit
+import FormModel
 import Foundation
 import SQLKit
 
@@ -86,7 +87,7 @@ package struct SecondFactorStore: Sendable {
         return try await change(id, whenGone: nil) { record, _ -> Int? in
             var digests = (record.recoveryCodes ?? "").split(separator: " ").map(String.init)
             guard record.totpSecret != nil,
-                let index = digests.firstIndex(where: { Self.constantTimeEqual($0, wanted) })
+                let index = digests.firstIndex(where: { ConstantTime.equal($0, wanted) })
             else { return nil }
             digests.remove(at: index)
             record.recoveryCodes = digests.joined(separator: " ")
@@ -153,11 +154,4 @@ package struct SecondFactorStore: Sendable {
     }
 
     static func context(_ id: UUID) -> String { "totp:" + id.uuidString.lowercased() }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

@@ -1,3 +1,4 @@
+import FormModel
 import FormStore
 import Foundation
 import Hummingbird
@@ -65,7 +66,7 @@ package struct Viewer: Sendable {
     /// Throws 403 unless `submitted` is this viewer's token (compared in constant time). A viewer
     /// whose browser brought no cookie can never pass: its id was made up for this request.
     package func requireToken(_ submitted: String?) throws {
-        guard account != nil || newBrowserCookie == nil, let submitted, CSRF.constantTimeEqual(submitted, csrfToken)
+        guard account != nil || newBrowserCookie == nil, let submitted, ConstantTime.equal(submitted, csrfToken)
         else {
             throw HTTPError(.forbidden, message: Self.tokenRefusal)
         }

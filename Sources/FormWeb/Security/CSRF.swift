@@ -43,26 +43,7 @@ package struct CSRF: Sendable {
     /// Whether a submitted token belongs to the browser id in the cookie; compares in constant time.
     package func verify(token: String?, cookie: String?) -> Bool {
         guard let token, let cookie, !cookie.isEmpty else { return false }
-        return Self.constantTimeEqual(token, self.token(for: cookie))
-    }
-
-    /// Whether two secrets are equal, in a time that depends on their lengths only.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
-        for i in 0..<max(x.count, y.count) {
-            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
-        }
-        return difference == 0
-    }
-
-    /// Whether two MACs are equal, in a time that depends on their lengths only.
-    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
+        return ConstantTime.equal(token, self.token(for: cookie))
     }
 
     /// The browser id from a request's cookie, or a new one with the cookie to set.

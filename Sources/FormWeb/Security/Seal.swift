@@ -24,7 +24,7 @@ struct Seal: Sendable {
         guard parts.count == 2, let payload = Base64URL.decode(parts[0]), let given = Base64URL.decode(parts[1])
         else { return nil }
         let data = Data(payload)
-        guard CSRF.constantTimeEqual(Data(given), mac(data, context: context)) else { return nil }
+        guard ConstantTime.equal(Data(given), mac(data, context: context)) else { return nil }
         return data
     }
 

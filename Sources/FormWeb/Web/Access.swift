@@ -1,3 +1,4 @@
+import FormModel
 import FormStore
 import Foundation
 import Hummingbird
@@ -121,7 +122,7 @@ struct AdminTokenMiddleware: RouterMiddleware {
         -> Response
     {
         guard let presented = Self.bearerToken(request) else { return try await next(request, context) }
-        guard let adminToken, CSRF.constantTimeEqual(presented, adminToken) else {
+        guard let adminToken, ConstantTime.equal(presented, adminToken) else {
             var response = try JSONResponse.make(
                 APIMessage("The bearer token is not the admin token; send the right one, or none."),
                 status: .unauthorized)
