@@ -26,15 +26,14 @@ struct SecondFactorTests {
         let now = Date(timeIntervalSince1970: 1_111_111_111)
         let before = SecondFactors.code(secret: secret, at: now - 30)
         let after = SecondFactors.code(secret: secret, at: now + 30)
-        #expect(SecondFactors.steps(matching: before, secret: secret, at: now) == [1_111_111_111 / 30 - 1])
-        #expect(
-            SecondFactors.steps(matching: "\(after.prefix(3)) \(after.dropFirst(3))", secret: secret, at: now) == [
-                1_111_111_111 / 30 + 1
-            ])
-        #expect(
-            SecondFactors.steps(matching: SecondFactors.code(secret: secret, at: now + 60), secret: secret, at: now)
-                .isEmpty)
-        #expect(SecondFactors.steps(matching: "12345", secret: secret, at: now).isEmpty)
+        func steps(_ typed: String) -> [Int64] {
+            SecondFactors.sixDigits(typed).map { SecondFactors.steps(matching: $0, secret: secret, at: now) } ?? []
+        }
+        #expect(steps(before) == [1_111_111_111 / 30 - 1])
+        #expect(steps("\(after.prefix(3)) \(after.dropFirst(3))") == [1_111_111_111 / 30 + 1])
+        #expect(steps(SecondFactors.code(secret: secret, at: now + 60)).isEmpty)
+        #expect(SecondFactors.sixDigits("12345") == nil && SecondFactors.sixDigits("12345x") == nil)
+        #expect(SecondFactors.sixDigits("012 345") == 12345 && SecondFactors.sixDigits("１２３４５６") == nil)
         #expect(SecondFactors.grouped("GEZDGNBVGY3TQOJQ") == "GEZD GNBV GY3T QOJQ")
         #expect(Self.base32Decode("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ") == secret)
         let code = SecondFactors.makeRecoveryCode()

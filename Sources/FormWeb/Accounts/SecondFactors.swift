@@ -51,10 +51,11 @@ struct SecondFactors: Sendable {
         return Enrolment(link: link, key: Self.grouped(key))
     }
 
-    /// Turns the factor on when `code` is right for the secret being enrolled: its recovery
-    /// codes, to be shown once; nil when the code is wrong (or no enrolment is under way). Every
-    /// session of the account ends: the caller gives its browser a new one.
-    func confirm(_ code: String, for account: Account) async throws -> [String]? {
+    /// Turns the factor on when `code` (a code's value, as ``sixDigits(_:)`` reads it) is right
+    /// for the secret being enrolled: its recovery codes, to be shown once; nil when the code is
+    /// wrong (or no enrolment is under way). Every session of the account ends: the caller gives
+    /// its browser a new one.
+    func confirm(_ code: Int, for account: Account) async throws -> [String]? {
         guard let secret = try await store.pendingSecret(of: account.id),
             let step = Self.steps(matching: code, secret: secret, at: now()).last
         else { return nil }
@@ -78,9 +79,9 @@ struct SecondFactors: Sendable {
 
     /// Checks and spends a code of the account's: six digits from the app, or a recovery code.
     func check(_ typed: String, for account: Account) async throws -> Verdict {
-        if let digits = Self.sixDigits(typed) {
+        if let value = Self.sixDigits(typed) {
             guard let factor = try await store.secret(of: account.id) else { return .wrong }
-            let steps = Self.steps(matching: digits, secret: factor.secret, at: now())
+            let steps = Self.steps(matching: value, secret: factor.secret, at: now())
             guard let step = steps.last else { return .wrong }
             if let last = factor.lastStep, step <= last { return .spent }
             return try await store.accept(step: step, of: account.id) ? .code : .spent
@@ -97,9 +98,9 @@ struct SecondFactors: Sendable {
         return try await store.replaceRecoveryCodes(with: codes, of: account.id) ? codes : nil
     }
 
-    /// The time steps within the window around `date` whose code for `secret` is `code`, oldest first.
-    static func steps(matching code: String, secret: String, at date: Date) -> [Int64] {
-        guard let wanted = sixDigits(code).flatMap({ Int($0) }) else { return [] }
+    /// The time steps within the window around `date` whose code for `secret` is `wanted` (a code's
+    /// value, as ``sixDigits(_:)`` reads it), oldest first.
+    static func steps(matching wanted: Int, secret: String, at date: Date) -> [Int64] {
         let totp = TOTP(secret: secret, length: 6, timeStep: timeStep)
         let current = Int64(date.timeIntervalSince1970) / Int64(timeStep)
         return (current - window...current + window).filter { step in
@@ -107,10 +108,15 @@ struct SecondFactors: Sendable {
         }
     }
 
-    /// A code as typed without its spaces (apps show `123 456`) when it is six digits, else nil.
-    static func sixDigits(_ typed: String) -> String? {
-        let digits = typed.filter { $0 != " " }
-        return digits.count == 6 && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? digits : nil
+    /// The value of a code as typed, without its spaces (apps show `123 456`), when it is six
+    /// digits, else nil.
+    static func sixDigits(_ typed: String) -> Int? {
+        let digits = typed.utf8.filter { $0 != UInt8(ascii: " ") }
+        guard digits.count == 6 else { return nil }
+        return digits.reduce(into: Optional(0)) { value, byte in
+            value =
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? value.map { $0 * 10 + Int(byte - 48) } : nil
+        }
     }
 
     /// The app's code for `date`, six digits with leading zeros.

@@ -48,17 +48,15 @@ struct AccountController {
         if name.isEmpty { errors.append(FieldError(field: "name", message: "Enter your user name")) }
         if password.isEmpty { errors.append(FieldError(field: "password", message: "Enter your password")) }
         if errors.isEmpty, let held = throttle.attempt(name: name, address: address) {
-            let (seconds, wait) = held.wording
             let whose = held.subject == .name ? "for this user name" : "from your network"
-            errors = [
-                FieldError(field: "name", message: "Too many wrong passwords \(whose): wait \(wait) and try again")
-            ]
-            log["held"] = "\(held.subject == .name ? "user" : "client") for \(seconds) s"
-            context.logger.notice("Sign-in held back", metadata: log)
-            var response = page(
-                viewer: viewer, values: ["name": [name], "next": [next]], errors: errors, status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+            return await held.response(
+                logging: "Sign-in held back", log, to: context.logger,
+                message: { "Too many wrong passwords \(whose): wait \($0) and try again" },
+                render: {
+                    page(
+                        viewer: viewer, values: ["name": [name], "next": [next]],
+                        errors: [FieldError(field: "name", message: $0)], status: .tooManyRequests)
+                })
         }
         if errors.isEmpty {
             guard let account = try await users.authenticate(name: name, password: password) else {
@@ -122,14 +120,13 @@ struct AccountController {
         }
         guard errors.isEmpty else { return passwordPage(viewer: viewer, errors: errors, status: .unprocessableContent) }
         if let held = throttle.attempt(name: account.name, address: context.clientAddress) {
-            let (seconds, wait) = held.wording
-            context.logger.notice("Password change held back", metadata: log)
-            var response = passwordPage(
-                viewer: viewer,
-                errors: [FieldError(field: "current", message: "Too many wrong passwords: wait \(wait) and try again")],
-                status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+            return await held.response(
+                logging: "Password change held back", log, to: context.logger,
+                message: { "Too many wrong passwords: wait \($0) and try again" },
+                render: {
+                    passwordPage(
+                        viewer: viewer, errors: [FieldError(field: "current", message: $0)], status: .tooManyRequests)
+                })
         }
         guard try await users.authenticate(name: account.name, password: current) != nil else {
             context.logger.notice("Password change refused: wrong current password", metadata: log)

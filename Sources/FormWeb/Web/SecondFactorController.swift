@@ -58,9 +58,7 @@ struct SecondFactorController {
             return Response.seeOther("/login?next=\(LocalPath.percentEncoded(next))")
         }
         let typed = (fields["code"]?.first ?? "").trimmingCharacters(in: .whitespaces)
-        var log: Logger.Metadata = [
-            "user": "\(account.name)", "client": "\(context.clientAddress ?? "unknown")", "account": "\(account.id)",
-        ]
+        var log = Self.metadata(of: account, context: context)
         func refused(_ message: String, status: HTTPResponse.Status = .unprocessableContent) -> Response {
             page(
                 codePage, viewer: viewer, values: ["next": [next]],
@@ -68,13 +66,10 @@ struct SecondFactorController {
         }
         guard !typed.isEmpty else { return refused("Enter the code from your authenticator app") }
         if let held = throttle.attempt(name: account.name, address: context.clientAddress) {
-            let (seconds, wait) = held.wording
-            log["held"] = "\(held.subject == .name ? "user" : "client") for \(seconds) s"
-            context.logger.notice("Sign-in code held back", metadata: log)
-            var response = refused(
-                "Too many wrong codes or passwords: wait \(wait) and try again", status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+            return await held.response(
+                logging: "Sign-in code held back", log, to: context.logger,
+                message: { "Too many wrong codes or passwords: wait \($0) and try again" },
+                render: { refused($0, status: .tooManyRequests) })
         }
         switch try await factors.check(typed, for: account) {
         case .wrong:
@@ -122,12 +117,12 @@ struct SecondFactorController {
         let fields = try await FormBody.verifiedFields(request, viewer: viewer)
         let typed = fields["code"]?.first ?? ""
         guard !account.hasSecondFactor else { return Response.seeOther("/account/two-factor") }
-        guard SecondFactors.sixDigits(typed) != nil else {
+        guard let code = SecondFactors.sixDigits(typed) else {
             return try await settings(
                 account: account, viewer: viewer,
                 errors: [.enrol: "Enter the 6-digit code your authenticator app shows for Fieldwork"])
         }
-        guard let codes = try await factors.confirm(typed, for: account) else {
+        guard let codes = try await factors.confirm(code, for: account) else {
             return try await settings(
                 account: account, viewer: viewer,
                 errors: [
@@ -138,7 +133,7 @@ struct SecondFactorController {
         try await renewal.renew(
             AppSession(userID: account.id, csrfKey: csrf.makeID()), request: request, context: context)
         context.logger.notice(
-            "Second factor turned on", metadata: ["user": "\(account.name)", "account": "\(account.id)"])
+            "Second factor turned on", metadata: Self.metadata(of: account, context: context))
         return try shownCodes(codes, viewer: viewer, csrfToken: nil, heading: "Two-step sign-in is on")
     }
 
@@ -150,7 +145,7 @@ struct SecondFactorController {
                 return Response.seeOther("/account/two-factor")
             }
             context.logger.notice(
-                "Recovery codes made again", metadata: ["user": "\(account.name)", "account": "\(account.id)"])
+                "Recovery codes made again", metadata: Self.metadata(of: account, context: context))
             return try shownCodes(codes, viewer: viewer, csrfToken: viewer.csrfToken, heading: "New recovery codes")
         }
     }
@@ -161,9 +156,14 @@ struct SecondFactorController {
         try await withCode(request, context: context, form: .off) { account, _ in
             try await factors.store.remove(of: account.id)
             context.logger.notice(
-                "Second factor turned off", metadata: ["user": "\(account.name)", "account": "\(account.id)"])
+                "Second factor turned off", metadata: Self.metadata(of: account, context: context))
             return Response.seeOther("/account/two-factor?done=off")
         }
+    }
+
+    /// Who a log line is about: the account's name and id, and the client's address.
+    private static func metadata(of account: Account, context: AppRequestContext) -> Logger.Metadata {
+        ["user": "\(account.name)", "client": "\(context.clientAddress ?? "unknown")", "account": "\(account.id)"]
     }
 
     /// Runs `body` when the form brought a right code (the app's or a recovery code), else
@@ -182,16 +182,18 @@ struct SecondFactorController {
                 account: account, viewer: viewer, errors: [form: "Enter the code from your authenticator app"])
         }
         if let held = throttle.attempt(name: account.name, address: context.clientAddress) {
-            let (seconds, wait) = held.wording
-            var response = try await settings(
-                account: account, viewer: viewer,
-                errors: [form: "Too many wrong codes or passwords: wait \(wait) and try again"],
-                status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+            return try await held.response(
+                logging: "Two-step sign-in setting held back", Self.metadata(of: account, context: context),
+                to: context.logger,
+                message: { "Too many wrong codes or passwords: wait \($0) and try again" },
+                render: {
+                    try await settings(account: account, viewer: viewer, errors: [form: $0], status: .tooManyRequests)
+                })
         }
         switch try await factors.check(typed, for: account) {
         case .wrong, .spent:
+            context.logger.notice(
+                "Two-step sign-in setting refused: wrong code", metadata: Self.metadata(of: account, context: context))
             return try await settings(
                 account: account, viewer: viewer,
                 errors: [form: "The code is wrong or has expired: enter the code your app shows now"])
