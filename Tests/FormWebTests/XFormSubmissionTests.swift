@@ -190,7 +190,7 @@ struct XFormSubmissionTests {
     func judgedOffTheRequestThreads() async {
         // Handlers run on Swift's cooperative pool (a thread per core): work there holds requests.
         #expect(!Self.threadName().contains("TP-#"))
-        let name = await ObjectSubmissions.offLoop { Self.threadName() }
+        let name = await BlockingWork.run { Self.threadName() }
         #expect(name.contains("TP-#"), "\(name)")
     }
 

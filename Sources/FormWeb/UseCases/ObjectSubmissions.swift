@@ -3,7 +3,6 @@ import FormStore
 import Foundation
 import Hummingbird
 import Logging
-import NIOPosix
 
 /// Creating and updating objects from a submission, whichever transport brought it: the
 /// browser's form (``CreateController``, ``ObjectController``) or the JSON API
@@ -212,7 +211,7 @@ struct ObjectSubmissions: Sendable {
     ) async -> InstanceXML? {
         guard let rules = form.rules else { return nil }
         let checked = result
-        let verdict = await Self.offLoop { rules.judge(checked, session: session) }
+        let verdict = await BlockingWork.run { rules.judge(checked, session: session) }
         for error in verdict.errors {
             Logger(label: "fieldwork.rules").warning(
                 "A rule of form \(form.formID) version \(form.version) could not be evaluated: \(error)")
@@ -391,16 +390,6 @@ extension ObjectSubmissions {
     static func validated(
         _ schema: FormSchema, _ submission: Submission, context: ValidationContext
     ) async -> ValidationResult {
-        await FormValidator.validateOffLoop(schema, submission, context: context) { work in
-            try? await NIOThreadPool.singleton.runIfActive(work)
-        }
-    }
-
-    /// `work` on NIO's blocking pool, never on an event loop: an XForm's rules, whose `regex()`
-    /// calls each may take a few milliseconds on a value made to backtrack, and a large form's
-    /// hundreds of expressions. Inline only when the pool has stopped (the server is stopping).
-    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        if let done = try? await NIOThreadPool.singleton.runIfActive(work) { return done }
-        return work()
+        await FormValidator.validateOffLoop(schema, submission, context: context, elsewhere: BlockingWork.ifRunning)
     }
 }

@@ -20,7 +20,7 @@ extension RenderState {
     mutating func showRules(of form: PreparedForm, viewer: Viewer) async {
         guard form.rules != nil else { return }
         let (session, values) = (RuleSession(form, viewer: viewer), values)
-        guard let verdict = await ObjectSubmissions.offLoop({ form.rulesVerdict(for: values, session: session) })
+        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session) })
         else { return }
         show(verdict, of: form)
     }

@@ -134,7 +134,7 @@ struct FormController {
         let (prepared, session, asked) = (view, RuleSession(view, viewer: try context.viewer), answers)
         let offered =
             prepared.rules?.choicesByAnswers.contains(field) == true
-            ? await ObjectSubmissions.offLoop { prepared.offeredOptions(of: field, for: asked, session: session) }
+            ? await BlockingWork.run { prepared.offeredOptions(of: field, for: asked, session: session) }
             : nil
         let found = search.search(String(query.prefix(200)), page: min(max(page, 1), 10_000), among: offered)
         return try JSONResponse.make(

@@ -21,10 +21,7 @@ final class FormVersions: Sendable {
     static let capacity = 512
 
     struct Key: Hashable {
-        var formID: String
-        var version: Int
-        var listsRevision: Int
-        var usesService: Bool
+        var version: VersionKey
         var mode: FormMode
     }
 
@@ -57,9 +54,7 @@ final class FormVersions: Sendable {
     }
 
     static func key(_ form: StoredForm, mode: FormMode) -> Key {
-        Key(
-            formID: form.id, version: form.version, listsRevision: form.listsRevision, usesService: form.usesService,
-            mode: mode)
+        Key(version: VersionKey(form), mode: mode)
     }
 
     /// The version prepared for `mode`, built the first time.
@@ -89,12 +84,9 @@ final class FormVersions: Sendable {
                 rules: rules),
             expires: source.expires)
         table.withLock { table in
-            // An older lists revision (or mode of service) of the form is stale for every version;
-            // a create view is only ever shown for the newest version.
+            // A create view is only ever shown for the newest version.
             table.removeAll { other, _ in
-                other.formID == key.formID
-                    && (other.listsRevision != key.listsRevision || other.usesService != key.usesService
-                        || (mode == .create && other.mode == .create && other.version != key.version))
+                key.version.makesStale(other.version, latestOnly: mode == .create && other.mode == .create)
             }
             table.set(prepared, for: key)
         }
@@ -125,5 +117,35 @@ final class FormVersions: Sendable {
         // Its lists as the service has them now (or, when it could not be asked, long lists for
         // now): asked again when they expire.
         return ViewSchema(schema, expires: .now + ServiceValueHelps.lifetime)
+    }
+}
+
+/// A stored form version as the caches over it key it: by version, lists revision (an upload
+/// of options is a new one) and whether its value helps come from its service.
+struct VersionKey: Hashable, Sendable {
+    var formID: String
+    var version: Int
+    var listsRevision: Int
+    /// Whether the form's value helps come from its service (connected in mode `service`).
+    var usesService = false
+
+    init(formID: String, version: Int, listsRevision: Int) {
+        self.formID = formID
+        self.version = version
+        self.listsRevision = listsRevision
+    }
+
+    init(_ form: StoredForm) {
+        self.init(formID: form.id, version: form.version, listsRevision: form.listsRevision)
+        usesService = form.usesService
+    }
+
+    /// Whether what a cache keeps under `other` is stale once it keeps something under this key:
+    /// an older lists revision (or mode of service) of the same form is, for every version; with
+    /// `latestOnly` (what is only ever shown for the newest version), so are its other versions.
+    func makesStale(_ other: VersionKey, latestOnly: Bool) -> Bool {
+        other.formID == formID
+            && (other.listsRevision != listsRevision || other.usesService != usesService
+                || (latestOnly && other.version != version))
     }
 }

@@ -21,23 +21,16 @@ final class PlanCache: Sendable {
     static let capacity = 256
 
     private struct Key: Hashable {
-        var formID: String
-        var version: Int
-        var listsRevision: Int
-        /// Whether the form's value helps come from its service (connected in mode `service`).
-        var usesService = false
+        var version: VersionKey
         /// Only for the parent page, which shows "+" unless the form is retired.
         var retired = false
 
         init(formID: String, version: Int, listsRevision: Int) {
-            self.formID = formID
-            self.version = version
-            self.listsRevision = listsRevision
+            self.version = VersionKey(formID: formID, version: version, listsRevision: listsRevision)
         }
 
         init(_ form: StoredForm) {
-            self.init(formID: form.id, version: form.version, listsRevision: form.listsRevision)
-            usesService = form.usesService
+            version = VersionKey(form)
         }
     }
 
@@ -74,16 +67,11 @@ final class PlanCache: Sendable {
         self.built = built
     }
 
-    /// Keeps a plan built for `key`, dropping those of an older lists revision of the form (stale
-    /// for every version) and, with `latestOnly` (pages only ever shown for the newest version),
-    /// those of the form's other versions.
+    /// Keeps a plan built for `key`, dropping those it makes stale (``VersionKey/makesStale(_:latestOnly:)``).
     private static func keep<Plan: Sendable>(
         _ plan: Plan, in table: inout LRUCache<Key, Plan>, for key: Key, latestOnly: Bool = false
     ) {
-        table.removeAll { other, _ in
-            other.formID == key.formID
-                && (other.listsRevision != key.listsRevision || other.usesService != key.usesService || latestOnly)
-        }
+        table.removeAll { other, _ in key.version.makesStale(other.version, latestOnly: latestOnly) }
         table.set(plan, for: key)
     }
 

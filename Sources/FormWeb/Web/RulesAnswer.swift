@@ -40,7 +40,7 @@ struct RulesAnswer: Encodable {
         let received = try await reader.readVerified(request, schema: form.schema, viewer: viewer)
         await reader.discard(received, viewer: viewer)
         let (values, session) = (received.submission.fields, RuleSession(form, viewer: viewer))
-        guard let verdict = await ObjectSubmissions.offLoop({ form.rulesVerdict(for: values, session: session) })
+        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session) })
         else { throw HTTPError(.notFound) }
         let fields = form.schema.allFields.map(\.name)
         let answer = RulesAnswer(

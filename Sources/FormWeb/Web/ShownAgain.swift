@@ -72,7 +72,7 @@ extension SubmissionReader {
         let (form, session, asked) = (view.form, RuleSession(view.form, viewer: viewer), values)
         let verdict =
             form.rules == nil
-            ? nil : await ObjectSubmissions.offLoop { form.rulesVerdict(for: asked, session: session) }
+            ? nil : await BlockingWork.run { form.rulesVerdict(for: asked, session: session) }
         switch reason {
         case .refused(let issues):
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
