@@ -2,7 +2,8 @@ import FormModel
 import Mustache
 
 /// The slots of one field as its templates name them: `{{slot.value}}`, `{{slot.error}}`,
-/// `{{slot.invalid}}`… A name becomes the slot's sentinel when a template asks for it, from one
+/// `{{slot.invalid}}`…, and the control's ids, `{{slot.id}}` and `{{slot.hintID}}`
+/// (``DOMID``). A name becomes the slot's sentinel when a template asks for it, from one
 /// table (``kinds``); a name the field has no use for (`files` on a text field) is empty, and
 /// one no kind has is missing, which the tests of the templates catch.
 final class FieldSlots: MustacheParent {
@@ -66,6 +67,11 @@ final class FieldSlots: MustacheParent {
     ]
 
     func child(named name: String) -> Any? {
+        switch name {
+        case "id": return DOMID.field(self.name)
+        case "hintID": return DOMID.hint(self.name)
+        default: break
+        }
         guard let kind = Self.kinds[name] else { return nil }
         return kind(self).map { registry.sentinel($0) } ?? ""
     }

@@ -24,6 +24,10 @@ final class FieldViewModel: KeyPathContext {
     let hintID: PageText
     /// The id of an attachments field's "Up to 5 files" line.
     let countID: PageText
+    /// The ids of a long list's title, a duration's minutes and a slider's range (``DOMID``).
+    let listTitleID: PageText
+    let minutesID: PageText
+    let rangeID: PageText
     let fieldset: Bool
     let readonly: Bool
     let disabled: Bool
@@ -73,7 +77,8 @@ final class FieldViewModel: KeyPathContext {
         "optionGroups": \.optionGroups, "options": \.options, "segmentsWrap": \.segmentsWrap, "children": \.children,
         "slot": \.slot, "longList": \.longList, "searchName": \.searchName, "optionsURL": \.optionsURL,
         "remote": \.remote, "displayOnly": \.displayOnly, "requiredNow": \.requiredNow, "cellName": \.cellName,
-        "searchedName": \.searchedName, "listTitle": \.listTitle,
+        "searchedName": \.searchedName, "listTitle": \.listTitle, "listTitleID": \.listTitleID,
+        "minutesID": \.minutesID, "rangeID": \.rangeID,
     ]
 
     /// Equal segments fit a 390 px phone while the longest label times the number of segments
@@ -165,7 +170,7 @@ final class FieldViewModel: KeyPathContext {
     private init(_ field: Field, builder: Builder) {
         let registry = builder.registry
         let name = PageText(field.name)
-        let id: PageText = "field-\(name)"
+        let id = PageText(DOMID.field(field.name))
         let computed = builder.computedTexts[field.name]
         let hint = builder.text(computed?.hint, field: field.name) ?? PageText.nonEmpty(field.hint)
         let visibleLabel = PageText.nonEmpty(field.label)
@@ -173,8 +178,8 @@ final class FieldViewModel: KeyPathContext {
         let countLabel = Self.countLabelText(field)
 
         var describedIDs: [String] = []
-        let hintID: PageText = "\(id)-hint"
-        let countID: PageText = "\(id)-count"
+        let hintID = PageText(DOMID.hint(field.name))
+        let countID = PageText(DOMID.count(field.name))
         if hint != nil { describedIDs.append(hintID.text) }
         if countLabel != nil { describedIDs.append(countID.text) }
 
@@ -190,7 +195,7 @@ final class FieldViewModel: KeyPathContext {
         let disabled = readonly && Self.isChoice(field.kind) && !openList
         let longList = builder.schema.isLongList(field)
         // A long list sends no options with the page: its chosen values and matches are slots.
-        let optionGroups = longList ? [] : builder.optionGroups(for: field, id: id, name: name)
+        let optionGroups = longList ? [] : builder.optionGroups(for: field, name: name)
 
         self.name = name
         self.id = id
@@ -217,6 +222,9 @@ final class FieldViewModel: KeyPathContext {
         self.hint = hint.map { [$0] } ?? []
         self.hintID = hintID
         self.countID = countID
+        listTitleID = PageText(DOMID.listTitle(field.name))
+        minutesID = PageText(DOMID.minutes(field.name))
+        rangeID = PageText(DOMID.range(field.name))
         fieldset = Self.usesFieldset(field) && !longList
         self.readonly = readonly && (!Self.isChoice(field.kind) || openList)
         self.disabled = disabled
@@ -405,15 +413,15 @@ extension FieldViewModel.Builder {
     }
 
     /// A choice's options in their groups; the first option takes the field's id.
-    func optionGroups(for field: Field, id: PageText, name: PageText) -> [FieldViewModel.OptionGroupCell] {
+    func optionGroups(for field: Field, name: PageText) -> [FieldViewModel.OptionGroupCell] {
         guard field.kind.hasOptions else { return [] }
         var index = 0
         return schema.optionGroups(for: field).map { group in
             let label = PageText.nonEmpty(group.label)
             let options = group.options.map { option in
                 let value = PageText(option.value)
-                // The first option takes the field's id, so "#field-<name>" links land on a control.
-                let optionID: PageText = index == 0 ? id : "\(id)-\(index)"
+                // The first option takes the field's id, so the error summary's links land on a control.
+                let optionID = PageText(DOMID.option(field.name, index: index))
                 index += 1
                 return FieldViewModel.OptionCell(
                     optionID: optionID, optionValue: value, optionLabel: PageText(option.label),

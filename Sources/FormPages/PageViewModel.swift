@@ -366,7 +366,7 @@ package enum PageViewModel {
             errorSummary = registry.sentinel(PageSlots.ErrorSummary())
             next = FieldSlots("next", registry: registry)
             codeField = FieldSlots(
-                "code", traits: FieldSlots.Traits(describedBy: "field-code-hint"), registry: registry)
+                "code", traits: FieldSlots.Traits(describedBy: DOMID.hint("code")), registry: registry)
         }
     }
 
@@ -390,7 +390,7 @@ package enum PageViewModel {
             errorSummary = registry.sentinel(PageSlots.ErrorSummary())
             currentField = FieldSlots("current", registry: registry)
             passwordField = FieldSlots(
-                "password", traits: FieldSlots.Traits(describedBy: "field-password-hint"), registry: registry)
+                "password", traits: FieldSlots.Traits(describedBy: DOMID.hint("password")), registry: registry)
         }
     }
 

@@ -10,14 +10,12 @@ import Mustache
 final class SlotMarkup: Sendable {
     /// The error summary box; its `{{items}}` are error items.
     let errorSummary: Fragment
-    /// One error in the summary: `{{field}}`, `{{message}}`.
+    /// One error in the summary: `{{href}}` (``DOMID/link(_:)``), `{{message}}`.
     let errorItem: Fragment
     /// An error of no field (a service's message about the whole object): no link.
     let errorNote: Fragment
-    /// The error under a field's cell: `{{errorID}}`, `{{message}}`.
+    /// The error under a field's cell: `{{errorID}}` (``DOMID/error(_:)``), `{{message}}`.
     let fieldError: Fragment
-    /// The id of a field's error message: `{{field}}`.
-    let errorID: Fragment
     /// "Error: " before a page's title while it shows errors.
     let titleError: Fragment
     /// ` value="{{value}}"` on an input.
@@ -77,10 +75,6 @@ final class SlotMarkup: Sendable {
     /// A radio or checkbox of a choice whose options are not in the plan: `{{type}}`, `{{id}}`,
     /// `{{name}}`, `{{value}}`, `{{checked}}`, `{{text}}`.
     let choiceOption: Fragment
-    /// The id of a long value list's option: `{{field}}`, `{{index}}`.
-    let optionID: Fragment
-    /// The id of a choice no longer offered: `{{field}}`, `{{index}}`.
-    let keptID: Fragment
     /// A long value list's search that found nothing: `{{query}}`.
     let noMatches: Fragment
     /// A long value list's search that found more than the page shows: `{{count}}`, `{{total}}`.
@@ -105,7 +99,6 @@ final class SlotMarkup: Sendable {
         errorItem = try slot("error-item")
         errorNote = try slot("error-note")
         fieldError = try slot("field-error")
-        errorID = try slot("error-id")
         titleError = try slot("title-error")
         valueAttribute = try slot("value-attribute")
         checked = try slot("checked")
@@ -135,8 +128,6 @@ final class SlotMarkup: Sendable {
         pagerNewer = try slot("pager-newer")
         pagerOlder = try slot("pager-older")
         choiceOption = try slot("choice-option")
-        optionID = try slot("option-id")
-        keptID = try slot("kept-id")
         noMatches = try slot("no-matches")
         moreMatches = try slot("more-matches")
         keptOption = try slot("kept-option")
@@ -180,22 +171,16 @@ extension SlotMarkup {
     }
 
     /// A radio (or with `several` a checkbox) of a choice whose options are not in the plan,
-    /// its id from `id` (``optionID`` or ``keptID``) and its label written by `text`.
+    /// its id `id` (``DOMID/listOption(_:index:)`` or ``DOMID/keptOption(_:index:)``) and its
+    /// label written by `text`.
     func writeChoice(
-        id: Fragment, field: String, index: Int, several: Bool, value: String, checked: Bool,
+        id: String, field: String, several: Bool, value: String, checked: Bool,
         to buffer: inout PageBuffer, text: (inout PageBuffer) -> Void
     ) {
         choiceOption.write(to: &buffer) { part, buffer in
             switch part {
             case .type: buffer.writeStaticString(several ? "checkbox" : "radio")
-            case .id:
-                id.write(to: &buffer) { part in
-                    switch part {
-                    case .field: field
-                    case .index: String(index + 1)
-                    default: nil
-                    }
-                }
+            case .id: HTML.writeEscaped(id, to: &buffer)
             case .name: HTML.writeEscaped(field, to: &buffer)
             case .value: HTML.writeEscaped(value, to: &buffer)
             case .checked: if checked { self.checked.write(to: &buffer) }

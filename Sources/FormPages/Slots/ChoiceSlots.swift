@@ -22,7 +22,8 @@ enum ChoiceSlots {
             }
             for (index, option) in options.enumerated() {
                 markup.writeChoice(
-                    id: markup.optionID, field: field, index: index, several: several, value: option.value,
+                    id: DOMID.listOption(field, index: index + 1), field: field, several: several,
+                    value: option.value,
                     checked: option.checked, to: &buffer
                 ) { HTML.writeEscaped(option.label, to: &$0) }
             }
@@ -77,7 +78,8 @@ enum ChoiceSlots {
                     continue
                 }
                 markup.writeChoice(
-                    id: markup.keptID, field: field, index: index, several: control == .checkbox, value: value,
+                    id: DOMID.keptOption(field, index: index + 1), field: field, several: control == .checkbox,
+                    value: value,
                     checked: chosen, to: &buffer, text: label)
             }
         }

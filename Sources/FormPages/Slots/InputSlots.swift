@@ -159,7 +159,7 @@ enum InputSlots {
             guard let error = state.error(for: field) else { return }
             markup.fieldError.write(to: &buffer) { part, buffer in
                 switch part {
-                case .errorID: markup.errorID.write(to: &buffer) { $0 == .field ? field : nil }
+                case .errorID: HTML.writeEscaped(DOMID.error(field), to: &buffer)
                 case .message: HTML.writeEscaped(error.message, to: &buffer)
                 default: break
                 }
@@ -190,7 +190,7 @@ enum InputSlots {
                 HTML.writeEscaped(ids, to: &buffer)
                 guard hasError else { return }
                 if !ids.isEmpty { buffer.writeStaticString(" ") }
-                markup.errorID.write(to: &buffer) { $0 == .field ? field : nil }
+                HTML.writeEscaped(DOMID.error(field), to: &buffer)
             }
         }
     }

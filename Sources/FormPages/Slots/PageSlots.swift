@@ -40,7 +40,7 @@ enum PageSlots {
                 for error in state.errors {
                     (error.field.isEmpty ? markup.errorNote : markup.errorItem).write(to: &buffer) { part in
                         switch part {
-                        case .field: error.field
+                        case .href: DOMID.link(error.field)
                         case .message: error.message
                         default: nil
                         }

@@ -50,12 +50,12 @@ struct ExportSection {
     init(formID: String, entered: [String: String] = [:], refusal: ExportQuery.Refusal? = nil) {
         self.formID = PageText(formID)
         func input(_ name: String, _ label: String, _ hint: String) -> ServiceSection.TextInput {
-            let id = "export-\(name)"
+            let ids = ControlIDs(id: "export-\(name)")
             let error = refusal?.parameter == name ? refusal?.message : nil
             return ServiceSection.TextInput(
-                id: id, name: name, label: label, hint: PageText(hint), value: PageText(entered[name]),
+                ids: ids, name: name, label: label, hint: PageText(hint), value: PageText(entered[name]),
                 error: PageText(error), type: "date", autocomplete: "off",
-                describedBy: PageText("\(id)-hint" + (error == nil ? "" : " \(id)-error")))
+                describedBy: PageText(ids.hintID + (error == nil ? "" : " " + ids.errorID)))
         }
         since = input("since", "From (optional)", "Objects created or changed on this day or later.")
         until = input("until", "To (optional)", "Objects created or changed on this day or earlier.")

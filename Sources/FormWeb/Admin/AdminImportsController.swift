@@ -52,7 +52,8 @@ struct AdminImportsController {
         }
         guard !documents.isEmpty else {
             try await drafts.clear(owner: owner)
-            let problem = AdminProblem(text: "Choose a file to import, or paste XML", href: "#field-documents")
+            let problem = AdminProblem(
+                text: "Choose a file to import, or paste XML", href: Dashboard.documentsField.link)
             return try await dashboardPage(
                 viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
         }
@@ -155,6 +156,10 @@ extension AdminImportsController {
         let previousPage: String?
         let nextPage: String?
         let hasPager: Bool
+        /// The ids of the import form's controls.
+        let documentsField = Self.documentsField
+        let xmlField = ControlIDs("xml")
+        static let documentsField = ControlIDs("documents")
 
         /// A file of the refused import, kept to be imported again unless unticked.
         struct KeptFile {

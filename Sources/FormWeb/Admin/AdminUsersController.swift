@@ -105,8 +105,8 @@ struct AdminUsersController {
         page.navUsers = true
         page.problems =
             [
-                newUser.nameError.map { AdminProblem(text: $0, href: "#field-name") },
-                newUser.passwordError.map { AdminProblem(text: $0, href: "#field-password") },
+                newUser.nameError.map { AdminProblem(text: $0, href: Listing.nameField.link) },
+                newUser.passwordError.map { AdminProblem(text: $0, href: Listing.passwordField.link) },
             ].compactMap { $0 }
             + passwordErrors.map { AdminProblem(text: $0.value, href: "#password-\($0.key.uuidString.lowercased())") }
         let rows = try await users.list().map { account in
@@ -144,6 +144,12 @@ extension AdminUsersController {
         let newAdmin: Bool
         let nameError: PageText
         let newPasswordError: PageText
+        /// The ids of the add form's controls.
+        let nameField = Self.nameField
+        let passwordField = Self.passwordField
+        let adminField = ControlIDs("admin")
+        static let nameField = ControlIDs("name")
+        static let passwordField = ControlIDs("password")
 
         /// An account, with its reset and remove forms.
         struct UserRow {

@@ -84,7 +84,7 @@ struct ServiceSection {
 
     /// A text or password input with its label, hint and error (`admin/service-input`).
     struct TextInput {
-        let id: String
+        let ids: ControlIDs
         let name: String
         let label: String
         let hint: PageText
@@ -103,6 +103,9 @@ struct ServiceSection {
         let label: String
         let hint: PageText
         let checked: Bool
+
+        /// The id of its hint (``DOMID/hint(of:)``).
+        var hintID: String { DOMID.hint(of: id) }
     }
 }
 
@@ -183,11 +186,11 @@ extension ServiceSection {
             _ name: String, label: String, hint: String?, value: String, type: String = "text",
             autocomplete: String = "off"
         ) -> TextInput {
-            let id = "service-\(name)"
+            let ids = ControlIDs(id: "service-\(name)")
             let error = form.errors[name]
-            let describedBy = [hint.map { _ in "\(id)-hint" }, error.map { _ in "\(id)-error" }].compactMap { $0 }
+            let describedBy = [hint.map { _ in ids.hintID }, error.map { _ in ids.errorID }].compactMap { $0 }
             return TextInput(
-                id: id, name: name, label: label, hint: PageText(hint), value: PageText(value),
+                ids: ids, name: name, label: label, hint: PageText(hint), value: PageText(value),
                 error: PageText(error), type: type, autocomplete: autocomplete,
                 describedBy: PageText.nonEmpty(describedBy.joined(separator: " ")) ?? .none)
         }

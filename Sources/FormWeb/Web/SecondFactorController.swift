@@ -209,11 +209,12 @@ struct SecondFactorController {
         case newCodes
         case off
 
-        var fieldID: String {
+        /// The ids of its code field (each form's differs: they share the page).
+        var field: ControlIDs {
             switch self {
-            case .enrol: "field-code"
-            case .newCodes: "field-codes-code"
-            case .off: "field-off-code"
+            case .enrol: ControlIDs("code")
+            case .newCodes: ControlIDs("codes-code")
+            case .off: ControlIDs("off-code")
             }
         }
     }
@@ -261,6 +262,10 @@ struct TwoFactorPage: PageContext {
     var codes: [Codes] = []
     /// On: codes left, new codes, turning off.
     var on: [On] = []
+    /// The ids of each form's code field.
+    let codeField = SecondFactorController.SettingsForm.enrol.field
+    let newCodesField = SecondFactorController.SettingsForm.newCodes.field
+    let offField = SecondFactorController.SettingsForm.off.field
 
     struct Enrol {
         let link: PageText
@@ -288,7 +293,7 @@ struct TwoFactorPage: PageContext {
         self.notice = PageText(notice)
         hasErrors = !errors.isEmpty
         summary = order.compactMap { form in
-            errors[form].map { AdminHeader.SummaryLine(text: PageText($0), href: PageText("#\(form.fieldID)")) }
+            errors[form].map { AdminHeader.SummaryLine(text: PageText($0), href: PageText(form.field.link)) }
         }
     }
 }
