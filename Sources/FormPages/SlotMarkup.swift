@@ -31,6 +31,12 @@ final class SlotMarkup: Sendable {
     /// The marks after the label of a question required, or optional, for the answers given.
     let requiredMark: Fragment
     let optionalMark: Fragment
+    /// The span a question whose `required` depends on the answers has after its label, with
+    /// its mark as `{{items}}`; the second in a form that marks optional questions.
+    let requiredNow: Fragment
+    let requiredNowOptional: Fragment
+    /// A value computed from the answers in a label or hint: `{{name}}` (`FIELD.INDEX`), `{{value}}`.
+    let output: Fragment
     /// ` aria-invalid="true"` on a field's control while it has an error.
     let invalid: Fragment
     /// ` aria-describedby="{{ids}}"` on a field's control.
@@ -107,6 +113,9 @@ final class SlotMarkup: Sendable {
         disabled = try slot("disabled")
         requiredMark = try slot("required-mark")
         optionalMark = try slot("optional-mark")
+        requiredNow = try slot("required-now")
+        requiredNowOptional = try slot("required-now-optional")
+        output = try slot("output")
         invalid = try slot("invalid")
         describedBy = try slot("described-by")
         cellError = try slot("cell-error")

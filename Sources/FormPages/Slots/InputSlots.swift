@@ -57,20 +57,20 @@ enum InputSlots {
         }
     }
 
-    /// A value a field's label or hint shows, computed from the answers (an XForm's `<output>`):
-    /// `<span data-output="NAME.INDEX">value</span>`, which the page's script rewrites.
+    /// A value a field's label or hint shows, computed from the answers (an XForm's `<output>`),
+    /// which the page's script rewrites (`slots/output`).
     struct Output: Slot {
         let field: String
         let index: Int
 
         func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-            buffer.writeStaticString("<span data-output=\"")
-            HTML.writeEscaped("\(field).\(index)", to: &buffer)
-            buffer.writeStaticString("\">")
-            if let values = state.outputs[field], values.indices.contains(index) {
-                HTML.writeEscaped(values[index], to: &buffer)
+            markup.output.write(to: &buffer) { part in
+                switch part {
+                case .name: "\(field).\(index)"
+                case .value: state.outputs[field].flatMap { $0.indices.contains(index) ? $0[index] : nil }
+                default: nil
+                }
             }
-            buffer.writeStaticString("</span>")
         }
     }
 
@@ -82,18 +82,16 @@ enum InputSlots {
         let marksOptional: Bool
 
         func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-            // In a span of its own, which the page's script (rules.js) fills as answers change.
-            if marksOptional {
-                buffer.writeStaticString("<span data-required-now data-marks-optional>")
-            } else {
-                buffer.writeStaticString("<span data-required-now>")
+            // In a span of its own (slots/required-now), which the page's script (rules.js) fills
+            // as answers change.
+            (marksOptional ? markup.requiredNowOptional : markup.requiredNow).write(to: &buffer) { part, buffer in
+                guard part == .items else { return }
+                if state.required.contains(field) {
+                    markup.requiredMark.write(to: &buffer)
+                } else if marksOptional {
+                    markup.optionalMark.write(to: &buffer)
+                }
             }
-            if state.required.contains(field) {
-                markup.requiredMark.write(to: &buffer)
-            } else if marksOptional {
-                markup.optionalMark.write(to: &buffer)
-            }
-            buffer.writeStaticString("</span>")
         }
     }
 
