@@ -224,22 +224,48 @@ let package = Package(
             dependencies: ["FormImport", "FormModel", "FormRules", "FormXML"],
             resources: [.copy("Fixtures")]
         ),
+        // Fixtures the test targets share: small schemas, stores on a fresh data folder (PostgreSQL
+        // with FIELDWORK_TEST_POSTGRES), the templates' renderer. Built only for the tests.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "FormImport",
+                "FormModel",
+                "FormPages",
+                "FormStore",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "FormStoreTests",
             dependencies: [
                 "FormStore",
+                "FormImport",
+                "FormModel",
+                "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         .testTarget(
             name: "FormPagesTests",
-            dependencies: ["FormPages", "FormModel", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["FormPages", "FormModel", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "FormWebTests",
             dependencies: [
                 "FormWeb",
+                "TestSupport",
                 "FormStore",
                 "FormPages",
                 "FormImport",

@@ -1,10 +1,9 @@
 import FormModel
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FormPages
-@testable import FormStore
-@testable import FormWeb
 
 /// Pins the markup of every control: one small form per kind.
 @Suite("Create view controls")

@@ -1,10 +1,9 @@
 import FormModel
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FormPages
-@testable import FormStore
-@testable import FormWeb
 
 @Suite("Create view page")
 struct CreateViewTests {

@@ -3,20 +3,19 @@ import FormImport
 import FormModel
 import Foundation
 import SQLKit
+import TestSupport
 import Testing
 
-@testable import FormPages
 @testable import FormStore
-@testable import FormWeb
 
 @Suite("Form store on SQLite")
-struct FormStoreTests {
+struct FormVersionStoreTests {
     @Test("an import's documents are stored once however many forms it gives; each version finds them and its report")
     func sourcesOnce() async throws {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let database = try await FieldworkDatabase.open(
-            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+            Fixtures.storeLocation(data: data), logger: Fixtures.logger)
         do {
             let a = Fixtures.schema([], id: "a-set", title: "New A")
             let b = Fixtures.schema([], id: "b-set", title: "New B")
@@ -49,7 +48,7 @@ struct FormStoreTests {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let database = try await FieldworkDatabase.open(
-            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+            Fixtures.storeLocation(data: data), logger: Fixtures.logger)
         let store = database.forms
         do {
             let schema = Fixtures.schema([Field(name: "due", kind: .date)])
@@ -80,7 +79,7 @@ struct FormStoreTests {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let database = try await FieldworkDatabase.open(
-            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+            Fixtures.storeLocation(data: data), logger: Fixtures.logger)
         do {
             let b = Fixtures.schema([], id: "b-form")
             let a = Fixtures.schema([], id: "a-form")
@@ -110,7 +109,7 @@ struct FormStoreTests {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let database = try await FieldworkDatabase.open(
-            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+            Fixtures.storeLocation(data: data), logger: Fixtures.logger)
         do {
             try await database.forms.store(Fixtures.importResult([Fixtures.schema([], id: "good-form")]))
             // A trigger makes the database refuse the second form's version, after the first
@@ -138,7 +137,7 @@ struct FormStoreTests {
         let data = Fixtures.temporaryDataFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let database = try await FieldworkDatabase.open(
-            Fixtures.configuration(data: data).store, logger: Fixtures.logger)
+            Fixtures.storeLocation(data: data), logger: Fixtures.logger)
         do {
             // Every event loop has its own connection; each must have been tuned.
             for eventLoop in database.databases.eventLoopGroup.makeIterator() {

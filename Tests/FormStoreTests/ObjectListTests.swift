@@ -2,10 +2,10 @@ import FluentKit
 import FormModel
 import Foundation
 import SQLKit
+import TestSupport
 import Testing
 
 @testable import FormStore
-@testable import FormWeb
 
 /// The parent page's keyset pages and the admin's forms list, below HTTP, on SQLite (and on
 /// PostgreSQL when `FIELDWORK_TEST_POSTGRES` is set).

@@ -4,11 +4,10 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 import SQLiteNIO
+import TestSupport
 import Testing
 
-@testable import FormPages
 @testable import FormStore
-@testable import FormWeb
 
 /// SQLite's connection for single-statement writes on the calling thread (``SQLiteDirect``).
 @Suite("SQLite writes on the calling thread")
@@ -60,7 +59,7 @@ struct SQLiteDirectTests {
     )
     func withKey() async throws {
         try await Self.withDirect { _, database, direct in
-            let key = OnceKey.page(SubmissionToken.make())
+            let key = OnceKey.page(Fixtures.onceToken())
             let before = direct.written
             let first = try await database.objects.create(
                 formID: Self.form.id, version: 1, values: ["title": .text("Keyed")], keyText: "keyed",

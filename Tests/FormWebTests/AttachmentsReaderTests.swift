@@ -2,6 +2,7 @@ import FluentKit
 import FormModel
 import Foundation
 import Hummingbird
+import TestSupport
 import Testing
 
 @testable import FormPages

@@ -2,6 +2,7 @@ import FluentKit
 import FormModel
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @testable import FormPages

@@ -2,14 +2,14 @@ import FormModel
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import TestSupport
 
 @testable import FormPages
 @testable import FormStore
 @testable import FormWeb
 
-/// Hand-built multipart bodies, fed in small chunks, and a store on a fresh data folder.
-enum AttachmentFixtures {
-    static let boundary = "----FieldworkBoundary7MA4YWxkTrZu0gW"
+/// Hand-built multipart bodies, fed in small chunks.
+extension AttachmentFixtures {
     static var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     enum Part {
@@ -39,49 +39,6 @@ enum AttachmentFixtures {
         line("--\(boundary)--")
         return out
     }
-
-    static let png: [UInt8] =
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x0D, count: 40) + [1, 2, 3]
-    static let pdf: [UInt8] = Array("%PDF-1.7\r\n%\u{E2}\u{E3}\r\n1 0 obj\r\n<<>>\r\nendobj\r\n".utf8)
-    /// Text with a CRLF and something like a boundary inside, which must come through as it was.
-    static let lookalike: [UInt8] = Array("plain words\r\n--\(boundary.dropLast())\r\n--".utf8)
-    static let html: [UInt8] = Array("<!DOCTYPE html><html><script>alert(document.cookie)</script></html>".utf8)
-
-    /// A form with one attachments field `files` (at most 3 files of at most 1 KB) and `tags`.
-    static let schema = Fixtures.schema([
-        Field(name: "tags", kind: .text),
-        Field(name: "files", kind: .attachments, constraints: Constraints(maxCount: 3, maxSize: 1024)),
-    ])
-
-    /// Opens a store on a fresh data folder (``TestDatabases/run(instances:_:)``: PostgreSQL
-    /// with `FIELDWORK_TEST_POSTGRES`), runs `test`, closes and removes everything.
-    static func withStore(
-        limits: AttachmentLimits = AttachmentLimits(), clock: TestClock = TestClock(),
-        _ test: (AttachmentStore, FieldworkDatabase) async throws -> Void
-    ) async throws {
-        try await TestDatabases.run { data, databases in
-            let store = AttachmentStore(database: databases[0], dataFolder: data, limits: limits, now: { clock.now })
-            try await test(store, databases[0])
-        }
-    }
-
-    /// The files in a folder (not sub-folders), by name.
-    static func files(in folder: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { name in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
-                && !isFolder.boolValue
-        }.sorted()
-    }
-}
-
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let box = NIOLockedValueBox(Date(timeIntervalSince1970: 1_795_000_000))
-    var now: Date { box.withLockedValue { $0 } }
-    func advance(by seconds: TimeInterval) { box.withLockedValue { $0 += seconds } }
 }
 
 /// A request body delivered in fixed-size chunks, counting what the reader pulled.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import FormWeb

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FormPages
@@ -66,7 +67,7 @@ struct CSRFTests {
         #expect(one.key.withUnsafeBytes { Data($0) } == legacy)
         #expect(two.key.withUnsafeBytes { Data($0) } == legacy)
         let file = data.appendingPathComponent("signing.key")
-        #expect(try PrivateFilesTests.mode(file) == 0o600)
+        #expect(try Fixtures.permissions(of: file) == 0o600)
         #expect(!FileManager.default.fileExists(atPath: configuration.secretFile.path), "taken over")
         // A token made with one instance's secret verifies on the other.
         let id = CSRF(secret: one).makeID()

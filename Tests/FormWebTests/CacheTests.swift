@@ -3,6 +3,7 @@ import FormModel
 import Foundation
 import SQLKit
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import FormPages

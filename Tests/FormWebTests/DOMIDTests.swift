@@ -1,5 +1,6 @@
 import FormModel
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FormPages

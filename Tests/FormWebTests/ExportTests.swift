@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOCore
 import SQLKit
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import FormPages

@@ -1,6 +1,7 @@
 import FormModel
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import FormWeb

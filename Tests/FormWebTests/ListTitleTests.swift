@@ -1,6 +1,7 @@
 import FormModel
 import Foundation
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import FormPages

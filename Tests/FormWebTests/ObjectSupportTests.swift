@@ -2,6 +2,7 @@ import Crypto
 import FluentKit
 import FormModel
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FormPages

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 
 @testable import FormPages

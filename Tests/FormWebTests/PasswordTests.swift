@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdBcrypt
+import TestSupport
 import Testing
 
 @testable import FormStore

@@ -1,5 +1,6 @@
 import FormImport
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FormModel

@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import FormStore

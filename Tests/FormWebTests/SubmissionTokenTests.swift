@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import FormPages

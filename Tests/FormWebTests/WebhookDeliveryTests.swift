@@ -2,6 +2,7 @@ import FluentKit
 import FormModel
 import Foundation
 import NIOConcurrencyHelpers
+import TestSupport
 import Testing
 
 @testable import FormService
@@ -19,7 +20,7 @@ struct WebhookDeliveryTests {
         try await TestDatabases.run { data, databases in
             let database = databases[0]
             // The form whose creates CreateBatchTests writes together.
-            let form = CreateBatchTests.form
+            let form = CreateBatch.form
             try await database.forms.store(Fixtures.importResult([form]))
             let webhooks = try WebhookFixtures.webhooks(database, data: data)
             _ = try await WebhookFixtures.register(webhooks, url: "http://127.0.0.1:1/hooks", formID: form.id)
@@ -39,7 +40,7 @@ struct WebhookDeliveryTests {
             #expect(try await WebhookFixtures.events(database).isEmpty)
             // Creates written together, one of them failing: the batch rolls back and is written
             // again create by create; each stored object has exactly one event.
-            let outcomes = try await CreateBatchTests.createTogether(
+            let outcomes = try await CreateBatch.createTogether(
                 6, on: database,
                 alongside: { index, transaction, id in
                     try await announce(transaction, id)

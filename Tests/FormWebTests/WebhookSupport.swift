@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import FormService

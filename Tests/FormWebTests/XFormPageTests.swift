@@ -3,6 +3,7 @@ import FormModel
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import FormStore

@@ -1,14 +1,14 @@
 /// A lock for async code, taken first come, first served: a task waiting for it is suspended
 /// and holds no thread.
-actor AsyncLock {
+package actor AsyncLock {
     private var held = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// How many tasks wait for the lock now (for tests that line tasks up).
-    var waiters: Int { waiting.count }
+    package var waiters: Int { waiting.count }
 
     /// Returns once this task holds the lock; call ``unlock()`` exactly once after.
-    func lock() async {
+    package func lock() async {
         guard held else {
             held = true
             return
@@ -17,7 +17,7 @@ actor AsyncLock {
     }
 
     /// Hands the lock to the longest waiting task, or frees it.
-    func unlock() {
+    package func unlock() {
         if waiting.isEmpty {
             held = false
         } else {

@@ -16,15 +16,15 @@ package struct FieldworkDatabase: Sendable {
     package let databases: Databases
     let logger: Logger
     /// SQLite (one instance per file) rather than PostgreSQL (any number of instances).
-    let usesSQLite: Bool
+    package let usesSQLite: Bool
     /// How long PostgreSQL calls may take before they count as an outage.
     package let deadlines: DatabaseDeadlines
     /// What every write that can make a cache stale records, and every cache follows.
     package let feed = ChangeFeed()
     /// SQLite's write transactions in this process, one at a time (see ``transaction(deadline:_:)``).
-    let writes = AsyncLock()
+    package let writes = AsyncLock()
     /// SQLite's creates, written in batches while they wait for a transaction (group commit).
-    let creates = CreateBatcher()
+    package let creates = CreateBatcher()
     /// SQLite's connection for the busiest writes, on the calling thread (see ``write(_:)``).
     private(set) var direct: SQLiteDirect?
 

@@ -18,7 +18,7 @@ import Synchronization
 /// fails its neighbours. When the database itself fails, every create in it gets that error.
 /// That is why a create's ``ObjectDraft/alongside`` work must touch only the database: it may
 /// run twice, and only the committed run counts; each run writes fresh records of the draft.
-final class CreateBatcher: Sendable {
+package final class CreateBatcher: Sendable {
     /// One create waiting for its batch, and where its committed record goes.
     private struct Create: Sendable {
         let draft: ObjectDraft
@@ -34,7 +34,7 @@ final class CreateBatcher: Sendable {
     private let state = Mutex(State())
 
     /// How many creates wait for a batch now (for tests that line creates up).
-    var queued: Int { state.withLock { $0.waiting.count } }
+    package var queued: Int { state.withLock { $0.waiting.count } }
 
     /// The most creates in one transaction: a bound on the statement's size (ten binds a row)
     /// and on how long one failed batch takes to write again one by one.
