@@ -1,3 +1,5 @@
+import FormModel
+
 /// A strict JSON parser (RFC 8259) that keeps numbers as text: Foundation's parser reads every
 /// number as `Double`, which rounds an `Edm.Decimal` of 20 digits. Nesting is bounded so that a
 /// hostile answer cannot exhaust the stack.

@@ -1,3 +1,4 @@
+import FormModel
 import Testing
 
 @testable import FormService

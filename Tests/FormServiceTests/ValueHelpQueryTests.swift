@@ -105,7 +105,7 @@ func fills() throws {
     #expect(page[0] == "$select=Region,RegionName,Name,Country")
     #expect(
         page[1] == "$filter=Active eq true and (contains(tolower(Region),'ba') or contains(tolower(RegionName),'ba'))")
-    let row: [String: FormService.JSONValue] = [
+    let row: [String: JSONValue] = [
         "Region": .string("BY"), "RegionName": .string("Bavaria"), "Name": .string("Freistaat Bayern"),
         "Country": .string("DE"), "Capital": .string("München"),
     ]

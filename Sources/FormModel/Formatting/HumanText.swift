@@ -33,21 +33,15 @@ public enum HumanText {
 
     /// A decimal with exactly `scale` digits after the point when a scale is given ("12.50"), else as is.
     public static func number(_ value: Decimal, scale: Int? = nil) -> String {
-        guard let scale, scale >= 0 else { return plain(value) }
+        guard let scale, scale >= 0 else { return DecimalText.plain(value) }
         var input = value
         var rounded = Decimal()
         NSDecimalRound(&rounded, &input, scale, .plain)
-        var text = plain(rounded)
+        var text = DecimalText.plain(rounded)
         guard scale > 0 else { return text }
         let have = DecimalText.scale(of: text)
         if have == 0 { text += "." }
         return text + String(repeating: "0", count: max(0, scale - have))
-    }
-
-    /// The decimal written with a `.` point and no grouping.
-    static func plain(_ value: Decimal) -> String {
-        var value = value
-        return NSDecimalString(&value, Locale(identifier: "en_US_POSIX"))
     }
 
     /// "A", "A and B", "A, B and C", "A, B and 3 more".

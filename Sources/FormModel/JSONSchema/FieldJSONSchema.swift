@@ -133,16 +133,16 @@ public enum FieldJSONSchema {
         let max = c.max.flatMap(DecimalText.parse)
         var whole = c.scale == 0
         var schema: JSONValue = [:]
-        if let min { schema["minimum"] = .number(min) }
-        if let max { schema["maximum"] = .number(max) }
+        if let min { schema["minimum"] = .decimal(min) }
+        if let max { schema["maximum"] = .decimal(max) }
         if let step = c.step.flatMap(DecimalText.parse), step > 0 {
             let base = min ?? 0
             if NumberRule.isWhole(base / step) {
-                schema["multipleOf"] = .number(step)
+                schema["multipleOf"] = .decimal(step)
                 if NumberRule.isWhole(step) { whole = true }
             }
         } else if let scale = c.scale, scale > 0 {
-            schema["multipleOf"] = .number(Decimal(sign: .plus, exponent: -scale, significand: 1))
+            schema["multipleOf"] = .decimal(Decimal(sign: .plus, exponent: -scale, significand: 1))
         }
         schema["type"] = whole ? "integer" : "number"
         return schema
@@ -220,7 +220,7 @@ public enum FieldJSONSchema {
         guard field.defaultValue != nil, !field.defaultsToClock, field.kind != .switch else { return nil }
         if field.takesSeveralValues { return .strings(field.defaultValues) }
         guard let text = field.defaultValues.first else { return nil }
-        if field.kind.isNumeric { return DecimalText.parse(text).map(JSONValue.number) }
+        if field.kind.isNumeric { return DecimalText.parse(text).map(JSONValue.decimal) }
         return .string(text)
     }
 

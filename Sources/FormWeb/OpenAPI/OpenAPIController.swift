@@ -14,7 +14,7 @@ struct OpenAPIController {
 
     init(plans: PlanCache) throws {
         self.plans = plans
-        whole = Self.bytes(try OpenAPIDocument.whole().encoded())
+        whole = Self.bytes(OpenAPIDocument.whole().encoded())
     }
 
     /// - Parameters:
@@ -34,7 +34,7 @@ struct OpenAPIController {
         let body = try await cache.bytes(for: form) {
             let prepared = try await plans.versions.prepared(form, mode: .create)
             return Self.bytes(
-                try OpenAPIDocument.form(prepared.schema, version: form.version, access: form.access).encoded())
+                OpenAPIDocument.form(prepared.schema, version: form.version, access: form.access).encoded())
         }
         return JSONResponse.prepared(body, status: .ok)
     }

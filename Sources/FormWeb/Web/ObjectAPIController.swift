@@ -320,7 +320,7 @@ enum JSONInput {
     case null
     case other
 
-    init(_ value: FormService.JSONValue) {
+    init(_ value: JSONValue) {
         switch value {
         case .null: self = .null
         case .bool(let flag): self = .bool(flag)
