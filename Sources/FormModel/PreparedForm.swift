@@ -1,5 +1,6 @@
 import BoundedPatterns
 import Foundation
+import Synchronization
 
 /// One form version made ready for its submissions, once: the schema with the rules a create or
 /// an edit needs worked out (which fields start with a value, which the user cannot change, the
@@ -29,6 +30,10 @@ public struct PreparedForm: Sendable {
     /// The rules the form brings beyond its fields' own (an imported XForm's binds), judged
     /// after them for every submission; nil for a form without.
     public let rules: (any RuleJudge)?
+    /// The last verdict and the answers it was of, when the verdict depends on the answers alone
+    /// (``RuleJudge/judgesAnswersAlone``, and no field's bound is `today` or `now`): every
+    /// fresh create view asks for the verdict of the same starting answers.
+    private let lastVerdict: LastVerdict?
 
     /// - Parameter optionSearches: the searches another preparation of the same version and
     ///   lists revision made (the create view's, for the edit view): a long list is folded once.
@@ -48,6 +53,12 @@ public struct PreparedForm: Sendable {
         self.computedFields = schema.allFields.filter { mode.isReadOnly($0) && !$0.presentation.displayOnly }.map(
             \.name)
         self.offeredChoices = mode == .edit ? OfferedChoices(schema) : OfferedChoices()
+        let boundsReadClock = schema.allFields.contains { field in
+            [field.constraints.min, field.constraints.max].contains { (bound: String?) in
+                bound == "today" || bound == "now"
+            }
+        }
+        self.lastVerdict = rules?.judgesAnswersAlone == true && !boundsReadClock ? LastVerdict() : nil
         if let optionSearches {
             self.optionSearches = optionSearches
         } else {
@@ -66,6 +77,7 @@ public struct PreparedForm: Sendable {
 
     public func rulesVerdict(for values: [String: [String]], session: RuleSession) -> RuleVerdict? {
         guard let rules else { return nil }
+        if let known = knownVerdict(for: values) { return known }
         var context = ValidationContext(
             mode: mode, serverValues: serverValues(known: values), clock: clock(now: session.now))
         context.requiredByRules = true
@@ -73,7 +85,16 @@ public struct PreparedForm: Sendable {
         // than an event loop's share of work (the submission is judged in full).
         context.patternWork = BoundedRegex.inlineProgressLimit
         let checked = FormValidator.validate(schema, Submission(fields: values), context: context)
-        return rules.judge(checked, session: session)
+        let verdict = rules.judge(checked, session: session)
+        lastVerdict?.keep(verdict, of: values)
+        return verdict
+    }
+
+    /// The verdict of `values` when it is known already (the last one asked, of the same
+    /// answers, for a form whose verdict depends on them alone); nil otherwise. A few
+    /// instructions: worth asking before judging on another thread.
+    public func knownVerdict(for values: [String: [String]]) -> RuleVerdict? {
+        lastVerdict?.verdict(of: values)
     }
 
     /// The options a field offers for these answers when the form's rules decide them (an
@@ -169,5 +190,18 @@ struct InitialValueRule: Sendable {
         takesSeveralValues = field.takesSeveralValues
         defaults = field.defaultValues
         defaultsToClock = field.defaultsToClock
+    }
+}
+
+/// The last verdict a prepared form's rules gave, and the answers it was of.
+private final class LastVerdict: Sendable {
+    private let last = Mutex<(values: [String: [String]], verdict: RuleVerdict)?>(nil)
+
+    func verdict(of values: [String: [String]]) -> RuleVerdict? {
+        last.withLock { $0?.values == values ? $0?.verdict : nil }
+    }
+
+    func keep(_ verdict: RuleVerdict, of values: [String: [String]]) {
+        last.withLock { $0 = (values, verdict) }
     }
 }

@@ -90,6 +90,11 @@ package final class XFormJudge: Sendable {
     /// (it shows nothing).
     let outputs: [String: [Int?]]
     let outputProgram: XPathProgram
+    /// Whether a verdict depends on the answers alone: no expression it evaluates reads the
+    /// clock or chance (``ODKFunctions/varying``: `today()`, `now()`, `random()`…, or the
+    /// record's new `instanceID`) and no preloaded value (the time, the user's name, a new id) is
+    /// shown or read. Then the same answers always get the same verdict, whoever asks and whenever.
+    package let judgesAnswersAlone: Bool
 
     /// Compiles a version's rules: the expressions the importer checked (`compiled`; one not
     /// enforced, or never checked, has none and is skipped). Throws when an instance does not
@@ -162,6 +167,30 @@ package final class XFormJudge: Sendable {
         }
         self.outputs = outputs
         outputProgram = try XPathProgram(expressions: outputSources, namespaces: rules.namespaces)
+        // The messages' outputs too: a refused answer's message is in the verdict.
+        let messageSources = rules.nodes.flatMap { node in
+            [node.bind?.constraintMessage, node.bind?.requiredMessage].flatMap { text in
+                (text?.segments(in: rules.translations) ?? []).compactMap { segment -> String? in
+                    guard case .output(let expression) = segment else { return nil }
+                    return expression.compiled ?? expression.source
+                }
+            }
+        }
+        // The record's ids are new for every record: an expression naming them reads chance
+        // too. A preloaded value (the time, the user's name, a new id) counts when a question
+        // shows it or an expression may read it (its name is in one); the usual one, a hidden
+        // `meta/instanceID`, does not.
+        let sources = expressions + outputSources + messageSources
+        let preloadsRead = rules.nodes.contains { node in
+            guard node.preload != nil else { return false }
+            let name = String(node.path.split(separator: "/").last ?? "")
+            return node.field != nil || sources.contains { $0.contains(name) }
+        }
+        judgesAnswersAlone =
+            !preloadsRead
+            && !sources.contains { source in
+                ODKFunctions.callsVarying(source) || source.contains("instanceID") || source.contains("deprecatedID")
+            }
     }
 
     /// A node's label then hint in the default language, as text and outputs.

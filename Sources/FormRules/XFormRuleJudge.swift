@@ -15,6 +15,7 @@ package final class XFormRuleJudge: RuleJudge {
     let order: [String: Int]
     /// Fields whose node has a `timestamp start` preload: the create view seals when it was shown.
     package let recordsStart: Bool
+    package var judgesAnswersAlone: Bool { judge.judgesAnswersAlone }
     /// Option label by value, by select node path: `jr:choice-name`'s answers.
     let optionLabels: [String: [String: String]]
     /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`).

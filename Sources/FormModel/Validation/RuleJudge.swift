@@ -24,6 +24,13 @@ public protocol RuleJudge: Sendable {
     /// Whether a form shown fresh carries its time (`timestamp start` preload): the create view
     /// seals it, the create reads it back (``RuleSession/started``).
     var recordsStart: Bool { get }
+    /// Whether a verdict depends on the answers alone, not on the clock, chance or who asks:
+    /// then the same answers may be given the verdict found before (``PreparedForm``).
+    var judgesAnswersAlone: Bool { get }
+}
+
+extension RuleJudge {
+    public var judgesAnswersAlone: Bool { false }
 }
 
 /// Who submits, when, and what is replaced: what a form's preloads and clock read.

@@ -19,6 +19,11 @@ extension RenderState {
     /// Shows what the form's rules make of the state's values (a form without rules: nothing).
     mutating func showRules(of form: PreparedForm, viewer: Viewer) async {
         guard form.rules != nil else { return }
+        if let known = form.knownVerdict(for: values) {
+            // The same starting answers as the last view's, for rules that read nothing else.
+            show(known, of: form)
+            return
+        }
         let (session, values) = (RuleSession(form, viewer: viewer), values)
         guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session) })
         else { return }
