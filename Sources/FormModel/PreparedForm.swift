@@ -30,7 +30,7 @@ public struct PreparedForm: Sendable {
     /// The rules the form brings beyond its fields' own (an imported XForm's binds), judged
     /// after them for every submission; nil for a form without.
     public let rules: (any RuleJudge)?
-    /// The last verdict and the answers it was of, when the verdict depends on the answers alone
+    /// The verdict of a create view's starting answers and those answers, when it depends on them alone
     /// (``RuleJudge/judgesAnswersAlone``, and no field's bound is `today` or `now`): every
     /// fresh create view asks for the verdict of the same starting answers.
     private let lastVerdict: LastVerdict?
@@ -75,7 +75,12 @@ public struct PreparedForm: Sendable {
     /// What the form's rules make of values typed so far, nothing stored: which questions
     /// apply, which must be answered, the computed values. Nil for a form without rules.
 
-    public func rulesVerdict(for values: [String: [String]], session: RuleSession) -> RuleVerdict? {
+    /// With `keep` (a create view's starting answers), the verdict is kept for the next view
+    /// when it depends on the answers alone; answers being typed are not kept, so they never
+    /// push the starting answers' verdict out.
+    public func rulesVerdict(
+        for values: [String: [String]], session: RuleSession, keep: Bool = false
+    ) -> RuleVerdict? {
         guard let rules else { return nil }
         if let known = knownVerdict(for: values) { return known }
         var context = ValidationContext(
@@ -86,7 +91,7 @@ public struct PreparedForm: Sendable {
         context.patternWork = BoundedRegex.inlineProgressLimit
         let checked = FormValidator.validate(schema, Submission(fields: values), context: context)
         let verdict = rules.judge(checked, session: session)
-        lastVerdict?.keep(verdict, of: values)
+        if keep { lastVerdict?.keep(verdict, of: values) }
         return verdict
     }
 

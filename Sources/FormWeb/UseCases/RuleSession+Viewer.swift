@@ -25,7 +25,7 @@ extension RenderState {
             return
         }
         let (session, values) = (RuleSession(form, viewer: viewer), values)
-        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session) })
+        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session, keep: true) })
         else { return }
         show(verdict, of: form)
     }
