@@ -95,9 +95,9 @@ public struct PreparedForm: Sendable {
         return verdict
     }
 
-    /// The verdict of `values` when it is known already (the last one asked, of the same
-    /// answers, for a form whose verdict depends on them alone); nil otherwise. A few
-    /// instructions: worth asking before judging on another thread.
+    /// The verdict of `values` when it is known already (they are the starting answers a create
+    /// view kept the verdict of, for a form whose verdict depends on them alone); nil otherwise.
+    /// A comparison of answers: worth asking before judging on another thread.
     public func knownVerdict(for values: [String: [String]]) -> RuleVerdict? {
         lastVerdict?.verdict(of: values)
     }
