@@ -74,7 +74,7 @@ public struct PreparedForm: Sendable {
 
     /// What the form's rules make of values typed so far, nothing stored: which questions
     /// apply, which must be answered, the computed values. Nil for a form without rules.
-
+    ///
     /// With `keep` (a create view's starting answers), the verdict is kept for the next view
     /// when it depends on the answers alone; answers being typed are not kept, so they never
     /// push the starting answers' verdict out.

@@ -25,9 +25,7 @@ extension ODKFunctions {
             }
             if let start = nameStart {
                 var next = index
-                while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") {
-                    next += 1
-                }
+                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
                 if next < bytes.count, bytes[next] == UInt8(ascii: "(") {
                     // What ends in a varying name counts: `jr:now(`, and `5-today(` (a number, a
                     // minus and the call, which this scan reads as one name).
