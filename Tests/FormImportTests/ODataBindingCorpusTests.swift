@@ -30,7 +30,7 @@ struct ODataBindingCorpusTests {
                 for (field, property) in binding.fields {
                     #expect(property.type.hasPrefix("Edm."), "\(form.id)/\(field): \(property.type)")
                     #expect(
-                        field == property.name || !ODataFormMapper.isPlainName(property.name),
+                        field == property.name || !property.name.isPlainASCIIName,
                         "\(form.id)/\(field) is bound to \(property.name)")
                 }
             }

@@ -130,17 +130,8 @@ struct AnnotationKey: Hashable, Sendable {
     // A target holds a handful of annotations, so the lengths and the last bytes of term and
     // qualifier tell them apart as well as hashing every byte, at a fraction of the cost.
     func hash(into hasher: inout Hasher) {
-        hasher.combine(AnnotationKey.tail(term))
-        hasher.combine(qualifier.map(AnnotationKey.tail) ?? 0)
-    }
-
-    private static func tail(_ text: String) -> UInt64 {
-        var text = text
-        return text.withUTF8 { bytes in
-            var value = UInt64(bytes.count)
-            for byte in bytes.suffix(7) { value = value << 8 | UInt64(byte) }
-            return value
-        }
+        hasher.combine(term.asciiTailKey)
+        hasher.combine(qualifier?.asciiTailKey ?? 0)
     }
 }
 

@@ -64,10 +64,10 @@ extension ODataFormMapper {
     func fieldNames(_ properties: [PropertyDecl], typeName: String) -> [String] {
         var result = properties.map(\.name)
         // Property names are unique in a type; only a name made valid can clash.
-        guard result.contains(where: { !ODataFormMapper.isPlainName($0) || $0 == "_csrf" }) else { return result }
+        guard result.contains(where: { !$0.isPlainASCIIName || $0 == "_csrf" }) else { return result }
         var taken = Set(result)
         for (i, property) in properties.enumerated()
-        where !ODataFormMapper.isPlainName(property.name) || property.name == "_csrf" {
+        where !property.name.isPlainASCIIName || property.name == "_csrf" {
             var cleaned = String(
                 String.UnicodeScalarView(
                     property.name.unicodeScalars.map {
@@ -84,20 +84,6 @@ extension ODataFormMapper {
                 file: metadata.file, line: property.line)
         }
         return result
-    }
-
-    /// `FormSchema.isValidName`, decided on the bytes: `[A-Za-z_][A-Za-z0-9_]*`.
-    static func isPlainName(_ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { bytes in
-            guard let first = bytes.first,
-                first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
-            else { return false }
-            return bytes.allSatisfy {
-                $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
-                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-            }
-        }
     }
 
     func uniqueName(_ base: String, taken: Set<String>) -> String {

@@ -29,11 +29,7 @@ final class ODataFormMapper {
     /// Whether a type name is a primitive type that names no declared type.
     func isUndeclaredPrimitive(_ type: String) -> Bool {
         guard !declaresEdmTypes else { return false }
-        var type = type
-        return type.withUTF8 {
-            $0.count > 4 && $0[0] == UInt8(ascii: "E") && $0[1] == UInt8(ascii: "d") && $0[2] == UInt8(ascii: "m")
-                && $0[3] == UInt8(ascii: ".")
-        }
+        return type.hasASCIIPrefix("Edm.", andMore: true)
     }
 
     enum Outcome {
