@@ -68,7 +68,7 @@ struct AdminFormController {
         var page = AdminPage(viewer: viewer, token: viewer.csrfToken, heading: "Preview: \(schema.title)")
         page.back = ("/admin/forms/\(form.id)", form.id)
         page.navForms = true
-        let preview = Preview(
+        let preview = FormPreviewPage(
             layout: page.layout(title: "Preview"), admin: page.header, id: PageText(form.id), version: form.version,
             title: PageText(schema.title))
         return try renderer.adminPage(preview, template: "admin/preview")
@@ -162,16 +162,5 @@ struct AdminFormController {
         // A download is never a page: nothing in it may run even if a browser showed it.
         headers[.fwContentSecurityPolicy] = "default-src 'none'; sandbox"
         return headers
-    }
-}
-
-extension AdminFormController {
-    /// The preview's context (`admin/preview`).
-    struct Preview: PageContext {
-        let layout: PageLayout
-        let admin: AdminHeader
-        let id: PageText
-        let version: Int
-        let title: PageText
     }
 }

@@ -53,7 +53,7 @@ struct AdminImportsController {
         guard !documents.isEmpty else {
             try await drafts.clear(owner: owner)
             let problem = AdminProblem(
-                text: "Choose a file to import, or paste XML", href: Dashboard.documentsField.link)
+                text: "Choose a file to import, or paste XML", href: AdminDashboard.documentsField.link)
             return try await dashboardPage(
                 viewer: viewer, problems: [problem], pasted: pasted, status: .unprocessableContent)
         }
@@ -99,24 +99,24 @@ struct AdminImportsController {
         let counts = try await objects.countsByForm(listed.items.map(\.id), upTo: Self.countLimit)
         let warnings = try await forms.importWarnings(of: listed.items.map(\.id))
         let rows = listed.items.map { form in
-            Dashboard.FormRow(
+            AdminDashboard.FormRow(
                 id: PageText(form.id), title: PageText(form.title), kind: form.sourceKind.displayName,
                 version: form.version, objects: Self.describeCount(counts[form.id] ?? 0), access: form.access.rawValue,
                 retired: form.state == .retired,
                 partly: warnings[form.id].map { warned in
                     [
-                        Dashboard.Partly(
+                        AdminDashboard.Partly(
                             href: "/admin/imports/\(warned.importID.uuidString.lowercased())",
                             text: "Partly imported: \(Words.count(warned.count, "warning"))")
                     ]
                 } ?? [])
         }
         let keptFiles = kept.enumerated().map { index, file in
-            Dashboard.KeptFile(
+            AdminDashboard.KeptFile(
                 id: file.id?.uuidString.lowercased() ?? "", index: index + 1, name: PageText(file.name),
                 size: ByteSize.describe(file.data.count))
         }
-        let dashboard = Dashboard(
+        let dashboard = AdminDashboard(
             layout: page.layout(title: nil), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
             hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty,
             forms: rows,
@@ -137,55 +137,5 @@ struct AdminImportsController {
     /// A count as the list shows it: the number, or the limit with a plus past it.
     static func describeCount(_ count: Int) -> String {
         count > countLimit ? "\(countLimit.formatted(.number.locale(Locale(identifier: "en_US"))))+" : "\(count)"
-    }
-}
-
-extension AdminImportsController {
-    /// The dashboard's context (`admin/index`).
-    struct Dashboard: PageContext {
-        let layout: PageLayout
-        let admin: AdminHeader
-        /// The refused import's report, if the page answers one.
-        let importErrors: [ImportErrorReport]
-        let hasKept: Bool
-        let kept: [KeptFile]
-        let pasted: PageText
-        let hasForms: Bool
-        let forms: [FormRow]
-        /// The links to the pages of forms before and after this one, when there are more.
-        let previousPage: String?
-        let nextPage: String?
-        let hasPager: Bool
-        /// The ids of the import form's controls.
-        let documentsField = Self.documentsField
-        let xmlField = ControlIDs("xml")
-        static let documentsField = ControlIDs("documents")
-
-        /// A file of the refused import, kept to be imported again unless unticked.
-        struct KeptFile {
-            let id: String
-            let index: Int
-            let name: PageText
-            let size: String
-        }
-
-        /// A form in the list: its latest version, objects, access and state.
-        struct FormRow {
-            let id: PageText
-            let title: PageText
-            let kind: String
-            let version: Int
-            let objects: String
-            let access: String
-            let retired: Bool
-            /// The import report of a version imported with warnings about the form.
-            let partly: [Partly]
-        }
-
-        /// "Partly imported: 3 warnings", linking to the import's report.
-        struct Partly {
-            let href: String
-            let text: String
-        }
     }
 }

@@ -5,12 +5,6 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// One line of the error summary at the top of an admin page.
-struct AdminProblem: Sendable, Hashable {
-    var text: String
-    var href: String?
-}
-
 /// What every admin page shares: the header, navigation, notice and error summary.
 struct AdminPage {
     var viewer: Viewer
@@ -51,29 +45,6 @@ struct AdminPage {
     }
 }
 
-/// The context of `admin/header`, which every admin page has under `admin` (`{{admin.csrf}}`
-/// in its forms).
-struct AdminHeader {
-    let backHref: PageText
-    let backText: PageText
-    let heading: PageText
-    let accountName: PageText
-    let csrf: String
-    let notice: PageText
-    let hasErrors: Bool
-    let summary: [SummaryLine]
-    let navForms: Bool
-    let navUsers: Bool
-    /// The admin signs in with a password alone: every admin page asks them to turn on a second factor.
-    let withoutSecondFactor: Bool
-
-    /// A problem in the error summary, linking to where it is when it says where.
-    struct SummaryLine {
-        let text: PageText
-        let href: PageText
-    }
-}
-
 /// What a finished action says at the top of the page it returns to (`?done=<key>`).
 enum AdminNotice {
     /// The notice for a `done` key, or nil for an unknown one.
@@ -106,37 +77,8 @@ extension PageRenderer {
     }
 }
 
-/// A refused import as the admin page shows it: each document's errors with the offending
-/// line and a marker under the column.
-struct ImportErrorReport {
-    /// One line per error, for the page's error summary.
-    let summary: [AdminProblem]
-    /// The errors by document, in the order the documents first fail.
-    let documents: [Document]
-
-    /// A document's errors.
-    struct Document {
-        let file: PageText
-        let errors: [Item]
-    }
-
-    /// One error: where, what, and the line it points at when there is one.
-    struct Item {
-        let message: PageText
-        let place: String
-        let file: PageText
-        let excerpt: [Excerpt]
-    }
-
-    /// The offending line with a marker under the column.
-    struct Excerpt {
-        let line: PageText
-        let marker: String
-        let lineNumber: Int
-        let columnNumber: Int
-        let file: PageText
-    }
-
+extension ImportErrorReport {
+    /// The errors of a refused import by document, each with the line it points at.
     init(errors: [ImportError], documents: [ImportDocument]) {
         let data = Dictionary(documents.map { ($0.name, $0.data) }, uniquingKeysWith: { first, _ in first })
         var order: [String] = []
@@ -147,7 +89,7 @@ struct ImportErrorReport {
             byFile[file, default: []].append(error)
         }
         var summary: [AdminProblem] = []
-        self.documents = order.map { file in
+        let reported = order.map { file in
             let items = (byFile[file] ?? []).map { error in
                 var place = ""
                 if error.line > 0 {
@@ -170,67 +112,12 @@ struct ImportErrorReport {
             }
             return Document(file: PageText(file), errors: items)
         }
-        self.summary = summary
+        self.init(summary: summary, documents: reported)
     }
 }
 
-/// The result page of an import (`admin/import`): the forms made and the report.
-struct ImportReportView: PageContext {
-    let layout: PageLayout
-    let admin: AdminHeader
-    let when: String
-    let by: PageText
-    let kind: String
-    let documents: PageText
-    let forms: [Form]
-    let skipped: [Skip]
-    let hasSkipped: Bool
-    let terms: [Term]
-    let hasTerms: Bool
-    let warnings: [Warning]
-    let hasWarnings: Bool
-    /// What was assumed about sloppy documents (EDM elements in no namespace or the wrong one).
-    let assumptions: [Warning]
-    let hasAssumptions: Bool
-    /// Forms with fields added because the service requires them for a create.
-    let requiredForCreate: [Warning]
-    let hasRequiredForCreate: Bool
-    /// Nothing skipped, unused or warned about.
-    let clean: Bool
-
-    /// A form the import made or gave a new version.
-    struct Form {
-        let id: PageText
-        let title: PageText
-        let version: Int
-        let isNew: Bool
-        let fieldCount: Int
-        /// How many of its fields were added because the service requires them for a create.
-        let requiredAdded: Int
-        let hasRequiredAdded: Bool
-    }
-
-    /// Something the import left out, and why.
-    struct Skip {
-        let name: PageText
-        let reason: PageText
-        let place: PageText
-    }
-
-    /// An annotation term the import did not use, and how often it appeared.
-    struct Term {
-        let term: PageText
-        let count: Int
-    }
-
-    /// Any other warning, with where and how often.
-    struct Warning {
-        let message: PageText
-        let place: PageText
-        let count: Int
-        let repeated: Bool
-    }
-
+extension ImportReportView {
+    /// The report of a stored import as its page shows it.
     init(page: AdminPage, summary: ImportSummary, kind: SourceKind, at: Date?, by: String?) {
         var terms: [String: Int] = [:]
         var termOrder: [String] = []
@@ -272,29 +159,21 @@ struct ImportReportView: PageContext {
             if skip.line > 0 { place += ":\(skip.line)" }
             return Skip(name: PageText(skip.name), reason: PageText(skip.reason), place: PageText(place))
         }
-        layout = page.layout(title: "Import")
-        admin = page.header
-        when = at.map(AdminPage.timestamp) ?? ""
-        self.by = PageText(by)
-        self.kind = kind == .native ? "Native spec" : "\(kind.displayName) metadata"
-        documents = PageText(summary.documents.joined(separator: ", "))
-        forms = summary.forms.map { form in
+        let forms = summary.forms.map { form in
             Form(
                 id: PageText(form.id), title: PageText(form.title), version: form.version, isNew: form.version == 1,
                 fieldCount: form.fieldCount, requiredAdded: requiredAdded[form.id] ?? 0,
                 hasRequiredAdded: (requiredAdded[form.id] ?? 0) > 0)
         }
-        self.skipped = skipped
-        hasSkipped = !skipped.isEmpty
-        self.terms = sortedTerms.map { Term(term: PageText($0), count: terms[$0] ?? 0) }
-        hasTerms = !sortedTerms.isEmpty
-        warnings = others
-        hasWarnings = !others.isEmpty
-        self.assumptions = assumptions
-        hasAssumptions = !assumptions.isEmpty
-        self.requiredForCreate = requiredForCreate
-        hasRequiredForCreate = !requiredForCreate.isEmpty
-        clean =
-            skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty && assumptions.isEmpty && requiredForCreate.isEmpty
+        self.init(
+            layout: page.layout(title: "Import"), admin: page.header, when: at.map(AdminPage.timestamp) ?? "",
+            by: PageText(by), kind: kind == .native ? "Native spec" : "\(kind.displayName) metadata",
+            documents: PageText(summary.documents.joined(separator: ", ")), forms: forms, skipped: skipped,
+            hasSkipped: !skipped.isEmpty, terms: sortedTerms.map { Term(term: PageText($0), count: terms[$0] ?? 0) },
+            hasTerms: !sortedTerms.isEmpty, warnings: others, hasWarnings: !others.isEmpty, assumptions: assumptions,
+            hasAssumptions: !assumptions.isEmpty, requiredForCreate: requiredForCreate,
+            hasRequiredForCreate: !requiredForCreate.isEmpty,
+            clean: skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty && assumptions.isEmpty
+                && requiredForCreate.isEmpty)
     }
 }

@@ -105,18 +105,18 @@ struct AdminUsersController {
         page.navUsers = true
         page.problems =
             [
-                newUser.nameError.map { AdminProblem(text: $0, href: Listing.nameField.link) },
-                newUser.passwordError.map { AdminProblem(text: $0, href: Listing.passwordField.link) },
+                newUser.nameError.map { AdminProblem(text: $0, href: UsersPage.nameField.link) },
+                newUser.passwordError.map { AdminProblem(text: $0, href: UsersPage.passwordField.link) },
             ].compactMap { $0 }
             + passwordErrors.map { AdminProblem(text: $0.value, href: "#password-\($0.key.uuidString.lowercased())") }
         let rows = try await users.list().map { account in
-            Listing.UserRow(
+            UsersPage.UserRow(
                 id: account.id.uuidString.lowercased(), name: PageText(account.name),
                 role: account.isAdmin ? "Administrator" : "User", isSelf: account.id == viewer.account?.id,
                 passwordError: PageText(passwordErrors[account.id]), secondFactor: account.hasSecondFactor,
                 adminWithout: account.isAdmin && !account.hasSecondFactor)
         }
-        let listing = Listing(
+        let listing = UsersPage(
             layout: page.layout(title: "Users"), admin: page.header, users: rows, newName: PageText(newUser.name),
             newAdmin: newUser.isAdmin, nameError: PageText(newUser.nameError),
             newPasswordError: PageText(newUser.passwordError))
@@ -130,38 +130,5 @@ struct AdminUsersController {
             throw HTTPError(.notFound)
         }
         return account
-    }
-}
-
-extension AdminUsersController {
-    /// The users page's context (`admin/users`).
-    struct Listing: PageContext {
-        let layout: PageLayout
-        let admin: AdminHeader
-        let users: [UserRow]
-        /// The add form as sent, after a refusal.
-        let newName: PageText
-        let newAdmin: Bool
-        let nameError: PageText
-        let newPasswordError: PageText
-        /// The ids of the add form's controls.
-        let nameField = Self.nameField
-        let passwordField = Self.passwordField
-        let adminField = ControlIDs("admin")
-        static let nameField = ControlIDs("name")
-        static let passwordField = ControlIDs("password")
-
-        /// An account, with its reset and remove forms.
-        struct UserRow {
-            let id: String
-            let name: PageText
-            let role: String
-            let isSelf: Bool
-            let passwordError: PageText
-            /// Whether signing in asks a code after the password.
-            let secondFactor: Bool
-            /// An administrator who signs in with a password alone.
-            let adminWithout: Bool
-        }
     }
 }

@@ -1,3 +1,4 @@
+import FormPages
 import FormStore
 
 /// The admin page's service form as sent, or as the stored connection fills it: kept after a

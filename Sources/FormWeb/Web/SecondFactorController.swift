@@ -204,20 +204,7 @@ struct SecondFactorController {
     }
 
     /// The forms of the settings page, each with its own code field.
-    enum SettingsForm: Hashable {
-        case enrol
-        case newCodes
-        case off
-
-        /// The ids of its code field (each form's differs: they share the page).
-        var field: ControlIDs {
-            switch self {
-            case .enrol: ControlIDs("code")
-            case .newCodes: ControlIDs("codes-code")
-            case .off: ControlIDs("off-code")
-            }
-        }
-    }
+    typealias SettingsForm = TwoFactorPage.Form
 
     private func settings(
         account: Account, viewer: Viewer, notice: String? = nil, errors: [SettingsForm: String] = [:],
@@ -246,54 +233,5 @@ struct SecondFactorController {
         var context = TwoFactorPage(csrf: csrfToken ?? "", notice: nil, errors: [:])
         context.codes = [TwoFactorPage.Codes(heading: PageText(heading), list: codes.map { PageText($0) })]
         return try renderer.adminPage(context, template: "two-factor")
-    }
-}
-
-/// The context of `two-factor.mustache`: one of its three parts.
-struct TwoFactorPage: PageContext {
-    let layout: PageLayout
-    let csrf: String
-    let notice: PageText
-    let hasErrors: Bool
-    let summary: [AdminHeader.SummaryLine]
-    /// Turning on: the link and key, the code field.
-    var enrol: [Enrol] = []
-    /// Recovery codes just made, shown once.
-    var codes: [Codes] = []
-    /// On: codes left, new codes, turning off.
-    var on: [On] = []
-    /// The ids of each form's code field.
-    let codeField = SecondFactorController.SettingsForm.enrol.field
-    let newCodesField = SecondFactorController.SettingsForm.newCodes.field
-    let offField = SecondFactorController.SettingsForm.off.field
-
-    struct Enrol {
-        let link: PageText
-        let key: PageText
-        let error: PageText
-    }
-
-    struct Codes {
-        let heading: PageText
-        let list: [PageText]
-    }
-
-    struct On {
-        let codesLeft: PageText
-        let lowOnCodes: Bool
-        let newCodesError: PageText
-        let offError: PageText
-    }
-
-    init(csrf: String, notice: String?, errors: [SecondFactorController.SettingsForm: String]) {
-        let order: [SecondFactorController.SettingsForm] = [.enrol, .newCodes, .off]
-        let prefix = errors.isEmpty ? "" : "Error: "
-        layout = PageLayout(title: "\(prefix)Two-step sign-in – \(PageViewModel.siteName)", body: "admin")
-        self.csrf = csrf
-        self.notice = PageText(notice)
-        hasErrors = !errors.isEmpty
-        summary = order.compactMap { form in
-            errors[form].map { AdminHeader.SummaryLine(text: PageText($0), href: PageText(form.field.link)) }
-        }
     }
 }
