@@ -20,6 +20,7 @@ struct DOMIDTests {
         named += body.matches(of: /aria-describedby="([^"]+)"/).flatMap { $0.1.split(separator: " ").map(String.init) }
         named += body.matches(of: /\sfor="([^"]+)"/).map { String($0.1) }
         #expect(!named.isEmpty, "\(page) names no ids", sourceLocation: sourceLocation)
+        #expect(!body.contains(#" id="""#) && !body.contains(#"aria-describedby="""#), "\(page) has an empty id")
         let missing = named.filter { !ids.contains($0) && $0 != "main" }
         #expect(missing.isEmpty, "\(page) names ids it does not have: \(missing)", sourceLocation: sourceLocation)
     }
@@ -69,6 +70,17 @@ struct DOMIDTests {
             let code = try await admin.post("/account/two-factor", [("_csrf", settings.csrf ?? ""), ("code", "12")])
             #expect(code.status == .unprocessableContent)
             Self.expectReferencesResolve(code.body, "the refused two-step code")
+
+            // An OData form's admin page: the connection's choices with hints, the export's.
+            let odata = try await AdminServiceTests.imported(client)
+            let formPage = try await odata.get(AdminServiceTests.page)
+            #expect(formPage.body.contains(#"aria-describedby="service-mode-local-hint""#))
+            #expect(formPage.body.contains(#"id="service-mode-local-hint""#))
+            Self.expectReferencesResolve(formPage.body, "an OData form's admin page")
+            let refusedConnection = try await AdminServiceTests.postConnection(
+                odata, AdminServiceTests.settings(url: "ftp://files.example.com/odata/", auth: "basic", secret: "x"))
+            #expect(refusedConnection.status == .unprocessableContent)
+            Self.expectReferencesResolve(refusedConnection.body, "a refused connection")
 
             let password = try await admin.get("/account/password")
             let change = try await admin.post("/account/password", [("_csrf", password.csrf ?? ""), ("current", "")])

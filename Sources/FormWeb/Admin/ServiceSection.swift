@@ -103,9 +103,18 @@ struct ServiceSection {
         let label: String
         let hint: PageText
         let checked: Bool
+        /// The id of its hint (``DOMID/hint(of:)``), stored: templates read stored values only.
+        let hintID: String
 
-        /// The id of its hint (``DOMID/hint(of:)``).
-        var hintID: String { DOMID.hint(of: id) }
+        init(id: String, name: String, value: String, label: String, hint: PageText, checked: Bool) {
+            self.id = id
+            self.name = name
+            self.value = value
+            self.label = label
+            self.hint = hint
+            self.checked = checked
+            hintID = DOMID.hint(of: id)
+        }
     }
 }
 
