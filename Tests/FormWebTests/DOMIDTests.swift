@@ -60,6 +60,13 @@ struct DOMIDTests {
                 "/admin/users", [("_csrf", users.csrf ?? ""), ("name", ""), ("password", "short")])
             #expect(user.status == .unprocessableContent)
             Self.expectReferencesResolve(user.body, "the refused new user")
+            let account = try #require(
+                users.body.firstMatch(of: /action="\/admin\/users\/([0-9a-f-]{36})\/password"/)?.1)
+            let reset = try await admin.post(
+                "/admin/users/\(account)/password", [("_csrf", users.csrf ?? ""), ("password", "short")])
+            #expect(reset.status == .unprocessableContent)
+            #expect(reset.body.contains(##"href="#password-\##(account)""##))
+            Self.expectReferencesResolve(reset.body, "a refused password reset")
 
             let dashboard = try await admin.get("/admin")
             let empty = try await admin.postMultipart("/admin/import", [.field("_csrf", dashboard.csrf ?? "")])

@@ -26,6 +26,8 @@ package struct UsersPage: PageContext {
         package let secondFactor: Bool
         /// An administrator who signs in with a password alone.
         package let adminWithout: Bool
+        /// The ids of its reset form's password field.
+        package let resetField: ControlIDs
 
         package init(
             id: String, name: PageText, role: String, isSelf: Bool, passwordError: PageText, secondFactor: Bool,
@@ -38,8 +40,12 @@ package struct UsersPage: PageContext {
             self.passwordError = passwordError
             self.secondFactor = secondFactor
             self.adminWithout = adminWithout
+            resetField = UsersPage.resetField(of: id)
         }
     }
+
+    /// The ids of the password field in the reset form of the account `id`.
+    package static func resetField(of id: String) -> ControlIDs { ControlIDs(id: "password-" + id) }
 
     package init(
         layout: PageLayout, admin: AdminHeader, users: [UserRow], newName: PageText, newAdmin: Bool,

@@ -108,7 +108,9 @@ struct AdminUsersController {
                 newUser.nameError.map { AdminProblem(text: $0, href: UsersPage.nameField.link) },
                 newUser.passwordError.map { AdminProblem(text: $0, href: UsersPage.passwordField.link) },
             ].compactMap { $0 }
-            + passwordErrors.map { AdminProblem(text: $0.value, href: "#password-\($0.key.uuidString.lowercased())") }
+            + passwordErrors.map {
+                AdminProblem(text: $0.value, href: UsersPage.resetField(of: $0.key.uuidString.lowercased()).link)
+            }
         let rows = try await users.list().map { account in
             UsersPage.UserRow(
                 id: account.id.uuidString.lowercased(), name: PageText(account.name),
