@@ -88,6 +88,14 @@ struct DOMIDTests {
                 odata, AdminServiceTests.settings(url: "ftp://files.example.com/odata/", auth: "basic", secret: "x"))
             #expect(refusedConnection.status == .unprocessableContent)
             Self.expectReferencesResolve(refusedConnection.body, "a refused connection")
+            #expect(refusedConnection.body.contains(##"href="#service-url""##))
+            let webhook = try await odata.post(
+                AdminServiceTests.page + "/webhooks", [("_csrf", formPage.csrf ?? ""), ("url", "ftp://x")])
+            #expect(webhook.status == .unprocessableContent)
+            #expect(
+                webhook.body.contains(##"href="#webhook-url""##)
+                    && webhook.body.contains(##"href="#webhook-event-created""##))
+            Self.expectReferencesResolve(webhook.body, "a refused webhook")
 
             let password = try await admin.get("/account/password")
             let change = try await admin.post("/account/password", [("_csrf", password.csrf ?? ""), ("current", "")])

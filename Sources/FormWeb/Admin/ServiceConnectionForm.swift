@@ -50,9 +50,9 @@ struct ServiceConnectionForm: Sendable, Hashable {
     /// The element an error of an input is shown at (the first radio button of a group).
     static func anchor(_ name: String) -> String {
         switch name {
-        case "auth": "#service-auth-none"
-        case "mode": "#service-mode-service"
-        default: "#service-\(name)"
+        case "auth": "#" + ServiceSection.choiceID("auth", "none")
+        case "mode": "#" + ServiceSection.choiceID("mode", "service")
+        default: ServiceSection.ids(name).link
         }
     }
 

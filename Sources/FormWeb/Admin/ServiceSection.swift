@@ -80,7 +80,16 @@ struct ServiceSection {
         let sap: [TextInput]
         let modeChoices: [Choice]
         let modeError: PageText
+        /// The ids of the two groups of choices (their errors).
+        let authField = ServiceSection.ids("auth")
+        let modeField = ServiceSection.ids("mode")
     }
+
+    /// The ids of the form's input `name` (`service-url`), or of a group of choices.
+    static func ids(_ name: String) -> ControlIDs { ControlIDs(id: "service-" + name) }
+
+    /// The id of the choice `value` of the group `group` (`service-auth-none`).
+    static func choiceID(_ group: String, _ value: String) -> String { "service-\(group)-\(value)" }
 
     /// A text or password input with its label, hint and error (`admin/service-input`).
     struct TextInput {
@@ -195,7 +204,7 @@ extension ServiceSection {
             _ name: String, label: String, hint: String?, value: String, type: String = "text",
             autocomplete: String = "off"
         ) -> TextInput {
-            let ids = ControlIDs(id: "service-\(name)")
+            let ids = Self.ids(name)
             let error = form.errors[name]
             let describedBy = [hint.map { _ in ids.hintID }, error.map { _ in ids.errorID }].compactMap { $0 }
             return TextInput(
@@ -205,7 +214,7 @@ extension ServiceSection {
         }
         func choice(_ group: String, _ value: String, _ label: String, hint: String? = nil, chosen: String) -> Choice {
             Choice(
-                id: "service-\(group)-\(value)", name: group, value: value, label: label, hint: PageText(hint),
+                id: Self.choiceID(group, value), name: group, value: value, label: label, hint: PageText(hint),
                 checked: value == chosen)
         }
         let auth = ServiceConnectionSettings.Auth(rawValue: form.auth) == nil ? "none" : form.auth

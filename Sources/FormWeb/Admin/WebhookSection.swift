@@ -15,6 +15,13 @@ struct WebhookSection {
     let urlError: PageText
     let eventsError: PageText
     let eventChoices: [Choice]
+    /// The ids of the add form's URL field and of its events' group, spelled once here.
+    let urlField = Self.urlField
+    let eventsField = ControlIDs(id: "webhook-events")
+    static let urlField = ControlIDs(id: "webhook-url")
+
+    /// The id of an event's checkbox; the error summary links an events error to the first.
+    static func eventID(_ type: WebhookEventType) -> String { "webhook-event-" + type.rawValue }
 
     /// The endpoint just added: the only time its secret is in a page.
     struct Created {
@@ -45,6 +52,7 @@ struct WebhookSection {
     }
 
     struct Choice {
+        let id: String
         let value: String
         let label: String
         let checked: Bool
@@ -85,7 +93,8 @@ struct WebhookSection {
         eventsError = PageText(entered.errors["events"])
         eventChoices = WebhookEventType.allCases.map { type in
             Choice(
-                value: type.rawValue, label: "\(type.rawValue.prefix(1).uppercased())\(type.rawValue.dropFirst())",
+                id: Self.eventID(type), value: type.rawValue,
+                label: "\(type.rawValue.prefix(1).uppercased())\(type.rawValue.dropFirst())",
                 checked: entered.events.contains(type.rawValue))
         }
     }
@@ -112,7 +121,8 @@ extension WebhookSection {
     /// The add form's errors for the page's error summary, each linking to its input.
     static func problems(_ entered: Entered?) -> [AdminProblem] {
         guard let entered else { return [] }
-        return [("url", "#webhook-url"), ("events", "#webhook-event-created")].compactMap { name, href in
+        let firstEvent = "#" + eventID(WebhookEventType.allCases[0])
+        return [("url", urlField.link), ("events", firstEvent)].compactMap { name, href in
             entered.errors[name].map { AdminProblem(text: $0, href: href) }
         }
     }
