@@ -34,45 +34,34 @@ struct AdminExportController {
     }
 }
 
-/// The form page's Export section (`admin/export`): the window of creates and changes, the CSV's
-/// header line, and a button for each download.
-struct ExportSection {
-    let formID: PageText
-    let since: ServiceSection.TextInput
-    let until: ServiceSection.TextInput
-    let headers: [ServiceSection.Choice]
-    /// The error summary's line for a refused request.
-    let problems: [AdminProblem]
-
+extension ExportSection {
+    /// The section as the page first shows it, or as sent when a request was refused.
     /// - Parameters:
     ///   - entered: the query as sent, kept after a refusal.
     ///   - refusal: what could not be read.
     init(formID: String, entered: [String: String] = [:], refusal: ExportQuery.Refusal? = nil) {
-        self.formID = PageText(formID)
         func input(_ name: String, _ label: String, _ hint: String) -> ServiceSection.TextInput {
-            let ids = ControlIDs(id: "export-\(name)")
-            let error = refusal?.parameter == name ? refusal?.message : nil
-            return ServiceSection.TextInput(
-                ids: ids, name: name, label: label, hint: PageText(hint), value: PageText(entered[name]),
-                error: PageText(error), type: "date", autocomplete: "off",
-                describedBy: PageText(ids.hintID + (error == nil ? "" : " " + ids.errorID)))
+            ServiceSection.TextInput(
+                ids: ControlIDs(id: "export-\(name)"), name: name, label: label, hint: hint, value: entered[name],
+                error: refusal?.parameter == name ? refusal?.message : nil, type: "date")
         }
-        since = input("since", "From (optional)", "Objects created or changed on this day or later.")
-        until = input("until", "To (optional)", "Objects created or changed on this day or earlier.")
         let chosen = ExportQuery.CSVHeader(rawValue: entered["header"] ?? "") ?? .labels
-        headers = [
-            ServiceSection.Choice(
-                id: "export-header-labels", name: "header", value: "labels", label: "Field labels",
-                hint: PageText(nil), checked: chosen == .labels),
-            ServiceSection.Choice(
-                id: "export-header-names", name: "header", value: "names", label: "Field names",
-                hint: PageText("As the JSON API and the spec name them, for scripts."), checked: chosen == .names),
-        ]
-        problems =
-            refusal.map { refusal in
+        self.init(
+            formID: PageText(formID),
+            since: input("since", "From (optional)", "Objects created or changed on this day or later."),
+            until: input("until", "To (optional)", "Objects created or changed on this day or earlier."),
+            headers: [
+                ServiceSection.Choice(
+                    id: "export-header-labels", name: "header", value: "labels", label: "Field labels", hint: nil,
+                    checked: chosen == .labels),
+                ServiceSection.Choice(
+                    id: "export-header-names", name: "header", value: "names", label: "Field names",
+                    hint: "As the JSON API and the spec name them, for scripts.", checked: chosen == .names),
+            ],
+            problems: refusal.map { refusal in
                 let target =
                     ["since", "until"].contains(refusal.parameter) ? "#export-\(refusal.parameter)" : "#export"
                 return [AdminProblem(text: refusal.message, href: target)]
-            } ?? []
+            } ?? [])
     }
 }

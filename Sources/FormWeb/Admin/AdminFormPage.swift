@@ -45,14 +45,14 @@ struct AdminFormPage {
         let documentNames = try await forms.sourceDocumentNames(formID: form.id)
         let versions = try await forms.versions(formID: form.id).map { version in
             let documents = documentNames[version.version] ?? []
-            return Settings.VersionRow(
+            return FormSettingsPage.VersionRow(
                 formID: PageText(form.id), version: version.version,
                 when: version.importedAt.map(AdminPage.timestamp) ?? "",
                 by: PageText(version.importedBy ?? "command line"), kind: version.sourceKind.displayName,
                 objects: objectCounts[version.version] ?? 0,
                 importHref: PageText(version.importID.map { "/admin/imports/\($0.uuidString.lowercased())" }),
                 documents: documents.enumerated().map { index, name in
-                    Settings.DocumentLink(
+                    FormSettingsPage.DocumentLink(
                         name: PageText(name),
                         href: "/admin/forms/\(form.id)/versions/\(version.version)/documents/\(index)")
                 })
@@ -82,16 +82,14 @@ struct AdminFormPage {
             // by those fields.
             let title = PageText.nonEmpty(list.title)
             let instance = rules?.externalInstance(forList: list.id)
-            return Settings.ListRow(
+            return FormSettingsPage.ListRow(
                 formID: PageText(form.id), listID: PageText(list.id),
                 odkFile: instance.map { [PageText($0)] } ?? [],
                 heading: title ?? PageText(Words.list(users.isEmpty ? [list.id] : users)),
                 usedBy: title == nil || users.isEmpty ? [] : [PageText(Words.list(users))], status: PageText(status),
-                preview: PageText(preview), hasPreview: !options.isEmpty,
-                errors: errors.map { Settings.ErrorLine(text: PageText($0)) },
-                hasErrors: !errors.isEmpty)
+                preview: PageText(preview), errors: errors.map { PageText($0) })
         }
-        let settings = Settings(
+        let settings = FormSettingsPage(
             layout: page.layout(title: schema.title), admin: page.header, id: PageText(form.id),
             title: PageText(schema.title),
             kind: form.sourceKind.displayName, version: form.version, objects: objectCounts.values.reduce(0, +),
@@ -119,66 +117,5 @@ struct AdminFormPage {
             formID: form.id, stored: stored, titles: titles,
             unknown: try await objects.unknownOutcomes(formIDs: [form.id]), entered: entered, test: tested,
             secretTyped: secretTyped)
-    }
-}
-
-extension AdminFormPage {
-    /// The form page's context (`admin/form`).
-    struct Settings: PageContext {
-        let layout: PageLayout
-        let admin: AdminHeader
-        let id: PageText
-        let title: PageText
-        let kind: String
-        let version: Int
-        let objects: Int
-        let retired: Bool
-        let isPublic: Bool
-        /// The service section, for forms imported from OData.
-        let service: ServiceSection?
-        let webhooks: WebhookSection
-        let versions: [VersionRow]
-        let lists: [ListRow]
-        let export: ExportSection
-
-        /// A stored version: when and how it came, its objects and its downloads.
-        struct VersionRow {
-            let formID: PageText
-            let version: Int
-            let when: String
-            let by: PageText
-            let kind: String
-            let objects: Int
-            let importHref: PageText
-            let documents: [DocumentLink]
-        }
-
-        /// A source document of a version, to download.
-        struct DocumentLink {
-            let name: PageText
-            let href: PageText
-        }
-
-        /// A value list: its title (else the fields using it), its options and the upload form.
-        struct ListRow {
-            let formID: PageText
-            let listID: PageText
-            /// For an XForm's list read from an external instance, the instance's id: the upload
-            /// takes the form's file (CSV with a header, or XML).
-            let odkFile: [PageText]
-            let heading: PageText
-            /// The fields using a list headed by its title.
-            let usedBy: [PageText]
-            let status: PageText
-            let preview: PageText
-            let hasPreview: Bool
-            let errors: [ErrorLine]
-            let hasErrors: Bool
-        }
-
-        /// A refused upload's error.
-        struct ErrorLine {
-            let text: PageText
-        }
     }
 }

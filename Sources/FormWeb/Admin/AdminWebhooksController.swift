@@ -1,3 +1,4 @@
+import FormPages
 import FormStore
 import Foundation
 import Hummingbird
