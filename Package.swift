@@ -154,8 +154,6 @@ let package = Package(
                 "FormImport",
                 "FormModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -172,7 +170,11 @@ let package = Package(
         // `BareRoute`: the ceiling of scripts/bench-http, a bare Hummingbird route serving one page.
         .executableTarget(
             name: "BareRoute",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Benchmarks/BareRoute"
         ),
         // `ChainCost`: the global middleware's instructions a request, in process (scripts/callgrind-chain).

@@ -2,8 +2,6 @@ import ArgumentParser
 import FormImport
 import FormWeb
 import Foundation
-import NIOCore
-import NIOPosix
 
 import enum FormModel.Words
 
@@ -17,12 +15,12 @@ struct Fieldwork: AsyncParsableCommand {
         subcommands: [Serve.self, Import.self, Check.self, Connect.self]
     )
 
-    /// Runs the command with Swift Concurrency's tasks on NIO's event loops (the ones the server,
-    /// the database driver and AsyncHTTPClient use): a request's task, its queries' answers and
-    /// the service's answers meet on the same threads instead of hopping between Concurrency's
-    /// pool and the loops at every await. Installed first thing, from the main thread, as NIO asks.
+    /// Runs the command. Swift Concurrency's tasks run on its own pool: NIOSingletons' takeover
+    /// of the global executor (tasks on NIO's event loops) was tried and measured (README, "The
+    /// cost of a page"): it ran every job as the loop's serial executor, so each `await` of a
+    /// nonisolated async function became a trip through the loop's task queue, and a page cost
+    /// twice the instructions for the same throughput.
     static func main() async {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // Whatever this process makes (the data folder, SQLite's files, attachments, exports) is
         // for its own account only; the store narrows what earlier versions made (PrivateFiles).
         umask(0o077)
