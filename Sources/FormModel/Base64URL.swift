@@ -8,28 +8,42 @@ public enum Base64URL {
     private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
     /// `bytes` in base64url; with `padded`, `=` to a multiple of four (OData V4 writes it so).
+    /// Whole groups of three bytes are written four letters at a time, the last one or two
+    /// bytes after: a browser id, its CSRF token and a page's one-time token are three of these
+    /// on every first visit.
     public static func encode(_ bytes: UnsafeRawBufferPointer, padded: Bool = false) -> String {
-        let count = (bytes.count * 8 + 5) / 6
+        let length = bytes.count
+        let count = (length * 8 + 5) / 6
         let total = padded ? (count + 3) / 4 * 4 : count
-        return String(unsafeUninitializedCapacity: total) { out in
-            alphabet.withUTF8Buffer { letters in
-                var written = 0
-                var index = 0
-                while index < bytes.count {
-                    let a = UInt32(bytes[index])
-                    let b = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
-                    let c = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
-                    let group = a << 16 | b << 8 | c
-                    for shift in stride(from: 18, through: 0, by: -6) where written < count {
-                        out[written] = letters[Int(group >> UInt32(shift) & 0x3F)]
-                        written += 1
-                    }
-                    index += 3
-                }
-                while written < total {
-                    out[written] = UInt8(ascii: "=")
+        guard total > 0 else { return "" }
+        let letters = alphabet.utf8Start
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            let out = buffer.baseAddress!
+            var written = 0
+            var index = 0
+            while index + 3 <= length {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                out[written] = letters[Int(group >> 18)]
+                out[written + 1] = letters[Int(group >> 12 & 0x3F)]
+                out[written + 2] = letters[Int(group >> 6 & 0x3F)]
+                out[written + 3] = letters[Int(group & 0x3F)]
+                written += 4
+                index += 3
+            }
+            if index < length {
+                let two = index + 1 < length
+                let group = UInt32(bytes[index]) << 16 | (two ? UInt32(bytes[index + 1]) << 8 : 0)
+                out[written] = letters[Int(group >> 18)]
+                out[written + 1] = letters[Int(group >> 12 & 0x3F)]
+                written += 2
+                if two {
+                    out[written] = letters[Int(group >> 6 & 0x3F)]
                     written += 1
                 }
+            }
+            while written < total {
+                out[written] = UInt8(ascii: "=")
+                written += 1
             }
             return total
         }

@@ -36,7 +36,7 @@ package enum ODataLiteral {
         case (.timeOfDay(let time), .v4): return CivilTime.timeText(time)
         case (.duration(let duration), .v2): return "time'\(duration)'"
         case (.duration(let duration), .v4): return "duration'\(duration)'"
-        case (.binary(let bytes), .v2): return "X'" + bytes.map { hexByte($0) }.joined() + "'"
+        case (.binary(let bytes), .v2): return "X'" + Hex.encode(bytes, uppercase: true) + "'"
         case (.binary(let bytes), .v4): return "binary'\(Base64URL.encode(bytes, padded: true))'"
         }
     }
@@ -89,11 +89,6 @@ package enum ODataLiteral {
     private static func withPoint(_ number: Decimal) -> String {
         let plain = DecimalText.plain(number)
         return plain.contains(".") ? plain : plain + ".0"
-    }
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }
 

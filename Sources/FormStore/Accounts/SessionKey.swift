@@ -1,4 +1,5 @@
 import Crypto
+import FormModel
 import Foundation
 
 /// The key a session is stored under: `h.` and the SHA-256 of the storage key (the session
@@ -9,10 +10,6 @@ package enum SessionKey {
     package static let prefix = "h."
 
     package static func stored(_ key: String) -> String {
-        prefix + SHA256.hash(data: Data(key.utf8)).map { byte in String(byte, radix: 16).leftPadded() }.joined()
+        prefix + Hex.encode(SHA256.hash(data: Data(key.utf8)))
     }
-}
-
-extension String {
-    fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }

@@ -1,5 +1,6 @@
 import CompressNIO
 import Crypto
+import FormModel
 import Foundation
 import NIOCore
 
@@ -67,7 +68,7 @@ package struct StaticAssets: Sendable {
 
     /// The first 16 hex digits of a digest: the ETags' and the version's.
     private static func hex16(_ digest: SHA256Digest) -> String {
-        digest.prefix(8).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(Array(digest.prefix(8)))
     }
 
     /// The asset served at a path under the prefix, if any.
