@@ -130,7 +130,6 @@ let package = Package(
                 "FormPages",
                 "FormService",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "MultipartKit", package: "multipart-kit"),

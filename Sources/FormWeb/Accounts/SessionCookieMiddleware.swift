@@ -1,31 +1,118 @@
+import Foundation
 import Hummingbird
-import HummingbirdAuth
+import Synchronization
 
-/// HummingbirdAuth's `SessionMiddleware`, shown only the session's own cookie.
-///
-/// It finds the session cookie through Hummingbird's `request.cookies`, which parses every cookie
-/// of the request character by character (``CookieHeader``): a returning visitor's browser-id
-/// cookie cost some 50 K instructions a page only to find no session. This finds the session
-/// cookie in the bytes and hands the session middleware a request whose `Cookie` field holds that
-/// one cookie, or none; the routes after it get the request as it came.
+/// The signed-in session of a request, loaded by ``SessionCookieMiddleware`` from the session
+/// cookie, and what the route did with it: kept, begun anew (a sign-in step, ``SessionRenewal``)
+/// or ended (sign-out, an account gone). Shared by every copy of the request's context.
+package final class RequestSession: Sendable {
+    private let state = Mutex<State>(.none)
+
+    private enum State {
+        case none
+        /// Loaded from the store, unchanged.
+        case loaded(AppSession)
+        /// Begun by the route: stored under a new id after it answers.
+        case begun(AppSession, expiresIn: Duration?)
+    }
+
+    package init() {}
+
+    /// The session, loaded or begun; nil when there is none or it was ended.
+    package var session: AppSession? {
+        state.withLock { state in
+            switch state {
+            case .none: nil
+            case .loaded(let session), .begun(let session, _): session
+            }
+        }
+    }
+
+    /// Begins a new session, under an id of its own, in place of the one the cookie named.
+    package func createSession(_ session: AppSession, expiresIn: Duration? = nil) {
+        state.withLock { $0 = .begun(session, expiresIn: expiresIn) }
+    }
+
+    /// Ends the session: its cookie is told to expire.
+    package func clearSession() {
+        state.withLock { $0 = .none }
+    }
+
+    fileprivate func load(_ session: AppSession) {
+        state.withLock { $0 = .loaded(session) }
+    }
+
+    fileprivate var begun: (session: AppSession, expiresIn: Duration?)? {
+        state.withLock { state in
+            guard case .begun(let session, let expiresIn) = state else { return nil }
+            return (session, expiresIn)
+        }
+    }
+}
+
+/// Loads the session its cookie names into the context and, after the route answered, stores a
+/// session it began (with a new id in the cookie) or ends the one it cleared: what
+/// HummingbirdAuth's `SessionMiddleware` does, with the session cookie found in the bytes of the
+/// `Cookie` field (``CookieHeader``). Hummingbird's `request.cookies`, which that middleware
+/// reads, parses every cookie character by character: some 27 K instructions a signed-in page
+/// for the one cookie, a returning visitor's browser-id cookie some 50 K only to find no session.
 struct SessionCookieMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let sessions: SessionMiddleware<Context>
-    let cookieName: String
+    let storage: DatabasePersistDriver
+    /// The prefix of the storage keys: a session is kept under the prefix and its cookie's id.
+    let keyPrefix: String
+    let cookie: Cookies
+    /// How long a session begun without a duration of its own lasts.
+    let lifetime: Duration
+
+    /// The session cookie's name and attributes.
+    struct Cookies {
+        let name: String
+        let secure: Bool
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
-        let fields = request.headers[values: .cookie]
-        // A first visit brings no cookie: nothing to hide.
-        if fields.isEmpty { return try await sessions.handle(request, context: context, next: next) }
-        var head = request.head
-        head.headerFields[values: .cookie] =
-            CookieHeader.value(of: cookieName, in: fields).map { ["\(cookieName)=\($0)"] } ?? []
-        // The session middleware reads only the head; the body goes on, unread, with the request.
-        let shown = Request(head: head, body: request.body)
-        return try await sessions.handle(shown, context: context) { _, context in try await next(request, context) }
+        let id = CookieHeader.value(of: cookie.name, in: request.headers[values: .cookie])
+        var loaded = false
+        var unreadable = false
+        if let id {
+            do {
+                if let (session, _) = try await storage.getWithTTL(key: keyPrefix + id, as: AppSession.self) {
+                    context.sessions.load(session)
+                    loaded = true
+                }
+            } catch let error as PersistError where error == .invalidConversion {
+                context.logger.trace("Failed to convert session data")
+                unreadable = true
+            } catch {
+                context.logger.debug("Failed to load session data")
+            }
+        }
+        var response = try await next(request, context)
+        if let (session, expiresIn) = context.sessions.begun {
+            let newID = CSRF.randomID()
+            let lifetime = expiresIn ?? lifetime
+            try await storage.set(key: keyPrefix + newID, value: session, expires: lifetime)
+            response.headers[values: .setCookie].append(sessionCookie(newID, expiresIn: lifetime))
+        } else if let id, context.sessions.session == nil, loaded || unreadable {
+            // The session was ended (or could not be read): gone from the store, and the cookie
+            // told to expire.
+            try await storage.remove(key: keyPrefix + id)
+            response.headers[values: .setCookie].append(sessionCookie(id, expiresIn: .zero))
+        }
+        return response
+    }
+
+    /// The `Set-Cookie` value for the session `id`: this site only, never read by scripts,
+    /// not sent with other sites' requests, lasting `expiresIn`.
+    private func sessionCookie(_ id: String, expiresIn: Duration) -> String {
+        Cookie(
+            name: cookie.name, value: id, expires: Date.now + TimeInterval(expiresIn.components.seconds),
+            path: "/", secure: cookie.secure, sameSite: .lax
+        ).description
     }
 }

@@ -1,5 +1,4 @@
 import Hummingbird
-import HummingbirdAuth
 
 /// Gives a browser a new session, ending the one it had: at every step of signing in (password,
 /// code) and at every change of how the account signs in, so nothing a session id was before

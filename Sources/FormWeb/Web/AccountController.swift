@@ -3,7 +3,6 @@ import FormPages
 import FormStore
 import Foundation
 import Hummingbird
-import HummingbirdAuth
 import Logging
 
 /// Sign-in and sign-out.

@@ -1,7 +1,6 @@
 import FormStore
 import Foundation
 import Hummingbird
-import HummingbirdAuth
 import NIOCore
 
 /// What a signed-in session keeps in the `sessions` table.
@@ -21,12 +20,13 @@ package struct AppSession: Codable, Sendable, Hashable {
 }
 
 /// Fieldwork's request context: Hummingbird's core storage, the session the
-/// `SessionMiddleware` loaded from the database, and what the route groups' middleware found out
+/// ``SessionCookieMiddleware`` loaded from the database, and what the route groups' middleware found out
 /// before a handler runs: the viewer (``ViewerMiddleware``, ``AdminTokenMiddleware``) and, under
 /// `/forms/{id}`, the form (``FormAccessMiddleware``).
-package struct AppRequestContext: SessionRequestContext, RequestContext {
+package struct AppRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
-    package let sessions: SessionContext<AppSession>
+    /// The session its cookie named, loaded by ``SessionCookieMiddleware``.
+    package let sessions: RequestSession
     /// Set by ``ViewerMiddleware`` before any route that needs it runs.
     var resolvedViewer: Viewer? {
         get { viewerBox?.value }

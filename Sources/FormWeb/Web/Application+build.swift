@@ -3,7 +3,6 @@ import FormService
 import FormStore
 import Foundation
 import Hummingbird
-import HummingbirdAuth
 import Logging
 
 /// Builds the Fieldwork server: opens (and migrates) the database, seeds the demo form and the
@@ -112,14 +111,8 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let sessionStorage = DatabasePersistDriver(database: database)
     let sessionKeyPrefix = "s."
     let sessions = SessionCookieMiddleware(
-        sessions: SessionMiddleware<AppRequestContext>(
-            storage: sessionStorage,
-            configuration: .init(
-                sessionCookieParameters: .init(
-                    name: cookies.sessionName, path: "/", secure: cookies.secure, sameSite: .lax),
-                keyPrefix: sessionKeyPrefix,
-                defaultSessionExpiration: configuration.sessionLifetime)),
-        cookieName: cookies.sessionName)
+        storage: sessionStorage, keyPrefix: sessionKeyPrefix,
+        cookie: .init(name: cookies.sessionName, secure: cookies.secure), lifetime: configuration.sessionLifetime)
     // A state-changing request its browser says comes from another site is refused first.
     let origins = OriginCheckMiddleware<AppRequestContext>(publicURL: configuration.publicURL)
 

@@ -3,7 +3,6 @@ import FormPages
 import FormStore
 import Foundation
 import Hummingbird
-import HummingbirdAuth
 import Logging
 
 /// The second factor: the code asked at sign-in after a right password, and the page where a
