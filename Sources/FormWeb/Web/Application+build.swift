@@ -67,20 +67,15 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     FieldworkMetrics.bootstrap()
     let router = Router(context: AppRequestContext.self)
     // The global middleware: only what every request needs, the 404 of an unknown address
-    // included. What only some routes need (the session, the viewer, access) is middleware on
-    // their groups below, so a request pays for no more than its route asks.
-    // First, so every line logged for the request carries its id; it logs the request at debug.
-    router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware(strictTransport: configuration.cookies.secure))
-    // Pages for what goes wrong outside /api: 404, 410, refusals, a database outage (503).
+    // included (``GlobalMiddleware``: the request id, the security headers, the error pages,
+    // the metrics). What only some routes need (the session, the viewer, access) is middleware
+    // on their groups below, so a request pays for no more than its route asks.
     router.add(
-        middleware: ErrorPageMiddleware(
-            notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
-            unavailable: try renderer.unavailablePage(), renderer: renderer))
-    // Requests by route and status, and their latency. Inside the error pages, so that it sees
-    // what was thrown: an unknown address counts as route "NotFound" with its 404 (once a page,
-    // it would be "Unknown"). The public files count as route "PublicFiles".
-    router.add(middleware: RequestMetricsMiddleware())
+        middleware: GlobalMiddleware(
+            securityHeaders: SecurityHeadersMiddleware(strictTransport: configuration.cookies.secure),
+            errorPages: ErrorPageMiddleware(
+                notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
+                unavailable: try renderer.unavailablePage(), renderer: renderer)))
     // /health and /ready: no session read, no cookie set.
     let operations = OperationsController(
         readiness: Readiness(probe: { try await database.ping() }, timeout: configuration.readinessTimeout))
@@ -118,15 +113,20 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
 
     // Browser pages: every route knows its viewer (`context.viewer`); a response to a browser
     // that brought no id cookie sets one.
-    let browser = router.group()
-        .add(middleware: origins)
-        .add(middleware: sessions)
-        .add(middleware: ViewerMiddleware(viewers: viewers, setsBrowserCookie: true))
+    let browserChain = BrowserMiddleware(
+        origins: origins, sessions: sessions, viewer: ViewerMiddleware(viewers: viewers, setsBrowserCookie: true))
+    let browser = router.group().add(middleware: browserChain)
     // A form's pages know their form (`context.form`); a form for users sends visitors to sign in.
-    let form = browser.group("forms/:id")
-        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: false, audience: .browser))
-    let activeForm = browser.group("forms/:id")
-        .add(middleware: FormAccessMiddleware(heads: heads, activeOnly: true, audience: .browser))
+    let form = router.group("forms/:id")
+        .add(
+            middleware: FormPageMiddleware(
+                browser: browserChain,
+                access: FormAccessMiddleware(heads: heads, activeOnly: false, audience: .browser)))
+    let activeForm = router.group("forms/:id")
+        .add(
+            middleware: FormPageMiddleware(
+                browser: browserChain,
+                access: FormAccessMiddleware(heads: heads, activeOnly: true, audience: .browser)))
     let admin = browser.group("admin").add(middleware: AdminOnlyMiddleware(audience: .browser))
 
     // The JSON API answers every error as JSON; the admin token makes its caller an admin.
