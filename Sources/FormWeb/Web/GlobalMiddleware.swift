@@ -3,7 +3,8 @@ import Hummingbird
 /// The global middleware, in their order, as one middleware of Hummingbird's chain: the request
 /// id (outermost, so every line logged carries it), the security headers, the error pages (404,
 /// 410, refusals, a database outage), the metrics (inside the error pages, so that they see what
-/// was thrown). Called here on their concrete types, the four are compiled for Fieldwork's
+/// was thrown: an unknown address counts as route "NotFound" with its 404, which once a page
+/// would be "Unknown"; the public files count as route "PublicFiles"). Called here on their concrete types, the four are compiled for Fieldwork's
 /// context and cost one link of Hummingbird's chain; added one by one, each was a link of its
 /// own and ran as generic code, looking up its types at run time on every request.
 struct GlobalMiddleware: RouterMiddleware {
