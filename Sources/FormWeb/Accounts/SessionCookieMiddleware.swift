@@ -61,33 +61,29 @@ struct SessionCookieMiddleware: RouterMiddleware {
     let storage: DatabasePersistDriver
     /// The prefix of the storage keys: a session is kept under the prefix and its cookie's id.
     let keyPrefix: String
-    let cookie: Cookies
+    /// The session cookie's name and whether it is for HTTPS only.
+    let cookies: CookiePolicy
     /// How long a session begun without a duration of its own lasts.
     let lifetime: Duration
-
-    /// The session cookie's name and attributes.
-    struct Cookies {
-        let name: String
-        let secure: Bool
-    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
-        let id = CookieHeader.value(of: cookie.name, in: request.headers[values: .cookie])
-        var loaded = false
-        var unreadable = false
+        let id = CookieHeader.value(of: cookies.sessionName, in: request.headers[values: .cookie])
+        // A session the cookie named, loaded or stored in a form no longer read: if the route
+        // ends it (or it could not be read), it goes from the store and its cookie expires.
+        var named = false
         if let id {
             do {
-                if let (session, _) = try await storage.getWithTTL(key: keyPrefix + id, as: AppSession.self) {
+                if let session = try await storage.get(key: keyPrefix + id, as: AppSession.self) {
                     context.sessions.load(session)
-                    loaded = true
+                    named = true
                 }
             } catch let error as PersistError where error == .invalidConversion {
                 context.logger.trace("Failed to convert session data")
-                unreadable = true
+                named = true
             } catch {
                 context.logger.debug("Failed to load session data")
             }
@@ -95,12 +91,10 @@ struct SessionCookieMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         if let (session, expiresIn) = context.sessions.begun {
             let newID = CSRF.randomID()
-            let lifetime = expiresIn ?? lifetime
-            try await storage.set(key: keyPrefix + newID, value: session, expires: lifetime)
-            response.headers[values: .setCookie].append(sessionCookie(newID, expiresIn: lifetime))
-        } else if let id, context.sessions.session == nil, loaded || unreadable {
-            // The session was ended (or could not be read): gone from the store, and the cookie
-            // told to expire.
+            let lasting = expiresIn ?? lifetime
+            try await storage.set(key: keyPrefix + newID, value: session, expires: lasting)
+            response.headers[values: .setCookie].append(sessionCookie(newID, expiresIn: lasting))
+        } else if let id, named, context.sessions.session == nil {
             try await storage.remove(key: keyPrefix + id)
             response.headers[values: .setCookie].append(sessionCookie(id, expiresIn: .zero))
         }
@@ -111,8 +105,8 @@ struct SessionCookieMiddleware: RouterMiddleware {
     /// not sent with other sites' requests, lasting `expiresIn`.
     private func sessionCookie(_ id: String, expiresIn: Duration) -> String {
         Cookie(
-            name: cookie.name, value: id, expires: Date.now + TimeInterval(expiresIn.components.seconds),
-            path: "/", secure: cookie.secure, sameSite: .lax
+            name: cookies.sessionName, value: id, expires: Date.now + TimeInterval(expiresIn.components.seconds),
+            path: "/", secure: cookies.secure, sameSite: .lax
         ).description
     }
 }

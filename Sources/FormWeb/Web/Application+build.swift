@@ -107,7 +107,7 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     let sessionKeyPrefix = "s."
     let sessions = SessionCookieMiddleware(
         storage: sessionStorage, keyPrefix: sessionKeyPrefix,
-        cookie: .init(name: cookies.sessionName, secure: cookies.secure), lifetime: configuration.sessionLifetime)
+        cookies: cookies, lifetime: configuration.sessionLifetime)
     // A state-changing request its browser says comes from another site is refused first.
     let origins = OriginCheckMiddleware<AppRequestContext>(publicURL: configuration.publicURL)
 
