@@ -2,7 +2,8 @@ import Foundation
 
 /// Bytes as hexadecimal text, two digits a byte, written in one pass: a session's storage key
 /// (the SHA-256 of its cookie, on every signed-in request), the public files' version and
-/// ETags, and OData's binary literals. `String(byte, radix: 16)` a byte and `joined()` after it
+/// ETags, an API create's fingerprint, webhook message ids and OData's binary literals.
+/// `String(byte, radix: 16)` a byte and `joined()` after it
 /// cost some 25 K instructions a signed-in page.
 public enum Hex {
     private static let lower: StaticString = "0123456789abcdef"

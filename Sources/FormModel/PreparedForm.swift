@@ -31,7 +31,7 @@ public struct PreparedForm: Sendable {
     /// after them for every submission; nil for a form without.
     public let rules: (any RuleJudge)?
     /// The verdict of a create view's starting answers and those answers, when it depends on them alone
-    /// (``RuleJudge/judgesAnswersAlone``, and no field's bound is `today` or `now`): every
+    /// (``RuleJudge/judgesAnswersAlone``, and no time field starts with a value): every
     /// fresh create view asks for the verdict of the same starting answers.
     private let lastVerdict: LastVerdict?
 
@@ -53,12 +53,10 @@ public struct PreparedForm: Sendable {
         self.computedFields = schema.allFields.filter { mode.isReadOnly($0) && !$0.presentation.displayOnly }.map(
             \.name)
         self.offeredChoices = mode == .edit ? OfferedChoices(schema) : OfferedChoices()
-        let boundsReadClock = schema.allFields.contains { field in
-            [field.constraints.min, field.constraints.max].contains { (bound: String?) in
-                bound == "today" || bound == "now"
-            }
-        }
-        self.lastVerdict = rules?.judgesAnswersAlone == true && !boundsReadClock ? LastVerdict() : nil
+        // A time answer reaches the rules with the zone's offset of the moment (ODK's lexical
+        // form): a starting time's verdict may change with daylight saving time.
+        let startsWithTime = schema.allFields.contains { $0.kind == .time && ($0.prefill == .query || $0.defaultValue != nil) }
+        self.lastVerdict = rules?.judgesAnswersAlone == true && !startsWithTime ? LastVerdict() : nil
         if let optionSearches {
             self.optionSearches = optionSearches
         } else {

@@ -178,13 +178,14 @@ package final class XFormJudge: Sendable {
         }
         // The record's ids are new for every record: an expression naming them reads chance
         // too. A preloaded value (the time, the user's name, a new id) counts when a question
-        // shows it or an expression may read it (its name is in one); the usual one, a hidden
-        // `meta/instanceID`, does not.
+        // shows it or an expression may read it (its name is in one, or a step reads nodes
+        // without naming them: `meta/*`, `//`); the usual one, a hidden `meta/instanceID`, does not.
         let sources = expressions + outputSources + messageSources
+        let readsUnnamed = sources.contains { $0.contains("/*") || $0.contains("//") }
         let preloadsRead = rules.nodes.contains { node in
             guard node.preload != nil else { return false }
             let name = String(node.path.split(separator: "/").last ?? "")
-            return node.field != nil || sources.contains { $0.contains(name) }
+            return node.field != nil || readsUnnamed || sources.contains { $0.contains(name) }
         }
         judgesAnswersAlone =
             !preloadsRead

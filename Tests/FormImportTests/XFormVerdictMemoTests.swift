@@ -33,6 +33,10 @@ struct XFormVerdictMemoTests {
         #expect(!ODKFunctions.callsVarying("/data/age >= 5 and /data/today != 'now()'"))
         #expect(!ODKFunctions.callsVarying(#"concat("today()", /data/now, node())"#))
         #expect(!ODKFunctions.callsVarying("format-date(/data/born, '%Y')"))
+        // A literal right after a name, without a space: still a literal, and the call after it
+        // still found.
+        #expect(ODKFunctions.callsVarying("/data/a or' ' = /data/b or today() > '2020'"))
+        #expect(!ODKFunctions.callsVarying("/data/a or'today()' = /data/b"))
     }
 
     @Test("rules of the answers alone: the second ask of the same answers gets the verdict found, others are judged")
@@ -91,5 +95,15 @@ struct XFormVerdictMemoTests {
                 """,
             body: Self.body)
         #expect(readsID.rules?.judgesAnswersAlone == false)
+        // The same id read without its name: every node of its group (`hiddenID` above is the same
+        // form with a rule that reads none).
+        let readsGroup = try Self.prepared(
+            "<age/><school/><meta><instanceID/></meta>",
+            binds: """
+                <bind nodeset="/data/school" relevant="string-length(concat(/data/meta/*)) &gt; 0"/>
+                <bind nodeset="/data/meta/instanceID" type="string" readonly="true()" jr:preload="uid"/>
+                """,
+            body: Self.body)
+        #expect(readsGroup.rules?.judgesAnswersAlone == false)
     }
 }

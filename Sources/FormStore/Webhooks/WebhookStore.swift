@@ -1,4 +1,5 @@
 import FluentKit
+import FormModel
 import Foundation
 import SQLKit
 
@@ -208,9 +209,7 @@ package struct WebhookStore: Sendable {
     /// `msg_` and 32 random hex digits.
     static func messageID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return "msg_"
-            + (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
-            .joined()
+        return "msg_" + Hex.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     private static func webhook(_ record: WebhookEndpointRecord, id: UUID) -> StoredWebhook {

@@ -17,7 +17,9 @@ extension RuleSession {
 
 extension RenderState {
     /// Shows what the form's rules make of the state's values (a form without rules: nothing).
-    mutating func showRules(of form: PreparedForm, viewer: Viewer) async {
+    /// - Parameter keep: the values are a create view's starting answers: their verdict is kept
+    ///   for the next create view (``PreparedForm/knownVerdict(for:)``).
+    mutating func showRules(of form: PreparedForm, viewer: Viewer, keep: Bool = false) async {
         guard form.rules != nil else { return }
         if let known = form.knownVerdict(for: values) {
             // The same starting answers as the last view's, for rules that read nothing else.
@@ -25,7 +27,7 @@ extension RenderState {
             return
         }
         let (session, values) = (RuleSession(form, viewer: viewer), values)
-        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session, keep: true) })
+        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session, keep: keep) })
         else { return }
         show(verdict, of: form)
     }

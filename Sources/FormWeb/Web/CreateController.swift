@@ -43,7 +43,7 @@ struct CreateController {
         }
         var state = RenderState(
             values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
-        await state.showRules(of: view.form, viewer: viewer)
+        await state.showRules(of: view.form, viewer: viewer, keep: true)
         state.submissionToken = SubmissionToken.make()
         if Self.seals(view) {
             var sealed = view.form.readOnlyValues(values)

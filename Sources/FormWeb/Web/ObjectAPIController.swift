@@ -124,7 +124,7 @@ struct ObjectAPIController {
             for part in [name] + values { hasher.update(data: Data("\(part.utf8.count):\(part)".utf8)) }
             hasher.update(data: Data(";".utf8))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 
     /// 1 to 255 visible ASCII characters.

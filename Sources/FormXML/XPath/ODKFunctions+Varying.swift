@@ -32,7 +32,9 @@ extension ODKFunctions {
                     let name = String(decoding: bytes[start..<index], as: UTF8.self)
                     if varying.contains(where: name.hasSuffix) { return true }
                 }
+                // The byte that ended the name is read next: it may open a literal.
                 nameStart = nil
+                continue
             }
             index += 1
         }
