@@ -55,7 +55,9 @@ public struct PreparedForm: Sendable {
         self.offeredChoices = mode == .edit ? OfferedChoices(schema) : OfferedChoices()
         // A time answer reaches the rules with the zone's offset of the moment (ODK's lexical
         // form): a starting time's verdict may change with daylight saving time.
-        let startsWithTime = schema.allFields.contains { $0.kind == .time && ($0.prefill == .query || $0.defaultValue != nil) }
+        let startsWithTime = schema.allFields.contains {
+            $0.kind == .time && ($0.prefill == .query || $0.defaultValue != nil)
+        }
         self.lastVerdict = rules?.judgesAnswersAlone == true && !startsWithTime ? LastVerdict() : nil
         if let optionSearches {
             self.optionSearches = optionSearches
