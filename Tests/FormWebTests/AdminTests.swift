@@ -517,6 +517,8 @@ struct AdminTests {
                 refusedCSV.body.contains(
                     "Line 3: The value &quot;p4&quot; is already on line 1; each value may appear once."))
             #expect(refusedCSV.body.contains(#"aria-describedby="list-plants-csv-hint list-plants-csv-error""#))
+            #expect(refusedCSV.body.contains(##"href="#list-plants-csv""##))
+            DOMIDTests.expectReferencesResolve(refusedCSV.body, "a refused list upload")
             #expect(try await browser.get("/forms/trip/new").body.contains("Plant Three, new"))
             #expect(
                 try await browser.postMultipart("/admin/forms/trip/lists/nope", [.field("_csrf", form.csrf ?? "")])

@@ -20,7 +20,10 @@ struct DOMIDTests {
         named += body.matches(of: /aria-describedby="([^"]+)"/).flatMap { $0.1.split(separator: " ").map(String.init) }
         named += body.matches(of: /\sfor="([^"]+)"/).map { String($0.1) }
         #expect(!named.isEmpty, "\(page) names no ids", sourceLocation: sourceLocation)
-        #expect(!body.contains(#" id="""#) && !body.contains(#"aria-describedby="""#), "\(page) has an empty id")
+        #expect(
+            !body.contains(#" id="""#) && !body.contains(#"aria-describedby="""#) && !body.contains(#" for="""#)
+                && !body.contains(##"href="#""##),
+            "\(page) has an empty id or names one", sourceLocation: sourceLocation)
         let missing = named.filter { !ids.contains($0) && $0 != "main" }
         #expect(missing.isEmpty, "\(page) names ids it does not have: \(missing)", sourceLocation: sourceLocation)
     }
@@ -96,6 +99,12 @@ struct DOMIDTests {
                 webhook.body.contains(##"href="#webhook-url""##)
                     && webhook.body.contains(##"href="#webhook-event-created""##))
             Self.expectReferencesResolve(webhook.body, "a refused webhook")
+            for (query, link) in [("since=2026-13-40", "#export-since"), ("header=both", "#export-header-labels")] {
+                let export = try await odata.get(AdminServiceTests.page + "/export?format=csv&" + query)
+                #expect(export.status == .unprocessableContent)
+                #expect(export.body.contains(#"href="\#(link)""#), "\(query)")
+                Self.expectReferencesResolve(export.body, "a refused export (\(query))")
+            }
 
             let password = try await admin.get("/account/password")
             let change = try await admin.post("/account/password", [("_csrf", password.csrf ?? ""), ("current", "")])

@@ -18,4 +18,7 @@ package struct ExportSection {
         self.headers = headers
         self.problems = problems
     }
+
+    /// The ids of the input `name` (`export-since`), or of the choice `header-labels`.
+    package static func ids(_ name: String) -> ControlIDs { ControlIDs(id: "export-" + name) }
 }

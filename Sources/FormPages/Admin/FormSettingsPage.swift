@@ -39,6 +39,10 @@ package struct FormSettingsPage: PageContext {
         self.export = export
     }
 
+    /// The ids of the upload field of the list `listID`; the error summary links a refused
+    /// upload to it.
+    package static func csvField(of listID: String) -> ControlIDs { ControlIDs(id: "list-\(listID)-csv") }
+
     /// A stored version: when and how it came, its objects and its downloads.
     package struct VersionRow {
         package let formID: PageText
@@ -91,13 +95,16 @@ package struct FormSettingsPage: PageContext {
         package let hasPreview: Bool
         package let errors: [ErrorLine]
         package let hasErrors: Bool
+        /// The ids of its upload field.
+        package let csvField: ControlIDs
 
         package init(
-            formID: PageText, listID: PageText, odkFile: [PageText], heading: PageText, usedBy: [PageText],
+            formID: PageText, listID: String, odkFile: [PageText], heading: PageText, usedBy: [PageText],
             status: PageText, preview: PageText, errors: [PageText]
         ) {
             self.formID = formID
-            self.listID = listID
+            self.listID = PageText(listID)
+            csvField = FormSettingsPage.csvField(of: listID)
             self.odkFile = odkFile
             self.heading = heading
             self.usedBy = usedBy

@@ -20,14 +20,11 @@ package struct ServiceSection {
     /// The answer of "Test connection", which stored nothing.
     package let testResult: TestResult?
     package let fields: Fields
-    /// Whether a secret is stored for the connection (the form then says an empty field keeps it).
-    package let secretStored: Bool
 
     package init(
         formID: PageText, connected: Bool, url: PageText, authentication: PageText, sapClient: PageText,
         sapLanguage: PageText, tested: PageText, updated: PageText, storedDrift: DriftReport?,
-        connectedForms: [ConnectedForm], unknownCreates: [UnknownCreate], testResult: TestResult?, fields: Fields,
-        secretStored: Bool
+        connectedForms: [ConnectedForm], unknownCreates: [UnknownCreate], testResult: TestResult?, fields: Fields
     ) {
         self.formID = formID
         self.connected = connected
@@ -44,7 +41,6 @@ package struct ServiceSection {
         showsUnknown = connected || !unknownCreates.isEmpty
         self.testResult = testResult
         self.fields = fields
-        self.secretStored = secretStored
     }
 
     /// A drift report: each difference's message, or that there is none.

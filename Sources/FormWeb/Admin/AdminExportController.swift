@@ -42,7 +42,7 @@ extension ExportSection {
     init(formID: String, entered: [String: String] = [:], refusal: ExportQuery.Refusal? = nil) {
         func input(_ name: String, _ label: String, _ hint: String) -> ServiceSection.TextInput {
             ServiceSection.TextInput(
-                ids: ControlIDs(id: "export-\(name)"), name: name, label: label, hint: hint, value: entered[name],
+                ids: ExportSection.ids(name), name: name, label: label, hint: hint, value: entered[name],
                 error: refusal?.parameter == name ? refusal?.message : nil, type: "date")
         }
         let chosen = ExportQuery.CSVHeader(rawValue: entered["header"] ?? "") ?? .labels
@@ -52,15 +52,20 @@ extension ExportSection {
             until: input("until", "To (optional)", "Objects created or changed on this day or earlier."),
             headers: [
                 ServiceSection.Choice(
-                    id: "export-header-labels", name: "header", value: "labels", label: "Field labels", hint: nil,
+                    id: ExportSection.ids("header-labels").id, name: "header", value: "labels", label: "Field labels", hint: nil,
                     checked: chosen == .labels),
                 ServiceSection.Choice(
-                    id: "export-header-names", name: "header", value: "names", label: "Field names",
+                    id: ExportSection.ids("header-names").id, name: "header", value: "names", label: "Field names",
                     hint: "As the JSON API and the spec name them, for scripts.", checked: chosen == .names),
             ],
             problems: refusal.map { refusal in
+                // Linked to the date it names, the header's first choice, else the section.
                 let target =
-                    ["since", "until"].contains(refusal.parameter) ? "#export-\(refusal.parameter)" : "#export"
+                    switch refusal.parameter {
+                    case "since", "until": ExportSection.ids(refusal.parameter).link
+                    case "header": ExportSection.ids("header-labels").link
+                    default: "#export"
+                    }
                 return [AdminProblem(text: refusal.message, href: target)]
             } ?? [])
     }

@@ -39,7 +39,7 @@ struct AdminFormPage {
             (entered?.problems ?? []) + export.problems
             + WebhookSection.problems(webhookEntered)
             + listErrors.flatMap { listID, errors in
-                errors.map { AdminProblem(text: $0, href: "#list-\(listID)-csv") }
+                errors.map { AdminProblem(text: $0, href: FormSettingsPage.csvField(of: listID).link) }
             }
         let objectCounts = try await objects.countsByVersion(formID: form.id)
         let documentNames = try await forms.sourceDocumentNames(formID: form.id)
@@ -83,7 +83,7 @@ struct AdminFormPage {
             let title = PageText.nonEmpty(list.title)
             let instance = rules?.externalInstance(forList: list.id)
             return FormSettingsPage.ListRow(
-                formID: PageText(form.id), listID: PageText(list.id),
+                formID: PageText(form.id), listID: list.id,
                 odkFile: instance.map { [PageText($0)] } ?? [],
                 heading: title ?? PageText(Words.list(users.isEmpty ? [list.id] : users)),
                 usedBy: title == nil || users.isEmpty ? [] : [PageText(Words.list(users))], status: PageText(status),

@@ -52,7 +52,7 @@ extension ServiceSection {
             testResult: test.map {
                 TestResult(url: PageText(entered?.url), drift: DriftReport($0), secretTyped: secretTyped)
             },
-            fields: Self.fields(form, secretStored: secretStored, secretTyped: secretTyped), secretStored: secretStored)
+            fields: Self.fields(form, secretStored: secretStored, secretTyped: secretTyped))
     }
 
     /// "Basic, user ana; a password is stored": what the page says of the credentials.

@@ -168,7 +168,7 @@ struct SecondFactorController {
     /// Runs `body` when the form brought a right code (the app's or a recovery code), else
     /// answers the settings page with the form's error; held back as sign-in is.
     private func withCode(
-        _ request: Request, context: AppRequestContext, form: SettingsForm,
+        _ request: Request, context: AppRequestContext, form: TwoFactorPage.Form,
         _ body: (Account, Viewer) async throws -> Response
     ) async throws -> Response {
         let viewer = try context.viewer
@@ -202,11 +202,8 @@ struct SecondFactorController {
         }
     }
 
-    /// The forms of the settings page, each with its own code field.
-    typealias SettingsForm = TwoFactorPage.Form
-
     private func settings(
-        account: Account, viewer: Viewer, notice: String? = nil, errors: [SettingsForm: String] = [:],
+        account: Account, viewer: Viewer, notice: String? = nil, errors: [TwoFactorPage.Form: String] = [:],
         status: HTTPResponse.Status? = nil
     ) async throws -> Response {
         var context = TwoFactorPage(csrf: viewer.csrfToken, notice: notice, errors: errors)
