@@ -52,7 +52,8 @@ extension ExportSection {
             until: input("until", "To (optional)", "Objects created or changed on this day or earlier."),
             headers: [
                 ServiceSection.Choice(
-                    id: ExportSection.ids("header-labels").id, name: "header", value: "labels", label: "Field labels", hint: nil,
+                    id: ExportSection.ids("header-labels").id, name: "header", value: "labels", label: "Field labels",
+                    hint: nil,
                     checked: chosen == .labels),
                 ServiceSection.Choice(
                     id: ExportSection.ids("header-names").id, name: "header", value: "names", label: "Field names",
