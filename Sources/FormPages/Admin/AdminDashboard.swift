@@ -72,19 +72,19 @@ package struct AdminDashboard: PageContext {
     }
 
     package init(
-        layout: PageLayout, admin: AdminHeader, importErrors: [ImportErrorReport], hasKept: Bool, kept: [KeptFile],
-        pasted: PageText, hasForms: Bool, forms: [FormRow], previousPage: String?, nextPage: String?, hasPager: Bool
+        layout: PageLayout, admin: AdminHeader, importErrors: [ImportErrorReport], kept: [KeptFile],
+        pasted: PageText, forms: [FormRow], previousPage: String?, nextPage: String?
     ) {
         self.layout = layout
         self.admin = admin
         self.importErrors = importErrors
-        self.hasKept = hasKept
+        hasKept = !kept.isEmpty
         self.kept = kept
         self.pasted = pasted
-        self.hasForms = hasForms
+        hasForms = !forms.isEmpty
         self.forms = forms
         self.previousPage = previousPage
         self.nextPage = nextPage
-        self.hasPager = hasPager
+        hasPager = previousPage != nil || nextPage != nil
     }
 }

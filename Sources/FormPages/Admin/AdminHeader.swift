@@ -38,7 +38,7 @@ package struct AdminHeader {
 
     package init(
         backHref: PageText, backText: PageText, heading: PageText, accountName: PageText, csrf: String,
-        notice: PageText, hasErrors: Bool, summary: [SummaryLine], navForms: Bool, navUsers: Bool,
+        notice: PageText, summary: [SummaryLine], navForms: Bool, navUsers: Bool,
         withoutSecondFactor: Bool
     ) {
         self.backHref = backHref
@@ -47,7 +47,7 @@ package struct AdminHeader {
         self.accountName = accountName
         self.csrf = csrf
         self.notice = notice
-        self.hasErrors = hasErrors
+        hasErrors = !summary.isEmpty
         self.summary = summary
         self.navForms = navForms
         self.navUsers = navUsers

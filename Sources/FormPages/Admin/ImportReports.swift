@@ -90,17 +90,14 @@ package struct ImportReportView: PageContext {
         package let requiredAdded: Int
         package let hasRequiredAdded: Bool
 
-        package init(
-            id: PageText, title: PageText, version: Int, isNew: Bool, fieldCount: Int, requiredAdded: Int,
-            hasRequiredAdded: Bool
-        ) {
+        package init(id: PageText, title: PageText, version: Int, isNew: Bool, fieldCount: Int, requiredAdded: Int) {
             self.id = id
             self.title = title
             self.version = version
             self.isNew = isNew
             self.fieldCount = fieldCount
             self.requiredAdded = requiredAdded
-            self.hasRequiredAdded = hasRequiredAdded
+            hasRequiredAdded = requiredAdded > 0
         }
     }
 
@@ -145,9 +142,8 @@ package struct ImportReportView: PageContext {
 
     package init(
         layout: PageLayout, admin: AdminHeader, when: String, by: PageText, kind: String, documents: PageText,
-        forms: [Form], skipped: [Skip], hasSkipped: Bool, terms: [Term], hasTerms: Bool, warnings: [Warning],
-        hasWarnings: Bool, assumptions: [Warning], hasAssumptions: Bool, requiredForCreate: [Warning],
-        hasRequiredForCreate: Bool, clean: Bool
+        forms: [Form], skipped: [Skip], terms: [Term], warnings: [Warning], assumptions: [Warning],
+        requiredForCreate: [Warning]
     ) {
         self.layout = layout
         self.admin = admin
@@ -157,15 +153,15 @@ package struct ImportReportView: PageContext {
         self.documents = documents
         self.forms = forms
         self.skipped = skipped
-        self.hasSkipped = hasSkipped
+        hasSkipped = !skipped.isEmpty
         self.terms = terms
-        self.hasTerms = hasTerms
+        hasTerms = !terms.isEmpty
         self.warnings = warnings
-        self.hasWarnings = hasWarnings
+        hasWarnings = !warnings.isEmpty
         self.assumptions = assumptions
-        self.hasAssumptions = hasAssumptions
+        hasAssumptions = !assumptions.isEmpty
         self.requiredForCreate = requiredForCreate
-        self.hasRequiredForCreate = hasRequiredForCreate
-        self.clean = clean
+        hasRequiredForCreate = !requiredForCreate.isEmpty
+        clean = !(hasSkipped || hasTerms || hasWarnings || hasAssumptions || hasRequiredForCreate)
     }
 }

@@ -118,11 +118,9 @@ struct AdminImportsController {
         }
         let dashboard = AdminDashboard(
             layout: page.layout(title: nil), admin: page.header, importErrors: importErrors.map { [$0] } ?? [],
-            hasKept: !keptFiles.isEmpty, kept: keptFiles, pasted: PageText(pasted), hasForms: !rows.isEmpty,
-            forms: rows,
+            kept: keptFiles, pasted: PageText(pasted), forms: rows,
             previousPage: listed.before.map { ListCursors.href("/admin", $0) },
-            nextPage: listed.after.map { ListCursors.href("/admin", $0) },
-            hasPager: listed.before != nil || listed.after != nil)
+            nextPage: listed.after.map { ListCursors.href("/admin", $0) })
         return try renderer.adminPage(dashboard, template: "admin/index", status: status)
     }
 

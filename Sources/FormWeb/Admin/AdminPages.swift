@@ -29,7 +29,6 @@ struct AdminPage {
         AdminHeader(
             backHref: PageText(back.href), backText: PageText(back.text), heading: PageText(heading),
             accountName: PageText(viewer.account?.name ?? ""), csrf: token, notice: PageText(notice),
-            hasErrors: !problems.isEmpty,
             summary: problems.map { AdminHeader.SummaryLine(text: PageText($0.text), href: PageText($0.href)) },
             navForms: navForms, navUsers: navUsers,
             withoutSecondFactor: viewer.account.map { $0.isAdmin && !$0.hasSecondFactor } ?? false)
@@ -162,18 +161,13 @@ extension ImportReportView {
         let forms = summary.forms.map { form in
             Form(
                 id: PageText(form.id), title: PageText(form.title), version: form.version, isNew: form.version == 1,
-                fieldCount: form.fieldCount, requiredAdded: requiredAdded[form.id] ?? 0,
-                hasRequiredAdded: (requiredAdded[form.id] ?? 0) > 0)
+                fieldCount: form.fieldCount, requiredAdded: requiredAdded[form.id] ?? 0)
         }
         self.init(
             layout: page.layout(title: "Import"), admin: page.header, when: at.map(AdminPage.timestamp) ?? "",
             by: PageText(by), kind: kind == .native ? "Native spec" : "\(kind.displayName) metadata",
             documents: PageText(summary.documents.joined(separator: ", ")), forms: forms, skipped: skipped,
-            hasSkipped: !skipped.isEmpty, terms: sortedTerms.map { Term(term: PageText($0), count: terms[$0] ?? 0) },
-            hasTerms: !sortedTerms.isEmpty, warnings: others, hasWarnings: !others.isEmpty, assumptions: assumptions,
-            hasAssumptions: !assumptions.isEmpty, requiredForCreate: requiredForCreate,
-            hasRequiredForCreate: !requiredForCreate.isEmpty,
-            clean: skipped.isEmpty && sortedTerms.isEmpty && others.isEmpty && assumptions.isEmpty
-                && requiredForCreate.isEmpty)
+            terms: sortedTerms.map { Term(term: PageText($0), count: terms[$0] ?? 0) }, warnings: others,
+            assumptions: assumptions, requiredForCreate: requiredForCreate)
     }
 }
