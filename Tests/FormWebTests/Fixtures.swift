@@ -9,8 +9,7 @@ import TestSupport
 @testable import FormStore
 @testable import FormWeb
 
-/// What FormWebTests adds to the shared fixtures: a server's configuration, its admin password,
-/// the renderer with the server's resources.
+/// What FormWebTests adds to the shared fixtures: a server's configuration and its admin password.
 extension Fixtures {
     static func configuration(data: URL, seedsDemo: Bool = false) -> FieldworkConfiguration {
         var configuration = FieldworkConfiguration(

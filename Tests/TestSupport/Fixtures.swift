@@ -32,9 +32,13 @@ package enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Templates")
 
+    /// The templates' renderer, read and compiled once for the whole run (a value: no test
+    /// changes it).
     package static func renderer() async throws -> PageRenderer {
-        try await PageRenderer(templates: templates)
+        try await sharedRenderer.value
     }
+
+    private static let sharedRenderer = Task { try await PageRenderer(templates: templates) }
 
     /// The create view's HTML for one request.
     package static func render(
