@@ -59,12 +59,15 @@ package struct ScratchPostgres {
         // another copies the template ("source database is being accessed by other users"), for
         // as long as a busy machine takes, so a refused one is tried again, a little later (at a
         // random moment, so that the tests that collided do not collide again), for a minute.
+        // Any other refusal (a wrong address or password) is the test's answer at once.
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
             do {
                 try await scratch.run("CREATE DATABASE \(scratch.name)")
                 return scratch
-            } catch  where ContinuousClock.now < deadline {
+            } catch let error as PSQLError
+                where error.serverInfo?[.sqlState] == "55006" && ContinuousClock.now < deadline
+            {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
             }
         }
