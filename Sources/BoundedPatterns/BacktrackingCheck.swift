@@ -11,7 +11,9 @@ import Foundation
 /// every test (``BoundedRegex``) holds for them and for any shape this misses.
 public enum BacktrackingCheck {
     /// The part of `pattern` that makes it backtrack catastrophically (`(a+)+`), or nil when
-    /// none was found (or the pattern does not parse: that is reported as invalid elsewhere).
+    /// none was found (or the pattern does not parse: that is reported as invalid elsewhere; or
+    /// it nests groups deeper than ``maxDepth``, which this does not follow: the bound on work at
+    /// every test holds for it).
     public static func risk(in pattern: String) -> String? {
         var parser = Parser(Array(pattern))
         guard let top = try? parser.alternatives(), parser.atEnd else { return nil }
@@ -121,9 +123,15 @@ public enum BacktrackingCheck {
 
     struct Malformed: Error {}
 
+    /// The deepest nesting of groups followed (the parser and the search recurse per group):
+    /// real patterns nest a few deep, a fuzzer's thousands.
+    static let maxDepth = 64
+
     struct Parser {
         let characters: [Character]
         var position = 0
+        /// Groups open around the current position.
+        var depth = 0
 
         init(_ characters: [Character]) { self.characters = characters }
 
@@ -207,7 +215,10 @@ public enum BacktrackingCheck {
                     position += 1
                 }
             }
+            guard depth < BacktrackingCheck.maxDepth else { throw Malformed() }
+            depth += 1
             let inner = try alternatives()
+            depth -= 1
             guard current == ")" else { throw Malformed() }
             position += 1
             if zeroWidth { return Item(node: .zeroWidth) }

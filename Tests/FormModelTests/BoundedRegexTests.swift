@@ -103,6 +103,12 @@ struct BoundedRegexTests {
         for cut in ["(\\0z-sry\u{bc}\u{1}(\\p", "(\\p", "((?#", "(?<name", "(a|\\"] {
             #expect(BacktrackingCheck.risk(in: cut) == nil, "\(cut)")
         }
+        // Groups nested thousands deep (the fuzzer's find: a stack overflow) are not followed;
+        // as deep as real patterns go, they are.
+        let deep = String(repeating: "(", count: 20_000) + "a+" + String(repeating: ")+", count: 20_000)
+        #expect(BacktrackingCheck.risk(in: deep) == nil)
+        let nested = String(repeating: "(?:", count: 40) + "(a+)+" + String(repeating: ")", count: 40)
+        #expect(BacktrackingCheck.risk(in: nested) == "(a+)+")
     }
 
     @Test("a spec's pattern that can backtrack breaks a rule of every form, with what to do")
