@@ -34,6 +34,13 @@ public struct PreparedForm: Sendable {
     /// (``RuleJudge/judgesAnswersAlone``, and no time field starts with a value): every
     /// fresh create view asks for the verdict of the same starting answers.
     private let lastVerdict: LastVerdict?
+    /// Whether a field starts with the clock's reading (`default="today"` or `"now"`).
+    public let startsWithClock: Bool
+    /// Whether every fresh create view (no query) read in the same minute starts alike, whoever
+    /// asks: the same values, the same verdict of the form's rules, nothing sealed with the time.
+    /// Then a version keeps the page it starts as (``FormView``'s start pages) and a request
+    /// fills in only its tokens.
+    public let startsAlike: Bool
 
     /// - Parameter optionSearches: the searches another preparation of the same version and
     ///   lists revision made (the create view's, for the edit view): a long list is folded once.
@@ -59,6 +66,10 @@ public struct PreparedForm: Sendable {
             $0.kind == .time && ($0.prefill == .query || $0.defaultValue != nil)
         }
         self.lastVerdict = rules?.judgesAnswersAlone == true && !startsWithTime ? LastVerdict() : nil
+        self.startsWithClock = initialRules.contains(where: \.defaultsToClock)
+        // A form's rules start alike when their verdict is of the answers alone (their
+        // first-load values are among the expressions that decides) and no start is recorded.
+        self.startsAlike = rules.map { $0.judgesAnswersAlone && !$0.recordsStart && !startsWithTime } ?? true
         if let optionSearches {
             self.optionSearches = optionSearches
         } else {
@@ -157,6 +168,28 @@ public struct PreparedForm: Sendable {
         -> [String: [String]]
     {
         var clock: ClockReading?
+        return initialValues(query: query) { () -> ClockReading in
+            // The clock is read once per request, and only when a field needs it.
+            if let clock { return clock }
+            let reading = ClockReading.reading(at: now, in: timeZone ?? self.timeZone)
+            clock = reading
+            return reading
+        }
+    }
+
+    /// The values a fresh create view starts with at `clock` (nil when no field reads it),
+    /// with no query: what ``startClock(now:)`` keys a start page by.
+    public func startValues(at clock: ClockReading?) -> [String: [String]] {
+        initialValues(query: [:]) { clock ?? ClockReading(now: Date(), timeZone: timeZone) }
+    }
+
+    /// The clock reading (to the minute) that fresh create views' values read now; nil when no
+    /// field starts with it.
+    public func startClock(now: Date = Date()) -> ClockReading? {
+        startsWithClock ? ClockReading.reading(at: now, in: timeZone) : nil
+    }
+
+    private func initialValues(query: [String: [String]], clock: () -> ClockReading) -> [String: [String]] {
         var values: [String: [String]] = [:]
         values.reserveCapacity(initialRules.count)
         for rule in initialRules {
@@ -165,9 +198,7 @@ public struct PreparedForm: Sendable {
                 continue
             }
             if rule.defaultsToClock {
-                // The clock is read once per request, and only when a field needs it.
-                if clock == nil { clock = ClockReading.reading(at: now, in: timeZone ?? self.timeZone) }
-                values[rule.name] = clock?.value(for: rule.kind).map { [$0] } ?? []
+                values[rule.name] = clock().value(for: rule.kind).map { [$0] } ?? []
             } else if !rule.defaults.isEmpty {
                 values[rule.name] = rule.defaults
             }

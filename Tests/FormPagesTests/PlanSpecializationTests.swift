@@ -77,6 +77,40 @@ struct PlanSpecializationTests {
         }
     }
 
+    @Test("a start page, made once per layout and minute, writes the plan's page with each request's tokens")
+    func startPages() async throws {
+        let renderer = try await PageRenderer(templates: Self.templates)
+        let view = try renderer.formView(for: Self.schema, version: 1)
+        #expect(view.form.startsAlike && view.form.startsWithClock)
+        let noon = try #require(ISO8601DateFormatter().date(from: "2026-11-21T12:00:00Z"))
+        var made = 0
+        for (day, clock) in [noon, noon.addingTimeInterval(86_400)].map({ ($0, view.form.startClock(now: $0)) }) {
+            #expect(clock != nil)
+            for layout in LayoutMode.allCases {
+                for request in 0..<2 {
+                    let start = await view.startPage(StartKey(layout: layout, clock: clock)) {
+                        made += 1
+                        return (
+                            RenderState(values: view.form.startValues(at: clock), csrfToken: "", layout: layout), "seal"
+                        )
+                    }
+                    var state = RenderState(
+                        values: view.form.initialValues(query: [:], now: day, timeZone: view.form.timeZone),
+                        csrfToken: "token-\(request)", layout: layout)
+                    state.submissionToken = "once-\(request)"
+                    state.prefillSeal = "seal"
+                    #expect(
+                        Array(
+                            buffer: view.render(
+                                start, csrfToken: "token-\(request)", submissionToken: "once-\(request)"))
+                            == Self.page(view, state, specialized: false))
+                }
+            }
+        }
+        // Once per layout and day; the second request of each found it.
+        #expect(made == 2 * LayoutMode.allCases.count)
+    }
+
     @Test("a plan writes the same page straight into the body as through an array, with few slots or many")
     func directWrites() async throws {
         let renderer = try await PageRenderer(templates: Self.templates)

@@ -8,9 +8,8 @@ import Testing
 struct ServerSecretTests {
     @Test("the MAC is HMAC-SHA256 as swift-crypto computes it, for keys shorter and longer than a block")
     func matchesHMAC() {
-        let messages = [
-            Data(), Data("browser".utf8), Data(repeating: 0x5A, count: 63), Data(repeating: 1, count: 1000),
-        ]
+        let texts = ["", "browser", String(repeating: "Z", count: 63), String(repeating: "é", count: 500)]
+        let messages = texts.map { Data($0.utf8) }
         for keySize in [1, 32, 63, 64, 65, 100] {
             let key = SymmetricKey(data: Data((0..<keySize).map { UInt8(($0 * 37 + 11) % 256) }))
             let secret = ServerSecret(key: key)
@@ -18,6 +17,11 @@ struct ServerSecretTests {
                 let expected = Data(HMAC<SHA256>.authenticationCode(for: message, using: key))
                 #expect(
                     Data(secret.authenticationCode(for: message)) == expected, "key \(keySize), \(message.count) bytes")
+            }
+            for text in texts {
+                let expected = Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key))
+                #expect(
+                    Data(secret.authenticationCode(utf8: text)) == expected, "key \(keySize), text of \(text.count)")
             }
         }
     }

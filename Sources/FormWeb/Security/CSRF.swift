@@ -36,7 +36,7 @@ package struct CSRF: Sendable {
     /// - Parameter keep: keep the token for the next request (a new browser's id may never
     ///   come back: its token is not kept yet).
     package func token(for id: String, keep: Bool = true) -> String {
-        let make = { secret.authenticationCode(for: Data(id.utf8)).withUnsafeBytes { Base64URL.encode($0) } }
+        let make = { secret.authenticationCode(utf8: id).withUnsafeBytes { Base64URL.encode($0) } }
         return keep ? recent.value(for: id, make: make) : make()
     }
 

@@ -30,31 +30,54 @@ struct CreateController {
         return try await RulesAnswer.answer(request, form: form, viewer: try context.viewer, reader: reader)
     }
 
-    /// `GET /forms/{id}/new`: the create view, from the version's prepared plan.
+    /// `GET /forms/{id}/new`: the create view, from the version's prepared plan. A fresh view
+    /// (no query but the layout) of a form whose fresh views start alike is the version's start
+    /// page with this request's tokens: nothing is worked out again.
     @Sendable func createView(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
         let viewer = try context.viewer
         let view = try await plans.createView(for: form)
         let query = QueryString.parse(request.uri.query)
-        var values = view.form.initialValues(query: query)
+        let layout = LayoutMode(query: query["layout"]?.first)
+        let page: ByteBuffer
+        if view.form.startsAlike, query.keys.allSatisfy({ $0 == "layout" }) {
+            let clock = view.form.startClock()
+            let start = await view.startPage(StartKey(layout: layout, clock: clock)) {
+                await startState(of: view, values: view.form.startValues(at: clock), layout: layout, viewer: viewer)
+            }
+            page = view.render(start, csrfToken: viewer.csrfToken, submissionToken: SubmissionToken.make())
+        } else {
+            var (state, seal) = await startState(
+                of: view, values: view.form.initialValues(query: query), layout: layout, viewer: viewer)
+            state.csrfToken = viewer.csrfToken
+            state.submissionToken = SubmissionToken.make()
+            state.prefillSeal = seal
+            page = view.render(state)
+        }
+        // The page holds this browser's CSRF token: never let a shared cache keep it.
+        return HTMLResponse.page(page, cacheControl: "no-store")
+    }
+
+    /// A create view's state as it starts from `values` (the defaults, a query's prefill), before
+    /// its tokens: an XForm's first-load values, what the form's rules make of them, and the seal
+    /// of its read-only values (with when it was shown, for an XForm that records it).
+    private func startState(
+        of view: FormView, values: [String: [String]], layout: LayoutMode, viewer: Viewer
+    ) async -> (state: RenderState, seal: String?) {
+        var values = values
         if let rules = view.form.rules {
             // An XForm's first-load values, which run after its defaults are in place.
             values.merge(rules.initialValues(session: RuleSession(view.form, viewer: viewer))) { _, loaded in loaded }
         }
-        var state = RenderState(
-            values: values, csrfToken: viewer.csrfToken, layout: LayoutMode(query: query["layout"]?.first))
+        var state = RenderState(values: values, csrfToken: "", layout: layout)
         await state.showRules(of: view.form, viewer: viewer, keep: true)
-        state.submissionToken = SubmissionToken.make()
-        if Self.seals(view) {
-            var sealed = view.form.readOnlyValues(values)
-            if view.form.rules?.recordsStart == true {
-                // When the form was shown: an XForm's `timestamp start`.
-                sealed[RuleSession.startedKey] = [String(Date().timeIntervalSince1970)]
-            }
-            state.prefillSeal = prefill.seal(formID: form.id, version: form.version, values: sealed)
+        guard Self.seals(view) else { return (state, nil) }
+        var sealed = view.form.readOnlyValues(values)
+        if view.form.rules?.recordsStart == true {
+            // When the form was shown: an XForm's `timestamp start`.
+            sealed[RuleSession.startedKey] = [String(Date().timeIntervalSince1970)]
         }
-        // The page holds this browser's CSRF token: never let a shared cache keep it.
-        return HTMLResponse.page(view.render(state), cacheControl: "no-store")
+        return (state, prefill.seal(formID: view.formID, version: view.version, values: sealed))
     }
 
     /// `POST /forms/{id}`: 303 to the new object once it is committed, or 422 with the create view again.
