@@ -155,3 +155,60 @@ extension Field: Codable {
         try c.encodeIfPresent(children, forKey: .children)
     }
 }
+
+/// A group is `{"label"?, "fields"}`, or `{"items": {…}}` where an item list stands.
+extension FieldGroup: Codable {
+    enum CodingKeys: String, CodingKey {
+        case label, fields, items
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let items = try c.decodeIfPresent(ItemList.self, forKey: .items) {
+            self.init(items: items)
+        } else {
+            self.init(
+                label: try c.decodeIfPresent(String.self, forKey: .label),
+                fields: try c.decode([Field].self, forKey: .fields))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let items {
+            try c.encode(items, forKey: .items)
+            return
+        }
+        try c.encodeIfPresent(label, forKey: .label)
+        try c.encode(fields, forKey: .fields)
+    }
+}
+
+/// `{"name", "label", "object", "minCount", "maxCount", "groups"}`: an item's groups as a
+/// section's.
+extension ItemList: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, label, object, minCount, maxCount, groups
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try c.decode(String.self, forKey: .name),
+            label: try c.decode(String.self, forKey: .label),
+            object: try c.decodeIfPresent(String.self, forKey: .object),
+            minCount: try c.decodeIfPresent(Int.self, forKey: .minCount) ?? 0,
+            maxCount: try c.decodeIfPresent(Int.self, forKey: .maxCount) ?? ItemList.defaultMaxCount,
+            groups: try c.decode([FieldGroup].self, forKey: .groups))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(label, forKey: .label)
+        try c.encode(object, forKey: .object)
+        try c.encode(minCount, forKey: .minCount)
+        try c.encode(maxCount, forKey: .maxCount)
+        try c.encode(groups, forKey: .groups)
+    }
+}

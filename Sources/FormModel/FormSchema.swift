@@ -126,7 +126,7 @@ public struct FormSchema: Sendable, Hashable {
             for g in sections[s].groups.indices {
                 sections[s].groups[g].fields.removeAll { $0.name == name }
             }
-            sections[s].groups.removeAll { $0.fields.isEmpty }
+            sections[s].groups.removeAll { $0.fields.isEmpty && $0.items == nil }
         }
         sections.removeAll { $0.groups.isEmpty && $0.kind != .key }
         if let list, !allFields.contains(where: { $0.list == list }) { lists.removeAll { $0.id == list } }
@@ -178,13 +178,23 @@ public struct FormSection: Codable, Sendable, Hashable {
 }
 
 /// A group of cells; `label` is shown above it. A group without a label is a plain run of cells.
-public struct FieldGroup: Codable, Sendable, Hashable {
+/// A group may instead be an item list (``items``): it then holds no fields of its own.
+public struct FieldGroup: Sendable, Hashable {
     public var label: String?
     public var fields: [Field]
+    /// The item list standing here among the section's groups, when this group is one.
+    public var items: ItemList?
 
     public init(label: String? = nil, fields: [Field]) {
         self.label = label
         self.fields = fields
+    }
+
+    /// An item list in its place among a section's groups.
+    public init(items: ItemList) {
+        self.label = nil
+        self.fields = []
+        self.items = items
     }
 }
 

@@ -94,5 +94,15 @@ public struct SchemaIssue: Error, Sendable, Hashable, CustomStringConvertible {
         /// A default that is not one of the field's options, or several for a single choice.
         public static let unknownDefault = Code("unknown-default")
         public static let unknownList = Code("unknown-list")
+        /// An item list's `min-count`/`max-count` outside 0…500, or min above max.
+        public static let badItemCount = Code("bad-item-count")
+        /// An item list that holds no field.
+        public static let emptyItems = Code("empty-items")
+        /// Item lists nested more than three levels deep.
+        public static let itemsTooDeep = Code("items-too-deep")
+        /// An item list outside `<properties>`.
+        public static let itemsNotAllowed = Code("items-not-allowed")
+        /// A field inside an item list with `prefill`.
+        public static let prefillInItems = Code("prefill-in-items")
     }
 }

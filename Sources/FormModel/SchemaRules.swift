@@ -109,6 +109,23 @@ extension FormSchema {
                     field.name, field.location)
             }
         }
+        for section in sections {
+            for list in section.groups.compactMap(\.items) {
+                if section.kind != .properties {
+                    add(
+                        .itemsNotAllowed,
+                        "The item list \"\(list.name)\" stands in <\(section.kind.rawValue)>; item lists belong in <properties>.",
+                        list.name, list.location)
+                }
+                if !names.insert(list.name).inserted {
+                    add(
+                        .duplicateName,
+                        "The name \"\(list.name)\" is used twice; field and item list names must be unique in a form.",
+                        list.name, list.location)
+                }
+                checkItemList(list, level: 1, add: add)
+            }
+        }
         for field in topLevelFields where field.kind != .switch && !(field.children ?? []).isEmpty {
             add(
                 .childrenOutsideSwitch, "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".",
@@ -140,7 +157,7 @@ extension FormSchema {
         }
     }
 
-    private func checkField(_ field: Field, add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void) {
+    func checkField(_ field: Field, add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void) {
         let at = field.location
         let n = field.name
         let k = field.constraints

@@ -135,7 +135,7 @@ package final class XFormRuleJudge: RuleJudge {
             }
         }
         var ruled = RuleVerdict(
-            result: ValidationResult(values: values, issues: issues), relevant: verdict.relevant,
+            result: ValidationResult(values: values, issues: issues, items: checked.items), relevant: verdict.relevant,
             required: verdict.required, offered: verdict.offered, record: verdict.instanceXML,
             recordID: verdict.instanceID,
             errors: verdict.errors)

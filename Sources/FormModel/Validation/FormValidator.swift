@@ -3,7 +3,8 @@ import BoundedPatterns
 /// Validates submissions against a form: a pure function, strings and staged files in,
 /// typed values or issues out.
 public enum FormValidator {
-    /// Checks every field of `schema` (parse, then required, then constraints), reporting all
+    /// Checks every field of `schema` (parse, then required, then constraints) and every item
+    /// of its item lists (``validateItems(_:_:in:parent:context:budget:)``), reporting all
     /// issues at once in form order.
     ///
     /// Fields read-only in this mode take `context.serverValues` (else their default) instead of
@@ -14,20 +15,24 @@ public enum FormValidator {
     ) -> ValidationResult {
         var values: [String: FieldValue] = [:]
         var issues: [FieldIssue] = []
-        func run(_ field: Field) {
-            switch check(field, in: schema, submission, context) {
-            case .empty: break
-            case .value(let value): values[field.name] = value
-            case .issues(let found): issues += found
+        var items: [String: [ItemValues]] = [:]
+        var budget = ItemList.maxItemsInObject
+        for section in schema.sections {
+            for group in section.groups {
+                if let list = group.items {
+                    let found = validateItems(
+                        list, submission.items[list.name] ?? [], in: schema, parent: nil, context: context,
+                        budget: &budget)
+                    items[list.name] = found.items
+                    issues += found.issues
+                    continue
+                }
+                for field in group.fields {
+                    judge(field, schema, submission, context, into: &values) { issues += $0 }
+                }
             }
         }
-        for field in schema.topLevelFields {
-            run(field)
-            if field.kind == .switch, values[field.name] == .bool(true) {
-                for child in field.children ?? [] { run(child) }
-            }
-        }
-        return ValidationResult(values: values, issues: issues)
+        return ValidationResult(values: values, issues: issues, items: items)
     }
 
     /// ``validate(_:_:context:)`` on a thread that serves other requests (an event loop): each

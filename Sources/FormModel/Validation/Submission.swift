@@ -9,10 +9,16 @@ import Foundation
 public struct Submission: Sendable, Hashable {
     public var fields: [String: [String]]
     public var files: [String: [SubmittedFile]]
+    /// The items of each item list, by list name, in order: each a submission of its own (its
+    /// fields by their own names, `_id` the item's id when it has one, its own item lists).
+    public var items: [String: [Submission]]
 
-    public init(fields: [String: [String]] = [:], files: [String: [SubmittedFile]] = [:]) {
+    public init(
+        fields: [String: [String]] = [:], files: [String: [SubmittedFile]] = [:], items: [String: [Submission]] = [:]
+    ) {
         self.fields = fields
         self.files = files
+        self.items = items
     }
 
     /// The first value under a name, if any.
@@ -171,10 +177,13 @@ public struct ValidationResult: Sendable, Hashable {
     public var values: [String: FieldValue]
     /// Every issue at once, in form order.
     public var issues: [FieldIssue]
+    /// The items of each item list, by list name, in order (every list of the form, empty ones too).
+    public var items: [String: [ItemValues]]
 
-    public init(values: [String: FieldValue], issues: [FieldIssue]) {
+    public init(values: [String: FieldValue], issues: [FieldIssue], items: [String: [ItemValues]] = [:]) {
         self.values = values
         self.issues = issues
+        self.items = items
     }
 
     public var isValid: Bool { issues.isEmpty }

@@ -143,7 +143,8 @@ struct ObjectSubmissions: Sendable {
         case .refused(let issues, let kept):
             FieldworkMetrics.submissionRefused(.create)
             return .refused(
-                ValidationResult(values: result.values, issues: issues), serverValues: serverValues,
+                ValidationResult(values: result.values, issues: issues, items: result.items),
+                serverValues: serverValues,
                 service: ServiceContinuation(draft: kept))
         case .away(let message): return .serviceAway(message)
         case .unknown(let object): return .outcomeUnknown(object)
@@ -186,7 +187,9 @@ struct ObjectSubmissions: Sendable {
             return .stored(updated)
         case .refused(let issues):
             FieldworkMetrics.submissionRefused(.update)
-            return .refused(ValidationResult(values: result.values, issues: issues), serverValues: serverValues)
+            return .refused(
+                ValidationResult(values: result.values, issues: issues, items: result.items), serverValues: serverValues
+            )
         case .changedMeanwhile(let current):
             // The form shows the values the service holds now, to change again.
             let issue = FieldIssue(

@@ -1,0 +1,77 @@
+/// A list of items an object holds, filled in on the same form: a sales order's items, a
+/// travel's bookings, a household's members (`../shared/spec/items.md`). An item is a small
+/// object of its own: fields in groups, as a section holds them, and item lists of its own, three
+/// levels deep at most.
+///
+/// In a schema an item list stands among its section's groups (``FieldGroup/items``), in the
+/// place the spec gives it.
+public struct ItemList: Sendable, Hashable {
+    /// The list's name, as a field's: the key of its items in the object's values, and the start
+    /// of its items' input names (`members[0].age`).
+    public var name: String
+    /// The list's heading ("Household members").
+    public var label: String
+    /// What one item is called ("Member"): "Member 2" heads the second, "Add member" adds one.
+    public var object: String
+    /// How many items an object must have (a new form starts with this many) and may have.
+    public var minCount: Int
+    public var maxCount: Int
+    /// An item's fields and item lists, in groups, in order.
+    public var groups: [FieldGroup]
+    public var location: SourceLocation?
+
+    /// At most this many items in one list, whatever a spec says.
+    public static let maxItems = 500
+    /// At most this many items in one object, all lists and levels together.
+    public static let maxItemsInObject = 2000
+    /// Item lists within items, this many levels at most (a list of the form is level 1).
+    public static let maxDepth = 3
+    /// A list's `max-count` when its spec gives none.
+    public static let defaultMaxCount = 100
+
+    public init(
+        name: String, label: String, object: String? = nil, minCount: Int = 0,
+        maxCount: Int = ItemList.defaultMaxCount, groups: [FieldGroup], location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.label = label
+        self.object = object ?? label
+        self.minCount = minCount
+        self.maxCount = maxCount
+        self.groups = groups
+        self.location = location
+    }
+
+    /// The item's own fields (not those of its item lists), in order.
+    public var fields: [Field] {
+        groups.flatMap(\.fields)
+    }
+
+    /// The item lists within an item, in order.
+    public var lists: [ItemList] {
+        groups.compactMap(\.items)
+    }
+
+    /// How many levels of item lists this one holds, itself included.
+    public var depth: Int {
+        1 + (lists.map(\.depth).max() ?? 0)
+    }
+
+    /// An item's input name prefix and issue path: `members[1]`, `members[1].children[0]`.
+    public static func itemPath(_ list: String, _ index: Int, in parent: String? = nil) -> String {
+        let own = "\(list)[\(index)]"
+        return parent.map { "\($0).\(own)" } ?? own
+    }
+}
+
+extension FormSchema {
+    /// The form's own item lists (not those within items), in document order.
+    public var itemLists: [ItemList] {
+        sections.flatMap { $0.groups.compactMap(\.items) }
+    }
+
+    /// The item list of the form with a name, if any.
+    public func itemList(named name: String) -> ItemList? {
+        itemLists.first { $0.name == name }
+    }
+}

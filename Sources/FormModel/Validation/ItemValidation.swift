@@ -1,0 +1,127 @@
+import Foundation
+
+/// One item as judged and kept: its id, its typed values and its own item lists' items.
+public struct ItemValues: Sendable, Hashable {
+    /// The item's stable id (a UUID) when it has one already; a new item gets one when stored.
+    public var id: String?
+    /// Typed values by field name, as an object's (``ValidationResult/values``).
+    public var values: [String: FieldValue]
+    /// The items of the item lists within it, by list name, in order.
+    public var items: [String: [ItemValues]]
+
+    public init(id: String? = nil, values: [String: FieldValue], items: [String: [ItemValues]] = [:]) {
+        self.id = id
+        self.values = values
+        self.items = items
+    }
+}
+
+extension ItemList {
+    /// One item's name in a sentence: "member", "URL" (a name in capitals stays so).
+    public var noun: String {
+        guard let first = object.first else { return object }
+        let second = object.dropFirst().first
+        return second?.isUppercase == true ? object : first.lowercased() + object.dropFirst()
+    }
+
+    /// Several items' name in a sentence: "members".
+    public var pluralNoun: String { noun + "s" }
+}
+
+extension FormValidator {
+    /// The input name of an item's id: `members[0]._id`.
+    public static let itemIDName = "_id"
+
+    /// Judges the items sent for one item list: each field of each item as a form's fields are
+    /// judged, then the count. Issues name the item's path: `members[1].age`, and the list's
+    /// own path for its count (`members`, `members[0].children`).
+    /// - Parameters:
+    ///   - parent: the path of the item holding the list; nil for a list of the form.
+    ///   - budget: the items an object may still have (``ItemList/maxItemsInObject``), spent here.
+    static func validateItems(
+        _ list: ItemList, _ items: [Submission], in schema: FormSchema, parent: String?,
+        context: ValidationContext, budget: inout Int
+    ) -> (items: [ItemValues], issues: [FieldIssue]) {
+        let listPath = parent.map { "\($0).\(list.name)" } ?? list.name
+        var issues: [FieldIssue] = []
+        if items.count < list.minCount {
+            issues.append(
+                FieldIssue(
+                    field: listPath, code: .minCount,
+                    message: "Add at least \(Words.count(list.minCount, list.noun, plural: list.pluralNoun))"))
+        } else if items.count > list.maxCount {
+            issues.append(
+                FieldIssue(
+                    field: listPath, code: .maxCount, message: "Remove \(list.pluralNoun): at most \(list.maxCount)"))
+        }
+        guard items.count <= budget, items.count <= ItemList.maxItems else {
+            // Past the limits nothing of the list is judged: the count is the message.
+            if !issues.contains(where: { $0.field == listPath }) {
+                issues.append(
+                    FieldIssue(
+                        field: listPath, code: .tooMany,
+                        message:
+                            "Remove \(list.pluralNoun): an object holds at most \(ItemList.maxItemsInObject) items in all"
+                    ))
+            }
+            return ([], issues)
+        }
+        budget -= items.count
+        // An item's fields take no server values: the object's read-only values are its own.
+        var itemContext = context
+        itemContext.serverValues = [:]
+        itemContext.serverFiles = [:]
+        itemContext.noLongerOffered = [:]
+        var judged: [ItemValues] = []
+        for (index, item) in items.enumerated() {
+            let path = ItemList.itemPath(list.name, index, in: parent)
+            var values: [String: FieldValue] = [:]
+            var inner: [String: [ItemValues]] = [:]
+            for group in list.groups {
+                if let nested = group.items {
+                    let found = validateItems(
+                        nested, item.items[nested.name] ?? [], in: schema, parent: path, context: context,
+                        budget: &budget)
+                    inner[nested.name] = found.items
+                    issues += found.issues
+                    continue
+                }
+                for field in group.fields {
+                    judge(field, schema, item, itemContext, into: &values) { found in
+                        issues += found.map {
+                            FieldIssue(field: "\(path).\($0.field)", code: $0.code, message: $0.message)
+                        }
+                    }
+                }
+            }
+            judged.append(ItemValues(id: itemID(item.first(itemIDName)), values: values, items: inner))
+        }
+        return (judged, issues)
+    }
+
+    /// A field and, while it is on, a switch's children: their values into `values`, their
+    /// issues to `refused`.
+    static func judge(
+        _ field: Field, _ schema: FormSchema, _ submission: Submission, _ context: ValidationContext,
+        into values: inout [String: FieldValue], refused: ([FieldIssue]) -> Void
+    ) {
+        func run(_ field: Field) {
+            switch check(field, in: schema, submission, context) {
+            case .empty: break
+            case .value(let value): values[field.name] = value
+            case .issues(let found): refused(found)
+            }
+        }
+        run(field)
+        if field.kind == .switch, values[field.name] == .bool(true) {
+            for child in field.children ?? [] { run(child) }
+        }
+    }
+
+    /// An item's id as sent, when it is a UUID (lowercase, as the server makes them); anything
+    /// else makes the item a new one.
+    static func itemID(_ sent: String?) -> String? {
+        guard let sent, let uuid = UUID(uuidString: sent) else { return nil }
+        return uuid.uuidString.lowercased()
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@testable import FormModel
+
+/// Item lists in the schema (`../shared/spec/items.md`): their JSON, their rules and how a
+/// submission's items are judged.
+@Suite("Item lists")
+struct ItemListTests {
+    typealias S = SchemaSamples
+
+    /// Household members, each with a name, an age and a switch, and their vaccinations within.
+    static var members: ItemList {
+        ItemList(
+            name: "members", label: "Household members", object: "Member", minCount: 1, maxCount: 3,
+            groups: [
+                FieldGroup(fields: [
+                    Field(name: "name", kind: .text, label: "Name", required: true),
+                    Field(
+                        name: "age", kind: .number, label: "Age", required: true,
+                        constraints: Constraints(min: "0", max: "130")),
+                    Field(
+                        name: "pregnant", kind: .switch, label: "Pregnant",
+                        children: [Field(name: "weeks", kind: .number, label: "Weeks", required: true)]),
+                ]),
+                FieldGroup(
+                    items: ItemList(
+                        name: "doses", label: "Vaccinations", object: "Dose", maxCount: 2,
+                        groups: [
+                            FieldGroup(fields: [Field(name: "given", kind: .date, label: "Given", required: true)])
+                        ]
+                    )),
+            ])
+    }
+
+    /// The sound sample form with the members list after its groups.
+    static var household: FormSchema {
+        var schema = S.sound
+        schema.sections[1].groups.append(FieldGroup(items: members))
+        return schema
+    }
+
+    static func item(_ fields: [String: String], items: [String: [Submission]] = [:]) -> Submission {
+        Submission(fields: fields.mapValues { [$0] }, items: items)
+    }
+
+    static func valid(_ submission: Submission) -> Submission {
+        var submission = submission
+        for (name, values) in [("title", ["A household"]), ("project", ["ios"])] {
+            submission.fields[name] = values
+        }
+        return submission
+    }
+
+    @Test("a schema with item lists round-trips through its canonical JSON; a group without is written as before")
+    func canonicalJSON() throws {
+        let schema = Self.household
+        let json = try schema.canonicalJSON()
+        #expect(try FormSchema.fromCanonicalJSON(json).canonicalJSON() == json)
+        #expect(try FormSchema.fromCanonicalJSON(json).itemLists == schema.itemLists)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#""items":{"groups":[{"fields":["#))
+        #expect(text.contains(#""maxCount":3,"minCount":1,"name":"members","object":"Member""#))
+        let plain = String(decoding: try S.sound.canonicalJSON(), as: UTF8.self)
+        #expect(!plain.contains("items"))
+        #expect(schema.itemLists.map(\.name) == ["members"])
+        #expect(schema.itemList(named: "members")?.lists.map(\.name) == ["doses"])
+        // An item's fields are its own: not the form's.
+        #expect(schema.field(named: "age") == nil)
+        #expect(Self.members.depth == 2)
+    }
+
+    @Test("a sound item list breaks no rule; its item's names are its own")
+    func soundRules() {
+        #expect(Self.household.ruleViolations() == [])
+        var schema = Self.household
+        // A form field named as an item's field does not clash.
+        schema.sections[1].groups[0].fields.append(Field(name: "name", kind: .text, label: "Household name"))
+        #expect(schema.ruleViolations() == [])
+    }
+
+    @Test("item lists stand in properties, count 0 to 500 items, nest 3 levels, hold fields without prefill")
+    func brokenRules() {
+        func codes(_ change: (inout ItemList) -> Void) -> [String] {
+            var list = Self.members
+            change(&list)
+            var schema = S.sound
+            schema.sections[1].groups.append(FieldGroup(items: list))
+            return S.codes(schema)
+        }
+        #expect(codes { $0.maxCount = 501 } == ["bad-item-count"])
+        #expect(codes { $0.minCount = 4 } == ["bad-item-count"])
+        #expect(codes { $0.minCount = -1 } == ["bad-item-count"])
+        #expect(codes { $0.name = "house members" } == ["bad-name"])
+        #expect(codes { $0.name = "title" } == ["duplicate-name"])
+        #expect(codes { $0.label = " " } == ["empty-title"])
+        #expect(codes { $0.groups = [] } == ["empty-items"])
+        #expect(codes { $0.groups[0].fields.append(Field(name: "age", kind: .text)) } == ["duplicate-name"])
+        #expect(codes { $0.groups[0].fields[0].prefill = .query } == ["prefill-in-items"])
+        #expect(codes { $0.groups[0].fields[1].constraints.min = "old" } == ["bad-number"])
+        // Four levels: members, doses, and two more.
+        let deepest = ItemList(name: "d", label: "D", groups: [FieldGroup(fields: [Field(name: "x", kind: .text)])])
+        let third = ItemList(
+            name: "c", label: "C",
+            groups: [FieldGroup(fields: [Field(name: "x", kind: .text)]), FieldGroup(items: deepest)])
+        #expect(codes { $0.groups[1].items?.groups.append(FieldGroup(items: third)) } == ["items-too-deep"])
+        #expect(
+            codes {
+                $0.groups[1].items?.groups.append(
+                    FieldGroup(
+                        items: ItemList(
+                            name: "c", label: "C", groups: [FieldGroup(fields: [Field(name: "x", kind: .text)])])))
+            } == [])
+        var inKey = S.sound
+        inKey.sections[0].groups.append(FieldGroup(items: Self.members))
+        #expect(S.codes(inKey) == ["items-not-allowed"])
+    }
+
+    @Test("every item is judged as a form's fields are; issues name the item's path, in form order")
+    func judged() throws {
+        let adult = Self.item(["name": "Ada", "age": "34", "_id": "6F1D5C4E-9A57-4C27-9E6B-1E2C1D7A0B11"])
+        let child = Self.item(
+            ["name": "", "age": "-3", "pregnant": "on"], items: ["doses": [Self.item(["given": "2026-02-30"])]])
+        let result = FormValidator.validate(
+            Self.household, Self.valid(Submission(items: ["members": [adult, child]])))
+        #expect(
+            result.issues.map(\.description) == [
+                "members[1].name: Enter a name [required]",
+                "members[1].age: Age must be 0 or more [min]",
+                "members[1].weeks: Enter weeks [required]",
+                "members[1].doses[0].given: Given must be a real date [invalid]",
+            ])
+        let items = try #require(result.items["members"])
+        #expect(items.count == 2)
+        #expect(items[0].id == "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11")
+        #expect(items[0].values == ["name": .text("Ada"), "age": .number(34), "pregnant": .bool(false)])
+        #expect(items[0].items == ["doses": []])
+        #expect(items[1].id == nil)
+        #expect(items[1].values["pregnant"] == .bool(true))
+    }
+
+    @Test("a list's count outside min-count and max-count is one message on the list")
+    func counts() {
+        let empty = FormValidator.validate(Self.household, Self.valid(Submission()))
+        #expect(empty.issues.map(\.description) == ["members: Add at least 1 member [min-count]"])
+        #expect(empty.items["members"] == [])
+        let member = Self.item(["name": "Ada", "age": "34"])
+        let many = FormValidator.validate(
+            Self.household, Self.valid(Submission(items: ["members": Array(repeating: member, count: 4)])))
+        #expect(many.issues.map(\.description) == ["members: Remove members: at most 3 [max-count]"])
+        let doses = Array(repeating: Self.item(["given": "2026-01-01"]), count: 3)
+        let nested = FormValidator.validate(
+            Self.household,
+            Self.valid(
+                Submission(items: ["members": [Self.item(["name": "Ada", "age": "34"], items: ["doses": doses])]])))
+        #expect(nested.issues.map(\.description) == ["members[0].doses: Remove doses: at most 2 [max-count]"])
+        #expect(FormValidator.validate(Self.household, Self.valid(Submission(items: ["members": [member]]))).isValid)
+    }
+
+    @Test("past the limits of an object nothing of a list is judged, and the message says what to do")
+    func limits() {
+        var wide = Self.members
+        wide.maxCount = ItemList.maxItems
+        wide.groups[1].items?.maxCount = ItemList.maxItems
+        var schema = S.sound
+        schema.sections[1].groups.append(FieldGroup(items: wide))
+        let dose = Self.item(["given": "2026-01-01"])
+        let member = Self.item(["name": "Ada", "age": "34"], items: ["doses": Array(repeating: dose, count: 500)])
+        // 4 members with 500 doses each: 2,004 items.
+        let result = FormValidator.validate(
+            schema, Self.valid(Submission(items: ["members": Array(repeating: member, count: 4)])))
+        #expect(
+            result.issues.map(\.description) == [
+                "members[3].doses: Remove doses: an object holds at most 2000 items in all [too-many]"
+            ])
+        #expect(Self.members.noun == "member" && Self.members.pluralNoun == "members")
+        #expect(ItemList(name: "u", label: "URLs", object: "URL", groups: []).noun == "URL")
+    }
+}
