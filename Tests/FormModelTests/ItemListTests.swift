@@ -176,4 +176,33 @@ struct ItemListTests {
         #expect(Self.members.noun == "member" && Self.members.pluralNoun == "members")
         #expect(ItemList(name: "u", label: "URLs", object: "URL", groups: []).noun == "URL")
     }
+
+    @Test("a page's item inputs become items, in the order of their indices, numbered again; other names stay")
+    func gathered() {
+        let file = SubmittedFile(id: "f1", name: "card.png", size: 3, contentType: "image/png")
+        let sent = Submission(
+            fields: [
+                "title": ["A household"], "members[5].name": ["Ben"], "members[2].name": ["Ada"],
+                "members[2].age": ["34"], "members[2].doses[7].given": ["2026-01-02"],
+                "members[2].doses[3].given": ["2026-01-01"], "members[5].stay.hours": ["2"],
+                "others[0].name": ["kept as is"], "members[x].name": ["not an item"], "members[1]": ["no name"],
+                "[0].name": ["no list"], "members[1234567].name": ["index too long"],
+            ],
+            files: ["members[5].card": [file], "photo": [file]])
+        let gathered = sent.gatheringItems(of: [Self.members])
+        #expect(
+            gathered.fields == [
+                "title": ["A household"], "others[0].name": ["kept as is"], "members[x].name": ["not an item"],
+                "members[1]": ["no name"], "[0].name": ["no list"], "members[1234567].name": ["index too long"],
+            ])
+        #expect(gathered.files == ["photo": [file]])
+        let members = gathered.items["members"] ?? []
+        #expect(members.count == 2)
+        #expect(members.first?.fields == ["name": ["Ada"], "age": ["34"]])
+        #expect(members.first?.items["doses"]?.map(\.fields) == [["given": ["2026-01-01"]], ["given": ["2026-01-02"]]])
+        #expect(members.last?.fields == ["name": ["Ben"], "stay.hours": ["2"]])
+        #expect(members.last?.files == ["card": [file]])
+        // A form without item lists leaves the submission whole.
+        #expect(sent.gatheringItems(of: []) == sent)
+    }
 }

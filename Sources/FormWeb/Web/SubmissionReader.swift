@@ -11,7 +11,15 @@ struct SubmissionReader: Sendable {
 
     /// Reads the body. Nothing is trusted yet: ``readVerified(_:schema:viewer:)`` checks the
     /// CSRF token next, and ``resolveKept(_:schema:viewer:stored:)`` follows.
+    /// The inputs of the form's item lists (`members[0].age`) become its items.
     func read(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
+        var received = try await readBody(request, schema: schema, viewer: viewer)
+        let lists = schema.itemLists
+        if !lists.isEmpty { received.submission = received.submission.gatheringItems(of: lists) }
+        return received
+    }
+
+    private func readBody(_ request: Request, schema: FormSchema, viewer: Viewer) async throws -> ReceivedSubmission {
         if FormBody.isURLEncoded(request) {
             return ReceivedSubmission(fields: try await FormBody.fields(request))
         }
