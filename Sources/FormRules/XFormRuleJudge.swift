@@ -135,7 +135,7 @@ package final class XFormRuleJudge: RuleJudge {
             }
         }
         var ruled = RuleVerdict(
-            result: ValidationResult(values: values, issues: issues, items: checked.items), relevant: verdict.relevant,
+            result: ValidationResult(values: values, issues: issues), relevant: verdict.relevant,
             required: verdict.required, offered: verdict.offered, record: verdict.instanceXML,
             recordID: verdict.instanceID,
             errors: verdict.errors)
@@ -194,6 +194,8 @@ package final class XFormRuleJudge: RuleJudge {
         case .choice(let choice): return choice
         case .choices(let choices): return choices.joined(separator: " ")
         case .files(let files): return files.map(\.name).joined(separator: " ")
+        // A field's node holds text; a repeat's items are nodes of their own, never one text.
+        case .items: return ""
         }
     }
 

@@ -84,6 +84,9 @@ package enum EdmValue: Sendable, Hashable {
             }
         case .choices, .files:
             throw refuse("a list of values cannot be written as one property")
+        case .items:
+            // Items go to a navigation property of their own (a deep insert), never as a value.
+            throw refuse("items cannot be written as one property")
         }
     }
 

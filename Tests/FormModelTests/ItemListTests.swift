@@ -130,11 +130,16 @@ struct ItemListTests {
                 "members[1].weeks: Enter weeks [required]",
                 "members[1].doses[0].given: Given must be a real date [invalid]",
             ])
-        let items = try #require(result.items["members"])
+        guard case .items(let items) = result.values["members"] else {
+            Issue.record("no items in \(result.values)")
+            return
+        }
         #expect(items.count == 2)
         #expect(items[0].id == "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11")
-        #expect(items[0].values == ["name": .text("Ada"), "age": .number(34), "pregnant": .bool(false)])
-        #expect(items[0].items == ["doses": []])
+        #expect(
+            items[0].values == [
+                "name": .text("Ada"), "age": .number(34), "pregnant": .bool(false), "doses": .items([]),
+            ])
         #expect(items[1].id == nil)
         #expect(items[1].values["pregnant"] == .bool(true))
     }
@@ -143,7 +148,7 @@ struct ItemListTests {
     func counts() {
         let empty = FormValidator.validate(Self.household, Self.valid(Submission()))
         #expect(empty.issues.map(\.description) == ["members: Add at least 1 member [min-count]"])
-        #expect(empty.items["members"] == [])
+        #expect(empty.values["members"] == .items([]))
         let member = Self.item(["name": "Ada", "age": "34"])
         let many = FormValidator.validate(
             Self.household, Self.valid(Submission(items: ["members": Array(repeating: member, count: 4)])))
@@ -205,4 +210,49 @@ struct ItemListTests {
         // A form without item lists leaves the submission whole.
         #expect(sent.gatheringItems(of: []) == sent)
     }
+
+    @Test("the values a page shows read back as the same items; stored items keep their ids, new ones get one")
+    func roundTripAndIDs() throws {
+        let member = Self.item(
+            ["name": "Ada", "age": "34", "pregnant": "on", "weeks": "12"],
+            items: ["doses": [Self.item(["given": "2026-01-01"])]])
+        let first = FormValidator.validate(Self.household, Self.valid(Submission(items: ["members": [member]])))
+        #expect(first.isValid)
+        var made = 0
+        let stored = FieldValue.assigningItemIDs(first.values) {
+            made += 1
+            return "id-\(made)"
+        }
+        #expect(made == 2)
+        #expect(FieldValue.itemIDs(stored) == ["id-1", "id-2"])
+        // Shown again as inputs, sent back, judged: the same values, ids and all.
+        let sent = Submission(fields: InputStrings.of(stored)).gatheringItems(of: Self.household.itemLists)
+        var again = FormValidator.validate(Self.household, sent)
+        #expect(again.isValid)
+        // Ids the server did not make are not kept: the ids above are no UUIDs, so they come back nil.
+        #expect(FieldValue.itemIDs(again.values).isEmpty)
+        let uuid = "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11"
+        guard case .items(var items) = again.values["members"] else { throw ItemsMissing() }
+        items[0].id = uuid
+        again.values["members"] = .items(items)
+        let kept = FieldValue.assigningItemIDs(again.values, known: [uuid]) { "new" }
+        #expect(FieldValue.itemIDs(kept) == [uuid, "new"])
+        let unknown = FieldValue.assigningItemIDs(again.values, known: []) { "new" }
+        #expect(FieldValue.itemIDs(unknown) == ["new"])
+        // Plain JSON (the API's) reads back as items.
+        let json = try JSONEncoder().encode(kept["members"])
+        let decoded = try JSONDecoder().decode(FieldValue.self, from: json)
+        #expect(decoded.conformed(to: Self.members) == kept["members"])
+        #expect(FieldValue.conformed(["members": decoded], to: Self.household) == ["members": kept["members"]!])
+        var written = ""
+        kept["members"]?.writeJSON(into: &written)
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = [.sortedKeys]
+        #expect(
+            written.replacingOccurrences(of: "\\/", with: "/")
+                == String(decoding: try sorted.encode(kept["members"]), as: UTF8.self).replacingOccurrences(
+                    of: "\\/", with: "/"))
+    }
+
+    struct ItemsMissing: Error {}
 }

@@ -59,6 +59,16 @@ struct ObjectSupportTests {
             "dt": .datetime(LocalDateTime("2026-11-21T14:30")!), "du": .duration(ISODuration("PT1H30M")!),
             "c": .choice("x"), "cs": .choices(["y", "x"]),
             "f": .files([SubmittedFile(id: "1", name: "a.png", size: 3, contentType: "image/png")]),
+            "items": .items([
+                ItemValues(
+                    id: "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11",
+                    values: [
+                        "n": .number(3), "d": .date(LocalDate("2026-11-21")!),
+                        "inner": .items([ItemValues(id: "a", values: ["c": .choice("x")]), ItemValues(values: [:])]),
+                    ]),
+                ItemValues(values: ["t": .text("second \"item\"")]),
+            ]),
+            "none": .items([]),
         ]
         let data = try JSONEncoder().encode(StoredValues(values))
         #expect(try JSONDecoder().decode(StoredValues.self, from: data).values == values)
@@ -88,6 +98,11 @@ struct ObjectSupportTests {
                 SubmittedFile(id: "1", name: "a.png", size: 3, contentType: "image/png"),
                 SubmittedFile(id: "2", name: "b", size: 0, contentType: nil),
             ]),
+            "items": .items([
+                ItemValues(
+                    id: "b2", values: ["z": .number(1), "a": .text("x/y"), "Z": .bool(true), "_x": .choices([])]),
+                ItemValues(values: ["inner": .items([ItemValues(id: "c", values: [:])])]),
+            ]),
         ]
         let now = Date(timeIntervalSince1970: 1_795_770_116.28)
         let record = ObjectRecord()
@@ -105,6 +120,9 @@ struct ObjectSupportTests {
         object.service = ServiceLink(state: .sending, requestID: nil)
         object.createdAt = nil
         object.values = [:]
+        samples.append(object)
+        // Items alone: the bytes must be the encoder's, each item's members in its key order.
+        object.values = ["items": values["items"]!]
         samples.append(object)
         for sample in samples {
             let json = ObjectJSON(sample)
@@ -124,6 +142,23 @@ struct ObjectSupportTests {
         ])
         #expect(
             strings == ["n": ["3.25"], "on": ["on"], "cs": ["a", "b"], "du": ["PT2H15M"], "dt": ["2026-11-21T09:05"]])
+        // An item's values under the names its inputs have, its id too; its files apart.
+        let file = SubmittedFile(id: "f", name: "a.png", size: 1, contentType: "image/png")
+        let values: [String: FieldValue] = [
+            "title": .text("T"),
+            "members": .items([
+                ItemValues(id: "m0", values: ["age": .number(34), "card": .files([file])]),
+                ItemValues(values: [
+                    "doses": .items([ItemValues(id: "d0", values: ["given": .date(LocalDate("2026-01-02")!)])])
+                ]),
+            ]),
+        ]
+        #expect(
+            InputStrings.of(values) == [
+                "title": ["T"], "members[0]._id": ["m0"], "members[0].age": ["34"], "members[1].doses[0]._id": ["d0"],
+                "members[1].doses[0].given": ["2026-01-02"],
+            ])
+        #expect(InputStrings.files(of: values) == ["members[0].card": [file]])
     }
 
     @Test("the detail page hides fields without a value and groups with none")

@@ -28,7 +28,16 @@ extension FieldValue {
         case .choices(let values): return HumanText.summary(values.map { label(of: $0, field, schema) })
         case .files(let files):
             return files.count == 1 ? files[0].name : "\(files.count) files"
+        case .items(let items):
+            // A field holds no items; a list's own wording is ``displayText(for:)`` of its list.
+            return Words.count(items.count, "item")
         }
+    }
+
+    /// An item list's value in a line: "2 members", "No members".
+    public func displayText(for list: ItemList) -> String {
+        guard case .items(let items) = self, !items.isEmpty else { return "No \(list.pluralNoun)" }
+        return Words.count(items.count, list.noun, plural: list.pluralNoun)
     }
 
     /// Each value for people, for pages that list them all: option labels, or file names;

@@ -2,7 +2,8 @@ import Foundation
 
 /// Plain JSON: text, choices, dates, times, datetimes and durations as their ISO strings, numbers
 /// as JSON numbers, switches as booleans, several choices as an array of strings, files as an
-/// array of `{"id", "name", "size", "contentType"}`.
+/// array of `{"id", "name", "size", "contentType"}`, an item list's items as an array of objects,
+/// each its values with its id as `_id`.
 ///
 /// JSON does not say which kind a string is, so decoding gives `.text` for every string (and
 /// `.number` for a JSON number); `conformed(to:)` turns a decoded value into the field's kind.
@@ -19,6 +20,52 @@ extension FieldValue: Codable {
         case .duration(let d): try container.encode(d.description)
         case .choices(let values): try container.encode(values)
         case .files(let files): try container.encode(files)
+        case .items(let items): try container.encode(items.map(ItemJSON.init))
+        }
+    }
+
+    /// Whether an object carries an item's `_id`.
+    private struct ItemMark: Decodable {
+        var hasID: Bool
+
+        init(from decoder: any Decoder) throws {
+            hasID = try decoder.container(keyedBy: ItemJSON.Key.self).contains(
+                ItemJSON.Key(stringValue: FormValidator.itemIDName))
+        }
+    }
+
+    /// An item as plain JSON: its values, and its id as `_id` when it has one.
+    private struct ItemJSON: Codable {
+        var item: ItemValues
+
+        init(_ item: ItemValues) {
+            self.item = item
+        }
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            if let id = item.id { try container.encode(id, forKey: Key(stringValue: FormValidator.itemIDName)) }
+            for (name, value) in item.values { try container.encode(value, forKey: Key(stringValue: name)) }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            var item = ItemValues(values: [:])
+            for key in container.allKeys {
+                if key.stringValue == FormValidator.itemIDName {
+                    item.id = try container.decode(String.self, forKey: key)
+                } else {
+                    item.values[key.stringValue] = try container.decode(FieldValue.self, forKey: key)
+                }
+            }
+            self.item = item
         }
     }
 
@@ -58,6 +105,23 @@ extension FieldValue: Codable {
                 out += #","size":\#(file.size)}"#
             }
             out += "]"
+        case .items(let items):
+            // Each item's members in key order, as a sorted-keys encoder writes them.
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                var members = item.values.map { ($0.key, $0.value) }
+                if let id = item.id { members.append((FormValidator.itemIDName, .text(id))) }
+                out += "{"
+                for (position, (name, value)) in members.sorted(by: { $0.0 < $1.0 }).enumerated() {
+                    if position > 0 { out += "," }
+                    JSONText.quote(name, into: &out, slashes: slashes)
+                    out += ":"
+                    value.writeJSON(into: &out, slashes: slashes)
+                }
+                out += "}"
+            }
+            out += "]"
         }
     }
 
@@ -71,12 +135,17 @@ extension FieldValue: Codable {
             self = .text(s)
         } else if let values = try? container.decode([String].self) {
             self = .choices(values)
-        } else if let files = try? container.decode([SubmittedFile].self) {
+        } else if let files = try? container.decode([SubmittedFile].self),
+            (try? container.decode([ItemMark].self))?.allSatisfy({ !$0.hasID }) ?? true
+        {
+            // An object with `id`, `name` and `size` is a file, unless it carries an item's `_id`.
             self = .files(files)
+        } else if let items = try? container.decode([ItemJSON].self) {
+            self = .items(items.map(\.item))
         } else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "Expected a string, number, boolean, array of strings or array of files")
+                debugDescription: "Expected a string, number, boolean, array of strings, of files or of items")
         }
     }
 
@@ -114,6 +183,26 @@ extension FieldValue: Codable {
         for field in schema.allFields {
             if let value = values[field.name]?.conformed(to: field) { out[field.name] = value }
         }
+        for list in schema.itemLists {
+            if let value = values[list.name]?.conformed(to: list) { out[list.name] = value }
+        }
         return out
+    }
+
+    /// Items decoded from JSON, each item's values conformed to the list's fields (and lists);
+    /// nil when the value holds no items.
+    public func conformed(to list: ItemList) -> FieldValue? {
+        guard case .items(let items) = self else { return nil }
+        return .items(
+            items.map { item in
+                var out: [String: FieldValue] = [:]
+                for field in list.fields.flatMap({ [$0] + ($0.children ?? []) }) {
+                    if let value = item.values[field.name]?.conformed(to: field) { out[field.name] = value }
+                }
+                for inner in list.lists {
+                    if let value = item.values[inner.name]?.conformed(to: inner) { out[inner.name] = value }
+                }
+                return ItemValues(id: item.id, values: out)
+            })
     }
 }

@@ -15,7 +15,6 @@ public enum FormValidator {
     ) -> ValidationResult {
         var values: [String: FieldValue] = [:]
         var issues: [FieldIssue] = []
-        var items: [String: [ItemValues]] = [:]
         var budget = ItemList.maxItemsInObject
         for section in schema.sections {
             for group in section.groups {
@@ -23,7 +22,7 @@ public enum FormValidator {
                     let found = validateItems(
                         list, submission.items[list.name] ?? [], in: schema, parent: nil, context: context,
                         budget: &budget)
-                    items[list.name] = found.items
+                    values[list.name] = .items(found.items)
                     issues += found.issues
                     continue
                 }
@@ -32,7 +31,7 @@ public enum FormValidator {
                 }
             }
         }
-        return ValidationResult(values: values, issues: issues, items: items)
+        return ValidationResult(values: values, issues: issues)
     }
 
     /// ``validate(_:_:context:)`` on a thread that serves other requests (an event loop): each

@@ -1,18 +1,16 @@
 import Foundation
 
-/// One item as judged and kept: its id, its typed values and its own item lists' items.
+/// One item as judged and kept: its id and its typed values, by field name as an object's
+/// (``ValidationResult/values``), the items of its own item lists among them (``FieldValue/items(_:)``).
 public struct ItemValues: Sendable, Hashable {
-    /// The item's stable id (a UUID) when it has one already; a new item gets one when stored.
+    /// The item's stable id (a UUID) when it has one already; a new item gets one when stored
+    /// (``FieldValue/assigningItemIDs(_:make:)``).
     public var id: String?
-    /// Typed values by field name, as an object's (``ValidationResult/values``).
     public var values: [String: FieldValue]
-    /// The items of the item lists within it, by list name, in order.
-    public var items: [String: [ItemValues]]
 
-    public init(id: String? = nil, values: [String: FieldValue], items: [String: [ItemValues]] = [:]) {
+    public init(id: String? = nil, values: [String: FieldValue]) {
         self.id = id
         self.values = values
-        self.items = items
     }
 }
 
@@ -76,13 +74,12 @@ extension FormValidator {
         for (index, item) in items.enumerated() {
             let path = ItemList.itemPath(list.name, index, in: parent)
             var values: [String: FieldValue] = [:]
-            var inner: [String: [ItemValues]] = [:]
             for group in list.groups {
                 if let nested = group.items {
                     let found = validateItems(
                         nested, item.items[nested.name] ?? [], in: schema, parent: path, context: context,
                         budget: &budget)
-                    inner[nested.name] = found.items
+                    values[nested.name] = .items(found.items)
                     issues += found.issues
                     continue
                 }
@@ -94,7 +91,7 @@ extension FormValidator {
                     }
                 }
             }
-            judged.append(ItemValues(id: itemID(item.first(itemIDName)), values: values, items: inner))
+            judged.append(ItemValues(id: itemID(item.first(itemIDName)), values: values))
         }
         return (judged, issues)
     }
@@ -123,5 +120,40 @@ extension FormValidator {
     static func itemID(_ sent: String?) -> String? {
         guard let sent, let uuid = UUID(uuidString: sent) else { return nil }
         return uuid.uuidString.lowercased()
+    }
+}
+
+extension FieldValue {
+    /// The values with every item (in every list, at every level) given its stable id: the one
+    /// it was sent with when `known` holds it (an edit's stored items), else a new one. So a
+    /// client never chooses a new item's id, and an edit tells its kept items from new ones.
+    public static func assigningItemIDs(
+        _ values: [String: FieldValue], known: Set<String> = [],
+        make: () -> String = { UUID().uuidString.lowercased() }
+    ) -> [String: FieldValue] {
+        guard values.values.contains(where: { if case .items = $0 { true } else { false } }) else { return values }
+        var assigned = values
+        for (name, value) in values {
+            guard case .items(let items) = value else { continue }
+            assigned[name] = .items(
+                items.map { item in
+                    ItemValues(
+                        id: item.id.flatMap { known.contains($0) ? $0 : nil } ?? make(),
+                        values: assigningItemIDs(item.values, known: known, make: make))
+                })
+        }
+        return assigned
+    }
+
+    /// The ids of every item among the values, at every level.
+    public static func itemIDs(_ values: [String: FieldValue]) -> Set<String> {
+        var ids = Set<String>()
+        for case .items(let items) in values.values {
+            for item in items {
+                if let id = item.id { ids.insert(id) }
+                ids.formUnion(itemIDs(item.values))
+            }
+        }
+        return ids
     }
 }

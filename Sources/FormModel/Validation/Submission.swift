@@ -59,6 +59,8 @@ public enum FieldValue: Sendable, Hashable {
     /// Several option values, in the order the field offers them.
     case choices([String])
     case files([SubmittedFile])
+    /// An item list's items, in order (``ItemValues``): lists within items are among their values.
+    case items([ItemValues])
 }
 
 /// One problem with one field, with a message that says what to do.
@@ -173,17 +175,15 @@ public struct ValidationContext: Sendable, Hashable {
 
 /// The outcome of validating a submission: typed values of every stored field, or issues.
 public struct ValidationResult: Sendable, Hashable {
-    /// Typed values by field name; fields left empty are absent; children of a switch that is off are absent.
+    /// Typed values by field name; fields left empty are absent; children of a switch that is off
+    /// are absent; each item list's items under its name (``FieldValue/items(_:)``), none too.
     public var values: [String: FieldValue]
     /// Every issue at once, in form order.
     public var issues: [FieldIssue]
-    /// The items of each item list, by list name, in order (every list of the form, empty ones too).
-    public var items: [String: [ItemValues]]
 
-    public init(values: [String: FieldValue], issues: [FieldIssue], items: [String: [ItemValues]] = [:]) {
+    public init(values: [String: FieldValue], issues: [FieldIssue]) {
         self.values = values
         self.issues = issues
-        self.items = items
     }
 
     public var isValid: Bool { issues.isEmpty }

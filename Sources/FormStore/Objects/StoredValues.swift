@@ -21,7 +21,13 @@ struct StoredValues: Codable, Sendable, Hashable {
     }
 
     private enum Tag: String, CodingKey {
-        case text, number, bool, date, time, datetime, duration, choice, choices, files
+        case text, number, bool, date, time, datetime, duration, choice, choices, files, items
+    }
+
+    /// An item as stored: `{"id": "…", "values": {…}}`, its values tagged as an object's.
+    private struct StoredItem: Codable {
+        var id: String?
+        var values: StoredValues
     }
 
     init(from decoder: any Decoder) throws {
@@ -54,6 +60,11 @@ struct StoredValues: Codable, Sendable, Hashable {
             case .choice: values[key.stringValue] = .choice(try text())
             case .choices: values[key.stringValue] = .choices(try tagged.decode([String].self, forKey: tag))
             case .files: values[key.stringValue] = .files(try tagged.decode([SubmittedFile].self, forKey: tag))
+            case .items:
+                values[key.stringValue] = .items(
+                    try tagged.decode([StoredItem].self, forKey: tag).map {
+                        ItemValues(id: $0.id, values: $0.values.values)
+                    })
             }
         }
         self.values = values
@@ -70,10 +81,22 @@ struct StoredValues: Codable, Sendable, Hashable {
             JSONText.quote(name, into: &out)
             out += ":{\"" + Self.tag(of: value).rawValue + "\":"
             // As the model writes it, but a number as its text (`encode(to:)` does so).
-            if case .number(let number) = value {
-                JSONText.quote(DecimalText.plain(number), into: &out)
-            } else {
-                value.writeJSON(into: &out)
+            switch value {
+            case .number(let number): JSONText.quote(DecimalText.plain(number), into: &out)
+            case .items(let items):
+                out += "["
+                for (position, item) in items.enumerated() {
+                    if position > 0 { out += "," }
+                    out += "{"
+                    if let id = item.id {
+                        out += #""id":"#
+                        JSONText.quote(id, into: &out)
+                        out += ","
+                    }
+                    out += #""values":"# + StoredValues(item.values).jsonText + "}"
+                }
+                out += "]"
+            default: value.writeJSON(into: &out)
             }
             out += "}"
         }
@@ -92,6 +115,7 @@ struct StoredValues: Codable, Sendable, Hashable {
         case .choice: .choice
         case .choices: .choices
         case .files: .files
+        case .items: .items
         }
     }
 
@@ -110,6 +134,8 @@ struct StoredValues: Codable, Sendable, Hashable {
             case .choice(let choice): try tagged.encode(choice, forKey: .choice)
             case .choices(let choices): try tagged.encode(choices, forKey: .choices)
             case .files(let files): try tagged.encode(files, forKey: .files)
+            case .items(let items):
+                try tagged.encode(items.map { StoredItem(id: $0.id, values: StoredValues($0.values)) }, forKey: .items)
             }
         }
     }

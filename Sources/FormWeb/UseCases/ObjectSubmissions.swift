@@ -67,6 +67,8 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.submissionRefused(.create)
             return .refused(result, serverValues: shown)
         }
+        // Every item new: none keeps an id a client chose.
+        result.values = FieldValue.assigningItemIDs(result.values)
         let fileIDs = Self.fileIDs(result.values)
         let owner = viewer.ownerKey
         if let service {
@@ -143,7 +145,7 @@ struct ObjectSubmissions: Sendable {
         case .refused(let issues, let kept):
             FieldworkMetrics.submissionRefused(.create)
             return .refused(
-                ValidationResult(values: result.values, issues: issues, items: result.items),
+                ValidationResult(values: result.values, issues: issues),
                 serverValues: serverValues,
                 service: ServiceContinuation(draft: kept))
         case .away(let message): return .serviceAway(message)
@@ -188,7 +190,7 @@ struct ObjectSubmissions: Sendable {
         case .refused(let issues):
             FieldworkMetrics.submissionRefused(.update)
             return .refused(
-                ValidationResult(values: result.values, issues: issues, items: result.items), serverValues: serverValues
+                ValidationResult(values: result.values, issues: issues), serverValues: serverValues
             )
         case .changedMeanwhile(let current):
             // The form shows the values the service holds now, to change again.
@@ -323,6 +325,8 @@ struct ObjectSubmissions: Sendable {
             FieldworkMetrics.submissionRefused(.update)
             return .refused(result, serverValues: shown)
         }
+        // The items that were stored keep their ids; any other is new.
+        result.values = FieldValue.assigningItemIDs(result.values, known: FieldValue.itemIDs(object.values))
         if let service, object.service != nil {
             return try await updateInService(
                 result, object: object, form: form, viewer: viewer, stagedIDs: stagedIDs, serverValues: shown,
@@ -376,8 +380,11 @@ struct ObjectSubmissions: Sendable {
     /// The ids of every file among the valid values, for the store to claim.
     static func fileIDs(_ values: [String: FieldValue]) -> [String] {
         values.values.flatMap { value -> [String] in
-            if case .files(let files) = value { return files.map(\.id) }
-            return []
+            switch value {
+            case .files(let files): files.map(\.id)
+            case .items(let items): items.flatMap { fileIDs($0.values) }
+            default: []
+            }
         }
     }
 }
