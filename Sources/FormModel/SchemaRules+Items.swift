@@ -41,37 +41,17 @@ extension FormSchema {
         var names = Set<String>()
         for field in list.fields {
             for field in [field] + (field.children ?? []) {
-                if !FormSchema.isValidName(field.name) {
-                    add(
-                        .badName,
-                        "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.",
-                        field.name, field.location)
-                }
-                if !names.insert(field.name).inserted {
-                    add(
-                        .duplicateName,
-                        "The field name \"\(field.name)\" is used twice in the items of \"\(list.name)\"; names must be unique in an item.",
-                        field.name, field.location)
-                }
+                checkField(
+                    field, names: &names,
+                    twice: "is used twice in the items of \"\(list.name)\"; names must be unique in an item", add: add)
                 if field.prefill != nil {
                     add(
                         .prefillInItems,
                         "The field \"\(field.name)\" in the items of \"\(list.name)\" has prefill; prefill works only outside item lists.",
                         field.name, field.location)
                 }
-                checkField(field, add: add)
             }
-            if field.kind != .switch && !(field.children ?? []).isEmpty {
-                add(
-                    .childrenOutsideSwitch,
-                    "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".",
-                    field.name, field.location)
-            }
-            for child in field.children ?? [] where field.kind == .switch && child.kind == .switch {
-                add(
-                    .nestedSwitch, "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").",
-                    child.name, child.location)
-            }
+            checkChildren(of: field, add: add)
         }
         for inner in list.lists {
             if !names.insert(inner.name).inserted {

@@ -85,29 +85,7 @@ extension FormSchema {
 
         var names = Set<String>()
         for field in allFields {
-            if !FormSchema.isValidName(field.name) {
-                add(
-                    .badName,
-                    "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.",
-                    field.name, field.location)
-            }
-            if !names.insert(field.name).inserted {
-                add(
-                    .duplicateName,
-                    "The field name \"\(field.name)\" is used twice; field names must be unique in a form.", field.name,
-                    field.location)
-            }
-            checkField(field, add: add)
-            // When nothing else is wrong with the field: would the form take its own default?
-            if !issues.contains(where: { $0.subject == field.name }), let d = field.defaultValue,
-                let refusal = field.refusalOfDefault(offered: options(for: field))
-            {
-                let shown = d.count > 40 ? "\(d.prefix(40))…" : d
-                add(
-                    .defaultRefused,
-                    "The default \"\(shown)\" of \"\(field.name)\" is refused by the field's own rules (\(refusal.message)); give it a default the field accepts.",
-                    field.name, field.location)
-            }
+            checkField(field, names: &names, twice: "is used twice; field names must be unique in a form", add: add)
         }
         for section in sections {
             for list in section.groups.compactMap(\.items) {
@@ -126,18 +104,7 @@ extension FormSchema {
                 checkItemList(list, level: 1, add: add)
             }
         }
-        for field in topLevelFields where field.kind != .switch && !(field.children ?? []).isEmpty {
-            add(
-                .childrenOutsideSwitch, "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".",
-                field.name, field.location)
-        }
-        for field in topLevelFields where field.kind == .switch {
-            for child in field.children ?? [] where child.kind == .switch {
-                add(
-                    .nestedSwitch, "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").",
-                    child.name, child.location)
-            }
-        }
+        for field in topLevelFields { checkChildren(of: field, add: add) }
         return issues
     }
 
@@ -157,7 +124,52 @@ extension FormSchema {
         }
     }
 
-    func checkField(_ field: Field, add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void) {
+    /// A field's rules where it stands (the form, or an item of a list): its name, unique among
+    /// `names` (`twice` ends the message when it is not), its own rules and, when nothing else
+    /// is wrong with it, whether the form takes its own default.
+    func checkField(
+        _ field: Field, names: inout Set<String>, twice: String,
+        add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void
+    ) {
+        var broken = false
+        func note(_ code: SchemaIssue.Code, _ message: String, _ subject: String?, _ at: SourceLocation?) {
+            broken = broken || subject == field.name
+            add(code, message, subject, at)
+        }
+        if !FormSchema.isValidName(field.name) {
+            note(
+                .badName,
+                "The field name \"\(field.name)\" must start with a letter or _ and hold only letters, digits and _.",
+                field.name, field.location)
+        }
+        if !names.insert(field.name).inserted {
+            note(.duplicateName, "The field name \"\(field.name)\" \(twice).", field.name, field.location)
+        }
+        checkField(field, add: note)
+        if !broken, let d = field.defaultValue, let refusal = field.refusalOfDefault(offered: options(for: field)) {
+            let shown = d.count > 40 ? "\(d.prefix(40))…" : d
+            add(
+                .defaultRefused,
+                "The default \"\(shown)\" of \"\(field.name)\" is refused by the field's own rules (\(refusal.message)); give it a default the field accepts.",
+                field.name, field.location)
+        }
+    }
+
+    /// Only a switch holds fields, and never another switch.
+    func checkChildren(of field: Field, add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void) {
+        if field.kind != .switch && !(field.children ?? []).isEmpty {
+            add(
+                .childrenOutsideSwitch, "Only a <switch> can hold fields; move the fields out of \"\(field.name)\".",
+                field.name, field.location)
+        }
+        for child in field.children ?? [] where field.kind == .switch && child.kind == .switch {
+            add(
+                .nestedSwitch, "A switch cannot hold another switch (\"\(child.name)\" inside \"\(field.name)\").",
+                child.name, child.location)
+        }
+    }
+
+    private func checkField(_ field: Field, add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void) {
         let at = field.location
         let n = field.name
         let k = field.constraints

@@ -17,19 +17,9 @@ public enum FormValidator {
         var issues: [FieldIssue] = []
         var budget = ItemList.maxItemsInObject
         for section in schema.sections {
-            for group in section.groups {
-                if let list = group.items {
-                    let found = validateItems(
-                        list, submission.items[list.name] ?? [], in: schema, parent: nil, context: context,
-                        budget: &budget)
-                    values[list.name] = .items(found.items)
-                    issues += found.issues
-                    continue
-                }
-                for field in group.fields {
-                    judge(field, schema, submission, context, into: &values) { issues += $0 }
-                }
-            }
+            judge(
+                section.groups, submission, in: schema, path: nil, context: context, fieldContext: context,
+                budget: &budget, values: &values, issues: &issues)
         }
         return ValidationResult(values: values, issues: issues)
     }

@@ -74,26 +74,38 @@ extension FormValidator {
         for (index, item) in items.enumerated() {
             let path = ItemList.itemPath(list.name, index, in: parent)
             var values: [String: FieldValue] = [:]
-            for group in list.groups {
-                if let nested = group.items {
-                    let found = validateItems(
-                        nested, item.items[nested.name] ?? [], in: schema, parent: path, context: context,
-                        budget: &budget)
-                    values[nested.name] = .items(found.items)
-                    issues += found.issues
-                    continue
-                }
-                for field in group.fields {
-                    judge(field, schema, item, itemContext, into: &values) { found in
-                        issues += found.map {
-                            FieldIssue(field: "\(path).\($0.field)", code: $0.code, message: $0.message)
-                        }
-                    }
-                }
-            }
+            judge(
+                list.groups, item, in: schema, path: path, context: context, fieldContext: itemContext,
+                budget: &budget, values: &values, issues: &issues)
             judged.append(ItemValues(id: itemID(item.first(itemIDName)), values: values))
         }
         return (judged, issues)
+    }
+
+    /// The fields and item lists of `groups` (a section's, or an item's at `path`), in order:
+    /// values into `values`, issues (named by the item's path) into `issues`.
+    /// - Parameter fieldContext: what the fields are judged with (an item's has no server values).
+    static func judge(
+        _ groups: [FieldGroup], _ submission: Submission, in schema: FormSchema, path: String?,
+        context: ValidationContext, fieldContext: ValidationContext, budget: inout Int,
+        values: inout [String: FieldValue], issues: inout [FieldIssue]
+    ) {
+        for group in groups {
+            if let list = group.items {
+                let found = validateItems(
+                    list, submission.items[list.name] ?? [], in: schema, parent: path, context: context,
+                    budget: &budget)
+                values[list.name] = .items(found.items)
+                issues += found.issues
+                continue
+            }
+            for field in group.fields {
+                judge(field, schema, submission, fieldContext, into: &values) { found in
+                    guard let path else { return issues += found }
+                    issues += found.map { FieldIssue(field: "\(path).\($0.field)", code: $0.code, message: $0.message) }
+                }
+            }
+        }
     }
 
     /// A field and, while it is on, a switch's children: their values into `values`, their
