@@ -48,6 +48,13 @@ public enum DOMID {
 
     /// A slider's range input, which a script shows beside the number.
     public static func range(_ name: String) -> String { field(name) + "-range" }
+
+    /// An item list's section, by its path (`members`, `members[0].doses`): its heading is
+    /// `<id>-label`, where focus goes after a removal.
+    public static func items(_ path: String) -> String { "items-" + path }
+
+    /// One item's fieldset, by its path (`members[1]`).
+    public static func item(_ path: String) -> String { "item-" + path }
 }
 
 /// The ids of one control that a template of its own writes (the sign-in, password and admin

@@ -58,6 +58,8 @@ struct Fragment: Sendable {
         case query
         /// How many there are in all.
         case total
+        /// A button's text ("Add member").
+        case label
     }
 
     /// Writes the fragment; `part` writes each part (escaped text, or another fragment).

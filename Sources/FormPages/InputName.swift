@@ -39,6 +39,15 @@ package enum InputName {
     /// or stored.
     package static let update = "_update"
 
+    /// The submit button that adds an item to an item list, without JavaScript; its value is
+    /// the list's path (`members`, `members[0].doses`). The form comes back with everything kept
+    /// and one more item. Nothing is validated or stored.
+    package static let addItem = "_add"
+
+    /// The submit button that removes an item, without JavaScript; its value is the item's
+    /// path (`members[1]`). The form comes back without it, everything else kept.
+    package static let removeItem = "_remove"
+
     /// The search box of a long value list, `NAME._q`.
     package static func searchQuery(of field: String) -> String { "\(field)._q" }
 

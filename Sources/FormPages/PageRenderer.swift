@@ -25,7 +25,7 @@ package struct PageRenderer: Sendable {
 
     static let requiredTemplates =
         [
-            "layout", "form", "parent", "index", "not-found", "partials/field", "partials/label",
+            "layout", "form", "parent", "index", "not-found", "partials/field", "partials/label", "partials/item",
             "partials/parent-page",
             "detail", "delete", "login", "gone", "error",
         ] + FieldKind.allCases.map { "fields/\($0.rawValue)" }
@@ -50,7 +50,11 @@ package struct PageRenderer: Sendable {
     /// The create or edit view of a version prepared already: its page's plan beside it.
     package func formView(for form: PreparedForm) throws -> FormView {
         let registry = SlotRegistry()
-        let context = PageViewModel.Form(form.schema, registry: registry, mode: form.mode, rules: form.rules)
+        let items = ItemPlans(
+            renderer: self, schema: form.schema, mode: form.mode,
+            action: form.mode == .create ? "/forms/\(form.schema.id)" : "")
+        let context = PageViewModel.Form(
+            form.schema, registry: registry, mode: form.mode, rules: form.rules, items: items)
         return FormView(form: form, plan: try plan(context, template: "form", registry: registry))
     }
 
@@ -120,6 +124,12 @@ package struct PageRenderer: Sendable {
         RenderPlan(
             staticPage: try render(PageViewModel.Plain(title: "Service unavailable"), template: "unavailable"),
             markup: markup)
+    }
+
+    /// A part of a page (an item of a list) from its template context, outside any layout.
+    func renderPartial(_ context: some KeyPathContext, template: String) throws(RenderPlanError) -> String {
+        guard let output = library.render(context, withTemplate: template) else { throw .missingTemplate(template) }
+        return output
     }
 
     /// A page from its template context.

@@ -70,18 +70,27 @@ package enum PageViewModel {
             let fields: [FieldViewModel]
             /// ` hidden` while none of its questions applies (a slot; empty for a form without rules).
             let groupHidden: String
+            /// The slot of the item list standing here (``ItemListSlot``), which then stands
+            /// instead of a group; empty for a group of cells.
+            let items: [String]
 
             static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
                 "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "groupID": \.groupID,
-                "fields": \.fields, "groupHidden": \.groupHidden,
+                "fields": \.fields, "groupHidden": \.groupHidden, "items": \.items,
             ]
         }
 
         init(
-            _ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules judge: (any RuleJudge)? = nil
+            _ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules judge: (any RuleJudge)? = nil,
+            items: ItemPlans? = nil
         ) {
             let hasRules = judge != nil
             let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, rules: judge)
+            /// The slot of an item list standing among the groups.
+            func itemList(_ list: ItemList?) -> [String] {
+                guard let list, let items else { return [] }
+                return [registry.sentinel(ItemListSlot(list: list, parent: nil, plans: items))]
+            }
             let title = mode == .create ? PageText(schema.title) : editTitle(schema)
             // The edit view posts to and cancels back to the object, whose id differs per request.
             let objectPath = registry.sentinel(PageSlots.ObjectPath())
@@ -140,7 +149,8 @@ package enum PageViewModel {
                         return Group(
                             hasGroupLabel: label != nil, groupLabelText: label ?? "",
                             groupID: "group-\(section.kind.rawValue)-\(index + 1)",
-                            fields: group.fields.map { cells.cell(for: $0) }, groupHidden: hidden)
+                            fields: group.fields.map { cells.cell(for: $0) }, groupHidden: hidden,
+                            items: itemList(group.items))
                     })
             }
             // Behind the edit sheet the list is left out, empty-state text and all.

@@ -80,6 +80,16 @@ package struct RenderPlan: Sendable {
         self.markup = markup
     }
 
+    /// Writes the plan into a page being written (an item's plan into its list's slot).
+    func write(_ state: RenderState, to page: inout PageBuffer) {
+        var start = 0
+        for segment in segments {
+            page.writeBytes(bytes[start..<segment.end])
+            start = segment.end
+            if segment.slot >= 0 { slots[segment.slot].write(state, markup, to: &page) }
+        }
+    }
+
     /// Plans with at most this many slots write their static bytes straight into the body.
     static let directSlots = 16
 

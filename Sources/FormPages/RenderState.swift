@@ -124,6 +124,8 @@ package struct RenderState: Sendable {
     /// The questions that must be answered for the values, of those whose rules say so
     /// conditionally: their labels are marked required.
     package var required: Set<String> = []
+    /// How many items each item list shows, by the list's path (`members`, `members[0].doses`).
+    package var itemCounts: [String: Int] = [:]
     /// The parent page's list.
     package var listItems: [ListItem] = []
     /// Where the parent page's newer and older pages are, when the list has more than one.
@@ -147,7 +149,7 @@ package struct RenderState: Sendable {
         else { return nil }
         return FreshKey(
             values: values, layout: layout, hidden: hidden, unoffered: unoffered, outputs: outputs,
-            required: required)
+            required: required, itemCounts: itemCounts)
     }
 
     struct FreshKey: Hashable, Sendable {
@@ -157,6 +159,7 @@ package struct RenderState: Sendable {
         var unoffered: [String: Set<String>]
         var outputs: [String: [String]]
         var required: Set<String>
+        var itemCounts: [String: Int]
     }
 
     /// Shows what a form's rules made of the values: the questions that do not apply hidden

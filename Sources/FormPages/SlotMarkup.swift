@@ -96,6 +96,9 @@ final class SlotMarkup: Sendable {
     let cancelLink: Fragment
     /// Cancel while a draft is kept in the service, posting the form to discard it: `{{href}}`, `{{name}}`.
     let cancelDraft: Fragment
+    /// An item list: `{{id}}`, its label `{{text}}` and `{{count}}`, its `{{items}}`, and the
+    /// Add button's `{{name}}`, `{{value}}`, `{{href}}` and `{{label}}`.
+    let itemList: Fragment
 
     init(library: MustacheLibrary) throws(RenderPlanError) {
         func slot(_ name: String) throws(RenderPlanError) -> Fragment {
@@ -144,6 +147,7 @@ final class SlotMarkup: Sendable {
         noLongerOffered = try slot("no-longer-offered")
         cancelLink = try slot("cancel-link")
         cancelDraft = try slot("cancel-draft")
+        itemList = try slot("item-list")
     }
 
     /// Renders a template once with a sentinel for each part and splits it.

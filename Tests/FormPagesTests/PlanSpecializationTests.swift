@@ -145,7 +145,7 @@ struct PlanSpecializationTests {
     @Test("the fresh key accounts for every part of a render state: a new one must be added to it or to the tokens")
     func everyStateFieldConsidered() {
         let names = Set(Mirror(reflecting: RenderState(values: [:], csrfToken: "")).children.compactMap(\.label))
-        let inKey: Set = ["values", "layout", "hidden", "unoffered", "outputs", "required"]
+        let inKey: Set = ["values", "layout", "hidden", "unoffered", "outputs", "required", "itemCounts"]
         let tokens: Set = ["csrfToken", "prefillSeal", "submissionToken", "keptDraft", "serviceETag"]
         let mustBeDefault: Set = [
             "errors", "objectPath", "files", "stagedFileIDs", "display", "displayItems", "filesDate", "heading",

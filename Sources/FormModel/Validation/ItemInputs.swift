@@ -59,3 +59,92 @@ extension UInt8 {
         (0x30...0x39).contains(self) ? Int(self - 0x30) : nil
     }
 }
+
+extension Submission {
+    /// Every input by the name a page gives it: the fields as they are, each item's under
+    /// `LIST[INDEX].NAME` (numbered in order) with its lists within; files apart (``pageFiles``).
+    public var pageInputs: [String: [String]] {
+        var inputs = fields
+        for (list, items) in self.items {
+            for (index, item) in items.enumerated() {
+                for (name, values) in item.pageInputs { inputs["\(list)[\(index)].\(name)"] = values }
+            }
+        }
+        return inputs
+    }
+
+    /// Every file by the name a page gives its field, items' under `LIST[INDEX].NAME`.
+    public var pageFiles: [String: [SubmittedFile]] {
+        var files = self.files
+        for (list, items) in self.items {
+            for (index, item) in items.enumerated() {
+                for (name, sent) in item.pageFiles { files["\(list)[\(index)].\(name)"] = sent }
+            }
+        }
+        return files
+    }
+
+    /// How many items each of `lists` holds, by the list's path (`members`,
+    /// `members[0].doses`): every list of every item, those with none too.
+    public func itemCounts(of lists: [ItemList], parent: String? = nil) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for list in lists {
+            let items = self.items[list.name] ?? []
+            counts[parent.map { "\($0).\(list.name)" } ?? list.name] = items.count
+            for (index, item) in items.enumerated() {
+                counts.merge(item.itemCounts(of: list.lists, parent: ItemList.itemPath(list.name, index, in: parent))) {
+                    _, inner in inner
+                }
+            }
+        }
+        return counts
+    }
+
+    /// The items a new form starts with: each list's `min-count` empty items, theirs within.
+    public static func starting(_ lists: [ItemList]) -> Submission {
+        var start = Submission()
+        for list in lists {
+            start.items[list.name] = Array(repeating: starting(list.lists), count: list.minCount)
+        }
+        return start
+    }
+
+    /// Adds a new item (with its lists' starting items) at the end of the list at `path`
+    /// (`members`, `members[0].doses`); false when the form has no list there or it is full.
+    public mutating func addItem(at path: String, lists: [ItemList]) -> Bool {
+        var steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let name = steps.removeLast()
+        return addItem(named: name, through: steps[...], lists: lists)
+    }
+
+    private mutating func addItem(named name: String, through steps: ArraySlice<String>, lists: [ItemList]) -> Bool {
+        guard let step = steps.first else {
+            guard let list = lists.first(where: { $0.name == name }),
+                (items[name]?.count ?? 0) < min(list.maxCount, ItemList.maxItems)
+            else { return false }
+            items[name, default: []].append(Self.starting(list.lists))
+            return true
+        }
+        guard let (outer, index, _) = Self.itemStep(step), let list = lists.first(where: { $0.name == outer }),
+            index < (items[outer]?.count ?? 0)
+        else { return false }
+        return items[outer]![index].addItem(named: name, through: steps.dropFirst(), lists: list.lists)
+    }
+
+    /// Removes the item at `path` (`members[1]`, `members[0].doses[2]`); false when there is none.
+    public mutating func removeItem(at path: String) -> Bool {
+        let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let first = steps.first, let (name, index, _) = Self.itemStep(first), index < (items[name]?.count ?? 0)
+        else { return false }
+        if steps.count == 1 {
+            items[name]!.remove(at: index)
+            return true
+        }
+        return items[name]![index].removeItem(at: steps.dropFirst().joined(separator: "."))
+    }
+
+    /// `members[2]` as (`members`, 2).
+    private static func itemStep(_ step: String) -> (String, Int, String)? {
+        itemInput(step + ".x")
+    }
+}

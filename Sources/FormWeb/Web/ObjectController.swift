@@ -84,6 +84,8 @@ struct ObjectController {
             values: stored, csrfToken: try context.viewer.csrfToken,
             layout: LayoutMode(query: QueryString.parse(request.uri.query)["layout"]?.first))
         state.objectPath = Self.path(object.formID, object.id)
+        let lists = view.schema.itemLists
+        state.itemCounts = Submission(fields: stored).gatheringItems(of: lists).itemCounts(of: lists)
         await state.showRules(of: view.form, viewer: try context.viewer)
         state.noLongerOffered = view.offeredChoices.missing(in: stored)
         state.files = InputStrings.files(of: object.values)

@@ -14,7 +14,7 @@ struct ReceivedSubmission: Sendable {
     /// Inputs that steer the request rather than carry a field's value.
     static let controlNames: Set<String> = [
         InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter, InputName.pick,
-        InputName.draft, InputName.discard, InputName.etag, InputName.update,
+        InputName.draft, InputName.discard, InputName.etag, InputName.update, InputName.addItem, InputName.removeItem,
     ]
 
     /// Splits the control inputs off a body's fields.

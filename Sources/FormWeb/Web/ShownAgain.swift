@@ -16,6 +16,10 @@ enum ShownAgain: Sendable {
     /// Sent by the Update button of a form with rules (``InputName/update``): the form again
     /// with the questions that apply to its answers. Nothing was validated or stored.
     case updated
+    /// Sent by an item list's Add or an item's Remove (``InputName/addItem``,
+    /// ``InputName/removeItem``), without JavaScript: the form again with the submission's items
+    /// changed so, everything typed kept. Nothing was validated or stored.
+    case itemsChanged(Submission)
     /// The service a form in mode `service` writes to did not answer: nothing was created or
     /// changed; the message says so and asks to send again.
     case serviceAway(String)
@@ -24,7 +28,7 @@ enum ShownAgain: Sendable {
     var status: HTTPResponse.Status {
         switch self {
         case .refused: .unprocessableContent
-        case .searching, .picked, .updated: .ok
+        case .searching, .picked, .updated, .itemsChanged: .ok
         case .serviceAway: .serviceUnavailable
         }
     }
@@ -40,6 +44,7 @@ extension ShownAgain {
     ) async -> (ShownAgain, filled: [String: [String]])? {
         let fields = received.submission.fields
         if view.form.rules != nil, received.control(InputName.update) != nil { return (.updated, [:]) }
+        if let changed = itemsChanged(received, lists: view.schema.itemLists) { return (.itemsChanged(changed), [:]) }
         if let field = received.listPick(longLists: view.optionSearches.keys) {
             let filled = await valueHelps.pick(
                 field, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
@@ -49,6 +54,24 @@ extension ShownAgain {
         let found = await valueHelps.search(
             search, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
         return (.searching(found), [:])
+    }
+}
+
+extension ShownAgain {
+    /// The submission with the item Add or Remove asked for, when one was (a path the form
+    /// does not have, or a full list, changes nothing and still shows the form again).
+    static func itemsChanged(_ received: ReceivedSubmission, lists: [ItemList]) -> Submission? {
+        guard !lists.isEmpty else { return nil }
+        var submission = received.submission
+        if let path = received.control(InputName.addItem) {
+            _ = submission.addItem(at: path, lists: lists)
+            return submission
+        }
+        if let path = received.control(InputName.removeItem) {
+            _ = submission.removeItem(at: path)
+            return submission
+        }
+        return nil
     }
 }
 
@@ -64,9 +87,13 @@ extension SubmissionReader {
         shownAgain reason: ShownAgain, _ received: ReceivedSubmission, view: FormView, viewer: Viewer,
         serverValues: [String: [String]], stored: [String: [SubmittedFile]]
     ) async throws -> RenderState {
-        var values = received.submission.fields
+        var submission = received.submission
+        if case .itemsChanged(let changed) = reason { submission = changed }
+        // Items' values under their page names, numbered again in order.
+        var values = submission.pageInputs
         for (name, strings) in serverValues { values[name] = strings }
         var state = RenderState(values: values, csrfToken: viewer.csrfToken)
+        state.itemCounts = submission.itemCounts(of: view.schema.itemLists)
         // What the form's rules make of these answers, once: the questions that apply, and the
         // options a list they filter offers.
         let (form, session, asked) = (view.form, RuleSession(view.form, viewer: viewer), values)
@@ -78,7 +105,7 @@ extension SubmissionReader {
             state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
         case .serviceAway(let message):
             state.errors = [FieldError(field: "", message: message)]
-        case .picked, .updated:
+        case .picked, .updated, .itemsChanged:
             break
         case .searching(let search):
             if let found = search.found {

@@ -1,0 +1,160 @@
+import FormModel
+import Synchronization
+
+/// The plans of a form version's items, one per item path (`members[1]`,
+/// `members[1].doses[0]`): an item's cells are a form's cells whose input names start with its
+/// path, so its values, errors and ids fall into place as any field's. Each is rendered from
+/// `partials/item` the first time an item at that path is shown, then kept with the version's
+/// view, as the view itself is built on its first request: no template runs for it again.
+final class ItemPlans: Sendable {
+    private let renderer: PageRenderer
+    private let schema: FormSchema
+    private let mode: FormMode
+    /// Where the form is sent: the Add button goes there with the new item's place as fragment.
+    let action: String
+    private let plans = Mutex<[String: RenderPlan]>([:])
+
+    init(renderer: PageRenderer, schema: FormSchema, mode: FormMode, action: String) {
+        self.renderer = renderer
+        self.schema = schema
+        self.mode = mode
+        self.action = action
+    }
+
+    /// The plan of the item of `list` at `path`, the `number`th of its list (from 1).
+    func plan(for list: ItemList, at path: String, number: Int) -> RenderPlan {
+        if let plan = plans.withLock({ $0[path] }) { return plan }
+        let plan: RenderPlan
+        do {
+            let registry = SlotRegistry()
+            let context = ItemContext(
+                list, path: path, number: number, plans: self, registry: registry, schema: schema, mode: mode)
+            plan = RenderPlan(
+                pieces: try registry.split(try renderer.renderPartial(context, template: "partials/item")),
+                markup: renderer.markup)
+        } catch {
+            // The templates are checked when the server starts and by the tests: a bug.
+            preconditionFailure("the item template does not render: \(error)")
+        }
+        plans.withLock { $0[path] = plan }
+        return plan
+    }
+
+    /// The fields of an item at `path`, named as its inputs are (`members[1].age`).
+    static func fields(of list: ItemList, at path: String) -> [FieldGroup] {
+        list.groups.map { group in
+            var group = group
+            group.fields = group.fields.map { field in
+                var field = field
+                field.name = "\(path).\(field.name)"
+                field.children = field.children?.map { child in
+                    var child = child
+                    child.name = "\(path).\(child.name)"
+                    return child
+                }
+                return field
+            }
+            return group
+        }
+    }
+}
+
+/// The template context of one item (`partials/item`).
+struct ItemContext: KeyPathContext {
+    let id: String
+    let legend: String
+    let path: String
+    let removeName: String
+    let removeLabel: String
+    /// Where Remove sends the form: back at the list's heading.
+    let removeAction: String
+    /// The hidden input of the item's id (a slot: none for a new item).
+    let idInput: String
+    let groups: [Group]
+
+    struct Group: KeyPathContext {
+        let hasLabel: Bool
+        let label: PageText
+        let fields: [FieldViewModel]
+        /// The slot of the item list standing here, or nothing.
+        let lists: String
+
+        static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
+            "hasLabel": \.hasLabel, "label": \.label, "fields": \.fields, "lists": \.lists,
+        ]
+    }
+
+    static let templateKeys: [String: PartialKeyPath<ItemContext> & Sendable] = [
+        "id": \.id, "legend": \.legend, "path": \.path, "removeName": \.removeName, "removeLabel": \.removeLabel,
+        "removeAction": \.removeAction, "idInput": \.idInput, "groups": \.groups,
+    ]
+
+    init(
+        _ list: ItemList, path: String, number: Int, plans: ItemPlans, registry: SlotRegistry, schema: FormSchema,
+        mode: FormMode
+    ) {
+        id = DOMID.item(path)
+        legend = "\(list.object) \(number)"
+        self.path = path
+        removeName = InputName.removeItem
+        removeLabel = "Remove \(list.noun) \(number)"
+        let listPath = String(path[..<(path.lastIndex(of: "[") ?? path.endIndex)])
+        // The edit view's action is the object's path, which differs per request.
+        let action = plans.action.isEmpty ? registry.sentinel(PageSlots.ObjectPath()) : plans.action
+        removeAction = "\(action)#\(DOMID.items(listPath))-label"
+        idInput = registry.sentinel(InputSlots.HiddenValues(field: "\(path).\(FormValidator.itemIDName)"))
+        let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode)
+        groups = ItemPlans.fields(of: list, at: path).map { group in
+            let label = PageText.nonEmpty(group.label)
+            return Group(
+                hasLabel: label != nil, label: label ?? "", fields: group.fields.map { cells.cell(for: $0) },
+                lists: group.items.map { registry.sentinel(ItemListSlot(list: $0, parent: path, plans: plans)) } ?? "")
+        }
+    }
+}
+
+/// An item list in a form's page: its heading with the count, each item from its plan, and
+/// Add, which sends the form back with one more item (without JavaScript; ``InputName/addItem``).
+struct ItemListSlot: Slot {
+    let list: ItemList
+    /// The path of the item holding the list; nil for a list of the form.
+    let parent: String?
+    let plans: ItemPlans
+
+    var path: String { parent.map { "\($0).\(list.name)" } ?? list.name }
+
+    func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+        let path = path
+        let count = state.itemCounts[path] ?? 0
+        let newItem = ItemList.itemPath(list.name, count, in: parent)
+        let first = list.fields.first.map { DOMID.field("\(newItem).\($0.name)") } ?? DOMID.item(newItem)
+        markup.itemList.write(to: &buffer) { part, buffer in
+            switch part {
+            case .id: HTML.writeEscaped(DOMID.items(path), to: &buffer)
+            case .text: HTML.writeEscaped(list.label, to: &buffer)
+            case .count: buffer.writeString(String(count))
+            case .items:
+                for index in 0..<count {
+                    plans.plan(for: list, at: ItemList.itemPath(list.name, index, in: parent), number: index + 1)
+                        .write(state, to: &buffer)
+                }
+            case .name: HTML.writeEscaped(InputName.addItem, to: &buffer)
+            case .value: HTML.writeEscaped(path, to: &buffer)
+            // Back at the new item's first field.
+            case .href:
+                HTML.writeEscaped("\(plans.action.isEmpty ? state.objectPath : plans.action)#\(first)", to: &buffer)
+            case .label: HTML.writeEscaped("Add \(list.noun)", to: &buffer)
+            default: break
+            }
+        }
+    }
+
+    static func == (a: ItemListSlot, b: ItemListSlot) -> Bool {
+        a.path == b.path && a.plans === b.plans
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(ObjectIdentifier(plans))
+    }
+}

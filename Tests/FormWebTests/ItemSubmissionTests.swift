@@ -1,0 +1,102 @@
+import FormModel
+import Foundation
+import HummingbirdTesting
+import TestSupport
+import Testing
+
+@testable import FormWeb
+
+/// An object with its items, through the browser's pages without JavaScript: Add and Remove
+/// as submit buttons, refusals under the item's cells, the items stored with stable ids.
+@Suite("Items through the pages")
+struct ItemSubmissionTests {
+    static var form: FormSchema {
+        var schema = Fixtures.schema([], id: "household", title: "New Household", object: "Household")
+        let members = ItemList(
+            name: "members", label: "Household members", object: "Member", minCount: 1, maxCount: 3,
+            groups: [
+                FieldGroup(fields: [
+                    Field(name: "name", kind: .text, label: "Name", required: true),
+                    Field(name: "age", kind: .number, label: "Age"),
+                ])
+            ])
+        schema.sections.append(FormSection(kind: .properties, groups: [FieldGroup(items: members)]))
+        return schema
+    }
+
+    static func items(_ browser: TestBrowser, _ location: String) async throws -> [[String: Any]] {
+        let api = try await browser.get(
+            "/api" + location.replacingOccurrences(of: "/household/", with: "/household/objects/"))
+        #expect(api.status == .ok)
+        let json = try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any]
+        return (json?["values"] as? [String: Any])?["members"] as? [[String: Any]] ?? []
+    }
+
+    @Test("Add and Remove show the form again with everything kept; a refusal names the item; the items are stored")
+    func journey() async throws {
+        try await TestApp.run(forms: [(Self.form, .public)]) { client in
+            let browser = TestBrowser(client)
+            let fresh = try await browser.get("/forms/household/new")
+            #expect(fresh.status == .ok)
+            #expect(fresh.body.contains("Household members (1)"))
+            #expect(fresh.body.contains(#"name="members[0].name""#))
+            let token = try #require(fresh.csrf)
+            var sent = [("_csrf", token), ("title", "The Smiths"), ("members[0].name", "Ada")]
+            if let once = fresh.body.firstMatch(of: /name="_once" value="([^"]*)"/) {
+                sent.append(("_once", String(once.1)))
+            }
+
+            let added = try await browser.post("/forms/household", sent + [("_add", "members")])
+            #expect(added.status == .ok)
+            #expect(added.body.contains("Household members (2)"))
+            #expect(added.body.contains(#"name="members[0].name" type="text" data-clear="true" value="Ada">"#))
+            #expect(added.body.contains(#"name="members[1].name""#))
+            #expect(added.body.contains(#"value="The Smiths""#))
+
+            let removed = try await browser.post(
+                "/forms/household", sent + [("members[1].name", "Ben"), ("_remove", "members[0]")])
+            #expect(removed.status == .ok)
+            #expect(removed.body.contains("Household members (1)"))
+            #expect(removed.body.contains(#"name="members[0].name" type="text" data-clear="true" value="Ben">"#))
+            #expect(!removed.body.contains("Ada"))
+
+            let refused = try await browser.post(
+                "/forms/household",
+                sent + [("members[1].name", ""), ("members[1].age", "x")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(##"href="#field-members[1].name""##))
+            #expect(refused.body.contains(#"id="field-members[1].name-error""#))
+            #expect(
+                refused.body.contains(#"name="members[1].age" type="number" inputmode="decimal" step="any" value="x""#))
+
+            let created = try await browser.post(
+                "/forms/household", sent + [("members[0].age", "34"), ("members[3].name", "Ben")])
+            #expect(created.status == .seeOther)
+            let location = try #require(created.location)
+            let stored = try await Self.items(browser, location)
+            #expect(stored.map { $0["name"] as? String } == ["Ada", "Ben"])
+            #expect((stored.first?["age"] as? NSNumber)?.intValue == 34)
+            let ids = stored.compactMap { $0["_id"] as? String }
+            #expect(ids.count == 2 && ids.allSatisfy { UUID(uuidString: $0) != nil })
+
+            // The edit view carries the ids back; a kept item keeps its id, a new one gets one.
+            let edit = try await browser.get(location + "/edit")
+            #expect(edit.status == .ok)
+            #expect(edit.body.contains("Household members (2)"))
+            #expect(edit.body.contains(#"name="members[0]._id" value="\#(ids[0])""#))
+            let saved = try await browser.post(
+                location,
+                [
+                    ("_csrf", try #require(edit.csrf)), ("title", "The Smiths"), ("members[0]._id", ids[0]),
+                    ("members[0].name", "Ada"), ("members[1]._id", "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11"),
+                    ("members[1].name", "Cy"),
+                ])
+            #expect(saved.status == .seeOther)
+            let after = try await Self.items(browser, location)
+            #expect(after.map { $0["name"] as? String } == ["Ada", "Cy"])
+            #expect(after.first?["_id"] as? String == ids[0])
+            let newID = after.last?["_id"] as? String
+            #expect(newID != nil && newID != "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11" && newID != ids[1])
+        }
+    }
+}
