@@ -70,6 +70,22 @@ extension FormSchema {
         sections.flatMap { $0.groups.compactMap(\.items) }
     }
 
+    /// The items a field's path runs through, as people name them: "Member 2" for
+    /// `members[1].age`, "Member 2, Dose 1" for `members[1].doses[0].given`; nil for a form's own
+    /// field (or a path the form does not have).
+    public func itemNames(of path: String) -> String? {
+        var lists = itemLists
+        var names: [String] = []
+        for step in path.split(separator: ".") {
+            guard let (name, index, _) = Submission.itemInput(step + ".x"),
+                let list = lists.first(where: { $0.name == name })
+            else { break }
+            names.append("\(list.object) \(index + 1)")
+            lists = list.lists
+        }
+        return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+
     /// The item list of the form with a name, if any.
     public func itemList(named name: String) -> ItemList? {
         itemLists.first { $0.name == name }

@@ -7,10 +7,14 @@ package struct FieldError: Sendable, Hashable {
     package var field: String
     /// What to do, e.g. "Enter a title".
     package var message: String
+    /// The item the field belongs to, as people name it ("Member 2"): the error summary says
+    /// it before the message; nil for a form's own field.
+    package var item: String?
 
-    package init(field: String, message: String) {
+    package init(field: String, message: String, item: String? = nil) {
         self.field = field
         self.message = message
+        self.item = item
     }
 }
 

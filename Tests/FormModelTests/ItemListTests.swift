@@ -68,6 +68,12 @@ struct ItemListTests {
         // An item's fields are its own: not the form's.
         #expect(schema.field(named: "age") == nil)
         #expect(Self.members.depth == 2)
+        #expect(schema.itemNames(of: "members[1].age") == "Member 2")
+        #expect(schema.itemNames(of: "members[0].doses[2].given") == "Member 1, Dose 3")
+        #expect(schema.itemNames(of: "members[0].doses") == "Member 1")
+        #expect(schema.itemNames(of: "members") == nil)
+        #expect(schema.itemNames(of: "title") == nil)
+        #expect(schema.itemNames(of: "others[0].x") == nil)
     }
 
     @Test("a sound item list breaks no rule; its item's names are its own")

@@ -41,7 +41,7 @@ enum PageSlots {
                     (error.field.isEmpty ? markup.errorNote : markup.errorItem).write(to: &buffer) { part in
                         switch part {
                         case .href: DOMID.link(error.field)
-                        case .message: error.message
+                        case .message: error.item.map { "\($0): \(error.message)" } ?? error.message
                         default: nil
                         }
                     }

@@ -102,7 +102,9 @@ extension SubmissionReader {
             ? nil : await BlockingWork.run { form.rulesVerdict(for: asked, session: session) }
         switch reason {
         case .refused(let issues):
-            state.errors = issues.map { FieldError(field: $0.field, message: $0.message) }
+            state.errors = issues.map {
+                FieldError(field: $0.field, message: $0.message, item: view.schema.itemNames(of: $0.field))
+            }
         case .serviceAway(let message):
             state.errors = [FieldError(field: "", message: message)]
         case .picked, .updated, .itemsChanged:
