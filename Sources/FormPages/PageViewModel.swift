@@ -263,9 +263,12 @@ package enum PageViewModel {
             let groupLabelText: PageText
             let rows: [Row]
             let slot: DetailGroupSlots
+            /// The slot of the item list standing here (``ItemTableSlot``), instead of rows.
+            let items: [String]
 
             static let templateKeys: [String: PartialKeyPath<Group> & Sendable] = [
                 "hasGroupLabel": \.hasGroupLabel, "groupLabelText": \.groupLabelText, "rows": \.rows, "slot": \.slot,
+                "items": \.items,
             ]
         }
 
@@ -295,7 +298,8 @@ package enum PageViewModel {
                                     rowLabel: PageText(field.displayName),
                                     slot: DetailRowSlots(field: name, registry: registry))
                             },
-                            slot: DetailGroupSlots(fields: names, registry: registry))
+                            slot: DetailGroupSlots(fields: names, registry: registry),
+                            items: group.items.map { [registry.sentinel(ItemTableSlot(list: $0))] } ?? [])
                     })
             }
             heading = registry.sentinel(PageSlots.Heading())

@@ -181,6 +181,27 @@ package struct RenderState: Sendable {
         values.merge(form.computedInputs(of: verdict)) { _, computed in computed }
     }
 
+    /// Shows an item list's items on the detail page (``ItemTableSlot``): their count, and each
+    /// value's display text under its page name (`members[0].age`); a list within an item as its
+    /// count ("2 doses").
+    package mutating func showItems(_ value: FieldValue?, of list: ItemList, in schema: FormSchema) {
+        guard case .items(let items) = value else {
+            itemCounts[list.name] = 0
+            return
+        }
+        itemCounts[list.name] = items.count
+        for (index, item) in items.enumerated() {
+            let path = ItemList.itemPath(list.name, index)
+            for field in list.fields.flatMap({ [$0] + ($0.children ?? []) }) {
+                guard let value = item.values[field.name] else { continue }
+                display["\(path).\(field.name)"] = value.displayText(for: field, in: schema)
+            }
+            for inner in list.lists {
+                display["\(path).\(inner.name)"] = (item.values[inner.name] ?? .items([])).displayText(for: inner)
+            }
+        }
+    }
+
     func firstValue(_ name: String) -> String? {
         values[name]?.first
     }

@@ -99,6 +99,15 @@ final class SlotMarkup: Sendable {
     /// An item list: `{{id}}`, its label `{{text}}` and `{{count}}`, its `{{items}}`, and the
     /// Add button's `{{name}}`, `{{value}}`, `{{href}}` and `{{label}}`.
     let itemList: Fragment
+    /// An item list on the detail page: `{{text}}` (its label), `{{count}}`, `{{items}}` (the
+    /// table, or the none text); the table (`{{label}}` the heading's cells, `{{items}}` the
+    /// rows), a heading cell, a row (`{{items}}`), a cell (`{{label}}`, `{{text}}`), none (`{{text}}`).
+    let itemTable: Fragment
+    let itemTableRows: Fragment
+    let itemTableHead: Fragment
+    let itemTableRow: Fragment
+    let itemTableCell: Fragment
+    let itemTableNone: Fragment
 
     init(library: MustacheLibrary) throws(RenderPlanError) {
         func slot(_ name: String) throws(RenderPlanError) -> Fragment {
@@ -148,6 +157,12 @@ final class SlotMarkup: Sendable {
         cancelLink = try slot("cancel-link")
         cancelDraft = try slot("cancel-draft")
         itemList = try slot("item-list")
+        itemTable = try slot("item-table")
+        itemTableRows = try slot("item-table-rows")
+        itemTableHead = try slot("item-table-head")
+        itemTableRow = try slot("item-table-row")
+        itemTableCell = try slot("item-table-cell")
+        itemTableNone = try slot("item-table-none")
     }
 
     /// Renders a template once with a sentinel for each part and splits it.

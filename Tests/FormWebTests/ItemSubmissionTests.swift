@@ -73,6 +73,12 @@ struct ItemSubmissionTests {
                 "/forms/household", sent + [("members[0].age", "34"), ("members[3].name", "Ben")])
             #expect(created.status == .seeOther)
             let location = try #require(created.location)
+            // The detail page shows the items as a table.
+            let detail = try await browser.get(location)
+            #expect(detail.body.contains("Household members (2)"))
+            #expect(detail.body.contains(#"<th scope="col">Name</th>"#))
+            #expect(detail.body.contains(#"<tr><td data-label="Name">Ada</td><td data-label="Age">34</td></tr>"#))
+            #expect(detail.body.contains(#"<tr><td data-label="Name">Ben</td><td data-label="Age"></td></tr>"#))
             let stored = try await Self.items(browser, location)
             #expect(stored.map { $0["name"] as? String } == ["Ada", "Ben"])
             #expect((stored.first?["age"] as? NSNumber)?.intValue == 34)

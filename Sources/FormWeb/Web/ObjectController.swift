@@ -61,6 +61,7 @@ struct ObjectController {
                 state.display[field.name] = label
             }
         }
+        for list in view.schema.itemLists { state.showItems(object.values[list.name], of: list, in: view.schema) }
         return HTMLResponse.page(try plans.detailPage(for: view).render(state), cacheControl: "no-store")
     }
 

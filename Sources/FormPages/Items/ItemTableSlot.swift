@@ -1,0 +1,53 @@
+import FormModel
+
+/// An item list on the detail page: its label and count, then a table with a column for each
+/// of an item's fields and lists (a list within an item reads "2 doses"), a row an item; at
+/// compact width the stylesheet stacks each row, each value under its column's name. The
+/// values are the request's display texts by their page names (`members[0].age`), as the
+/// detail page's own fields are.
+struct ItemTableSlot: Slot {
+    let list: ItemList
+
+    func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+        let count = state.itemCounts[list.name] ?? 0
+        // Every field of an item, a switch's children after it, then its lists.
+        let columns =
+            list.fields.flatMap { [$0] + ($0.children ?? []) }.map { ($0.name, $0.displayName) }
+            + list.lists.map { ($0.name, $0.label) }
+        markup.itemTable.write(to: &buffer) { part, buffer in
+            switch part {
+            case .text: HTML.writeEscaped(list.label, to: &buffer)
+            case .count: buffer.writeString(String(count))
+            case .items where count == 0:
+                markup.itemTableNone.write(to: &buffer) { $0 == .text ? "No \(list.pluralNoun)" : nil }
+            case .items:
+                markup.itemTableRows.write(to: &buffer) { part, buffer in
+                    switch part {
+                    case .label:
+                        for (_, label) in columns {
+                            markup.itemTableHead.write(to: &buffer) { $0 == .text ? label : nil }
+                        }
+                    case .items:
+                        for index in 0..<count {
+                            let path = ItemList.itemPath(list.name, index, in: nil)
+                            markup.itemTableRow.write(to: &buffer) { part, buffer in
+                                guard part == .items else { return }
+                                for (name, label) in columns {
+                                    markup.itemTableCell.write(to: &buffer) { part in
+                                        switch part {
+                                        case .label: label
+                                        case .text: state.display["\(path).\(name)"] ?? ""
+                                        default: nil
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    default: break
+                    }
+                }
+            default: break
+            }
+        }
+    }
+}
