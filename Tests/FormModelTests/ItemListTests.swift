@@ -103,6 +103,8 @@ struct ItemListTests {
         #expect(codes { $0.groups = [] } == ["empty-items"])
         #expect(codes { $0.groups[0].fields.append(Field(name: "age", kind: .text)) } == ["duplicate-name"])
         #expect(codes { $0.groups[0].fields[0].prefill = .query } == ["prefill-in-items"])
+        #expect(
+            codes { $0.groups[0].fields.append(Field(name: "photo", kind: .attachments)) } == ["attachments-in-items"])
         #expect(codes { $0.groups[0].fields[1].constraints.min = "old" } == ["bad-number"])
         // Four levels: members, doses, and two more.
         let deepest = ItemList(name: "d", label: "D", groups: [FieldGroup(fields: [Field(name: "x", kind: .text)])])

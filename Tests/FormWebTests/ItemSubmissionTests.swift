@@ -1,6 +1,8 @@
 import FormModel
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import TestSupport
 import Testing
 
@@ -103,6 +105,63 @@ struct ItemSubmissionTests {
             #expect(after.first?["_id"] as? String == ids[0])
             let newID = after.last?["_id"] as? String
             #expect(newID != nil && newID != "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11" && newID != ids[1])
+        }
+    }
+}
+
+/// The same through the JSON API: lists of objects in, nested items out, a PATCH replacing a
+/// list and keeping the items it names by `_id`.
+@Suite("Items through the JSON API")
+struct ItemAPITests {
+    static func members(_ page: TestBrowser.Page) throws -> [[String: Any]] {
+        let json = try JSONSerialization.jsonObject(with: Data(page.body.utf8)) as? [String: Any]
+        return (json?["values"] as? [String: Any])?["members"] as? [[String: Any]] ?? []
+    }
+
+    @Test("a create sends its items as a list of objects; refusals name the item; a PATCH replaces the list")
+    func api() async throws {
+        try await TestApp.run(forms: [(ItemSubmissionTests.form, .public)], adminToken: "items-token") { client in
+            let browser = TestBrowser(client)
+            let admin: HTTPFields = [.contentType: "application/json", .authorization: "Bearer items-token"]
+            let refused = try await browser.postJSON(
+                "/api/forms/household/objects",
+                #"{"title": "Smiths", "members": [{"name": "Ada", "age": 34}, {"age": "old", "extra": {"a": 1}}]}"#)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(#""field":"members[1].extra""#))
+            let refusedAgain = try await browser.postJSON(
+                "/api/forms/household/objects", #"{"title": "Smiths", "members": [{"name": "Ada"}, {"age": "old"}]}"#)
+            #expect(refusedAgain.status == .unprocessableContent)
+            #expect(refusedAgain.body.contains(#""field":"members[1].name""#))
+            #expect(refusedAgain.body.contains(#""field":"members[1].age""#))
+            let none = try await browser.postJSON("/api/forms/household/objects", #"{"title": "Smiths"}"#)
+            #expect(none.body.contains(#""field":"members","message":"Add at least 1 member""#))
+
+            let created = try await browser.postJSON(
+                "/api/forms/household/objects",
+                #"{"title": "Smiths", "members": [{"name": "Ada", "age": 34}, {"name": "Ben", "_id": "not-ours"}]}"#)
+            #expect(created.status == .created)
+            let items = try Self.members(created)
+            #expect(items.map { $0["name"] as? String } == ["Ada", "Ben"])
+            let ids = items.compactMap { $0["_id"] as? String }
+            #expect(ids.count == 2 && !ids.contains("not-ours"))
+            let location = try #require(created.location)
+
+            // Ada kept by her id, Ben left out, Cy new; the title untouched.
+            let patched = try await browser.send(
+                location, method: .patch, headers: admin,
+                body: ByteBuffer(
+                    string: #"{"members": [{"_id": "\#(ids[0])", "name": "Ada", "age": 35}, {"name": "Cy"}]}"#))
+            #expect(patched.status == .ok)
+            let after = try Self.members(patched)
+            #expect(after.map { $0["name"] as? String } == ["Ada", "Cy"])
+            #expect(after.first?["_id"] as? String == ids[0])
+            #expect((after.first?["age"] as? NSNumber)?.intValue == 35)
+            #expect(patched.body.contains(#""title":"Smiths""#))
+            // A PATCH without the list keeps it.
+            let kept = try await browser.send(
+                location, method: .patch, headers: admin,
+                body: ByteBuffer(string: #"{"title": "The Smiths"}"#))
+            #expect(try Self.members(kept).map { $0["_id"] as? String } == after.map { $0["_id"] as? String })
         }
     }
 }

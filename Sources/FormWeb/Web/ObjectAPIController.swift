@@ -69,7 +69,7 @@ struct ObjectAPIController {
         let initial = prepared.initialValues(query: [:])
         for (name, values) in initial where input[name] == nil && fields[name] == nil { fields[name] = values }
         let outcome = try await submissions.create(
-            Submission(fields: fields), form: prepared, viewer: viewer,
+            Submission(fields: fields).gatheringItems(of: prepared.schema.itemLists), form: prepared, viewer: viewer,
             readOnlyValues: prepared.readOnlyValues(initial), readIssues: sent.issues, once: once,
             service: try await services.target(for: form, schema: prepared.schema))
         switch outcome {
@@ -191,10 +191,15 @@ struct ObjectAPIController {
         }
         let stored = InputStrings.of(object.values)
         var fields = stored
-        for name in sent.input.keys { fields[name] = sent.fields[name] }
+        for name in sent.input.keys {
+            // A value sent replaces the stored one whole: a list sent replaces its items.
+            for old in SentObject.inputs(of: name, in: fields).keys { fields[old] = nil }
+            fields.merge(SentObject.inputs(of: name, in: sent.fields)) { _, new in new }
+        }
         let target = try await services.target(for: try context.form, schema: prepared.schema)
+        let sentObject = Submission(fields: fields, files: InputStrings.files(of: object.values))
         let outcome = try await submissions.update(
-            Submission(fields: fields, files: InputStrings.files(of: object.values)), object: object, form: prepared,
+            sentObject.gatheringItems(of: prepared.schema.itemLists), object: object, form: prepared,
             viewer: try context.viewer, stagedIDs: [], noLongerOffered: prepared.offeredChoices.missing(in: stored),
             service: target, etag: ServiceContinuation.etag(sent: request.headers[.ifMatch]))
         switch outcome {
@@ -299,14 +304,34 @@ struct SentObject {
         let input = members.mapValues(JSONInput.init)
         var fields: [String: [String]] = [:]
         var issues: [FieldIssue] = []
-        for (name, value) in input {
-            guard let strings = value.strings else {
-                issues.append(FieldIssue(field: name, code: .type, message: "Give a string, number, boolean or list"))
-                continue
-            }
-            if !strings.isEmpty { fields[name] = strings }
-        }
+        for (name, value) in input { read(value, as: name, into: &fields, issues: &issues) }
         return SentObject(input: input, fields: fields, issues: issues)
+    }
+
+    /// One value's strings under its input name; a list of objects is an item list's items,
+    /// each value under its page name (`members[0].age`), as a browser sends them.
+    private static func read(
+        _ value: JSONInput, as name: String, into fields: inout [String: [String]], issues: inout [FieldIssue]
+    ) {
+        if let items = value.items {
+            for (index, item) in items.enumerated() {
+                for (member, value) in item {
+                    read(value, as: "\(name)[\(index)].\(member)", into: &fields, issues: &issues)
+                }
+            }
+            return
+        }
+        guard let strings = value.strings else {
+            issues.append(
+                FieldIssue(field: name, code: .type, message: "Give a string, number, boolean, list, or list of items"))
+            return
+        }
+        if !strings.isEmpty { fields[name] = strings }
+    }
+
+    /// The inputs of `fields` that belong to a value sent under `name`: its own, or its items'.
+    static func inputs(of name: String, in fields: [String: [String]]) -> [String: [String]] {
+        fields.filter { $0.key == name || $0.key.hasPrefix(name + "[") }
     }
 }
 
@@ -317,6 +342,8 @@ enum JSONInput {
     case number(Decimal)
     case bool(Bool)
     case list([JSONInput])
+    /// An object: an item of an item list, inside a list.
+    case object([String: JSONInput])
     case null
     case other
 
@@ -329,8 +356,20 @@ enum JSONInput {
             // As the number it stands for: `1E2` and `100` are the same value.
             self = Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX")).map(JSONInput.number) ?? .other
         case .array(let elements): self = .list(elements.map(JSONInput.init))
-        case .object: self = .other
+        case .object(let members): self = .object(members.mapValues(JSONInput.init))
         }
+    }
+
+    /// The items of an item list: a list whose every element is an object (an empty list is
+    /// no items of a list, and no choices of a field: both read it as none).
+    var items: [[String: JSONInput]]? {
+        guard case .list(let elements) = self, !elements.isEmpty else { return nil }
+        var items: [[String: JSONInput]] = []
+        for element in elements {
+            guard case .object(let members) = element else { return nil }
+            items.append(members)
+        }
+        return items
     }
 
     /// The strings a browser would send, or nil for nested objects.
@@ -341,15 +380,15 @@ enum JSONInput {
         // A switch sends `on`; off sends nothing.
         case .bool(let on): return on ? ["on"] : []
         case .null: return []
-        case .other: return nil
+        case .other, .object: return nil
         case .list(let items):
             var all: [String] = []
             for item in items {
                 switch item {
                 case .string, .number, .bool: all += item.strings ?? []
                 case .null: continue
-                // Lists of lists and objects have no form equivalent.
-                case .list, .other: return nil
+                // Lists of lists, and objects among other values, have no form equivalent.
+                case .list, .object, .other: return nil
                 }
             }
             return all
