@@ -160,21 +160,38 @@ struct NativeSpecReader {
     }
 
     private mutating func section(_ kind: SectionKind, _ element: SafeXMLElement) -> FormSection {
+        FormSection(kind: kind, groups: groups(element))
+    }
+
+    /// A section's groups, or an item's: labelled groups, item lists, and runs of fields between.
+    private mutating func groups(_ element: SafeXMLElement) -> [FieldGroup] {
         var groups: [FieldGroup] = []
         var run: [Field] = []
         for child in element.children {
-            if child.localName == "group" {
+            switch child.localName {
+            case "group", "items":
                 // A run of ungrouped fields between labelled groups stays a group of its own.
                 if !run.isEmpty { groups.append(FieldGroup(label: nil, fields: run)) }
                 run = []
                 groups.append(
-                    FieldGroup(label: child.attribute("label"), fields: child.children.compactMap { field($0) }))
-            } else if let field = field(child) {
-                run.append(field)
+                    child.localName == "items"
+                        ? FieldGroup(items: items(child))
+                        : FieldGroup(label: child.attribute("label"), fields: child.children.compactMap { field($0) }))
+            default:
+                if let field = field(child) { run.append(field) }
             }
         }
         if !run.isEmpty { groups.append(FieldGroup(label: nil, fields: run)) }
-        return FormSection(kind: kind, groups: groups)
+        return groups
+    }
+
+    /// `<items name label object? min-count? max-count?>`: an item list and its item's groups.
+    private mutating func items(_ element: SafeXMLElement) -> ItemList {
+        ItemList(
+            name: element.attribute("name") ?? "", label: element.attribute("label") ?? "",
+            object: element.attribute("object"), minCount: integer(element, "min-count") ?? 0,
+            maxCount: integer(element, "max-count") ?? ItemList.defaultMaxCount, groups: groups(element),
+            location: SourceLocation(element.location()))
     }
 
     private mutating func field(_ element: SafeXMLElement) -> Field? {

@@ -125,8 +125,9 @@ struct Check: AsyncParsableCommand {
                 if summary { continue }
                 printReport(result)
                 for form in result.forms {
+                    let lists = form.itemLists.isEmpty ? "" : ", " + Words.count(form.itemLists.count, "item list")
                     print(
-                        "\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(Words.count(form.allFields.count, "field")))"
+                        "\(outcome.documents[0]): ok: \(form.id) (\(result.kind.displayName), \(Words.count(form.allFields.count, "field"))\(lists))"
                     )
                 }
             case .failure(let failure):

@@ -51,7 +51,28 @@ struct SpecRuleTests {
         Case(fixture: "default-refused-pattern", code: "default-refused", line: 7),
         Case(fixture: "default-refused-step", code: "default-refused", line: 7),
         Case(fixture: "default-refused-selected", code: "default-refused", line: 7),
+        Case(fixture: "items-bad-count", code: "bad-item-count", line: 7),
+        Case(fixture: "items-prefill", code: "prefill-in-items", line: 8),
+        Case(fixture: "items-too-deep", code: "items-too-deep", line: 13),
+        Case(fixture: "items-in-accessory", code: "items-not-allowed", line: 10),
+        Case(fixture: "items-without-label", code: "missing-attribute", line: 7),
     ]
+
+    @Test("an item list imports in its place among the groups, with its groups, lists and counts")
+    func itemsAccepted() throws {
+        let result = try FormImporter.importDocuments([Fixtures.document("items-accepted")])
+        let schema = try #require(result.forms.first)
+        let properties = try #require(schema.section(.properties))
+        #expect(properties.groups.map { $0.items?.name ?? $0.label ?? "-" } == ["Home", "members", "-"])
+        let members = try #require(schema.itemList(named: "members"))
+        #expect(members.object == "Member" && members.minCount == 1 && members.maxCount == 20)
+        #expect(members.groups.map { $0.items?.name ?? $0.label ?? "-" } == ["-", "Health", "doses"])
+        #expect(members.fields.map(\.name) == ["name", "age"])
+        #expect(members.lists.first?.object == "Dose" && members.lists.first?.maxCount == 100)
+        #expect(members.location?.line == 10)
+        // The form's own "name" and the item's do not clash.
+        #expect(schema.field(named: "name")?.label == "Household name")
+    }
 
     @Test("a default the field's own rule refuses is refused at import, saying what the field would say")
     func defaultRefused() throws {

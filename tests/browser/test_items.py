@@ -1,0 +1,117 @@
+"""An object with its items (tests/browser/fixtures/household.xml, "New Household": members, each
+with their vaccinations) in headless Chromium at both widths, JavaScript on and off: Add and
+Remove are submit buttons that bring the form back with everything typed kept and one item more
+or less, the focus at the new item's first field; a refusal names the item in the error summary
+and stands under the item's cell; a create stores the items and the detail page shows them as
+a table (stacked at compact width). axe-core finds nothing serious on the create view with
+items and errors, nor on the detail page.
+
+The form is imported through POST /api/forms in an admin's session (its access is "users"), as
+test_xforms.py does; the "JavaScript off" pages are those of a browser with JavaScript off, and
+axe runs in one whose page scripts are blocked."""
+import os
+
+import pytest
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import describe_violations, failing_violations, signed_in
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "household.xml")
+SIZES = [(390, 844), (1280, 800)]
+SIZE_IDS = ["compact", "regular"]
+
+
+@pytest.fixture(scope="module")
+def form_id():
+    b = signed_in(js=True)
+    try:
+        with open(FIXTURE, encoding="utf-8") as f:
+            spec = f.read()
+        status, answer = b.driver.execute_async_script(
+            "const done = arguments[1]; fetch('/api/forms', {method: 'POST',"
+            " headers: {'Content-Type': 'application/xml'}, body: arguments[0]})"
+            ".then(r => r.json().then(j => done([r.status, j])), e => done([0, String(e)]));", spec)
+        assert status == 201, answer
+        yield answer["id"]
+    finally:
+        b.quit()
+
+
+@pytest.fixture(params=[True, False], ids=["js", "nojs"])
+def admin(request, form_id):
+    b = signed_in(js=request.param)
+    yield b
+    b.quit()
+
+
+def gone(element):
+    def check(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return check
+
+
+def press(b, selector):
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    b.driver.find_element(By.CSS_SELECTOR, selector).click()
+    WebDriverWait(b.driver, 20).until(gone(old))
+    b.settle()
+
+
+def value(b, name):
+    return b.driver.find_element(By.NAME, name).get_attribute("value")
+
+
+def type_into(b, name, text):
+    field = b.driver.find_element(By.NAME, name)
+    field.clear()
+    field.send_keys(text)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_add_remove_refuse_create(admin, form_id, size):
+    b = admin
+    b.viewport(*size)
+    b.open(f"/forms/{form_id}/new")
+    heading = b.driver.find_element(By.CSS_SELECTOR, "#items-members-label")
+    assert heading.text == "Household members (1)"
+    type_into(b, "family", "Smith")
+    type_into(b, "members[0].name", "Ada")
+
+    press(b, "button[name=_add][value=members]")
+    assert b.driver.find_element(By.CSS_SELECTOR, "#items-members-label").text == "Household members (2)"
+    assert value(b, "family") == "Smith"
+    assert value(b, "members[0].name") == "Ada"
+    assert b.driver.current_url.endswith("#field-members[1].name")
+    b.screenshot(f"items-added-{size[0]}")
+
+    type_into(b, "members[1].name", "Ben")
+    press(b, "button[name=_add][value='members[1].doses']")
+    assert b.driver.find_element(By.CSS_SELECTOR, "[id='items-members[1].doses-label']").text == "Vaccinations (1)"
+
+    # Refused: Ben's vaccination has no date. The summary names the item.
+    press(b, ".fw-navbar button[type=submit]")
+    summary = b.driver.find_element(By.CSS_SELECTOR, ".fw-error-summary")
+    assert "Member 2, Dose 1: " in summary.text, summary.text
+    link = summary.find_element(By.CSS_SELECTOR, "a")
+    assert link.get_attribute("href").endswith("#field-members[1].doses[0].given")
+    assert value(b, "members[1].name") == "Ben"
+    b.screenshot(f"items-refused-{size[0]}")
+    violations = failing_violations(b.axe()) if b.js else []
+    assert not violations, describe_violations(violations)
+
+    press(b, "button[name=_remove][value='members[1].doses[0]']")
+    assert b.driver.find_element(By.CSS_SELECTOR, "[id='items-members[1].doses-label']").text == "Vaccinations (0)"
+    press(b, ".fw-navbar button[type=submit]")
+    assert "/forms/" in b.driver.current_url and "/new" not in b.driver.current_url
+    table = b.driver.find_element(By.CSS_SELECTOR, ".fw-item-table")
+    assert "Ada" in table.text and "Ben" in table.text
+    b.screenshot(f"items-detail-{size[0]}")
+    if b.js:
+        violations = failing_violations(b.axe())
+        assert not violations, describe_violations(violations)
