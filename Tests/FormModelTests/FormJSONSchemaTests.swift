@@ -141,3 +141,26 @@ extension JSONValue {
         return values.count
     }
 }
+
+@Suite("Form JSON Schema of item lists")
+struct ItemListJSONSchemaTests {
+    @Test("an item list is an array of its items' objects: bounds and required fields in a create, ids in an answer")
+    func itemLists() throws {
+        let schema = ItemListTests.household
+        let create = FormJSONSchema.values(of: schema, use: .create)
+        let members = try FormJSONSchemaTests.property(create, "members")
+        #expect(members["type"] == "array")
+        #expect(members["minItems"] == .int(1) && members["maxItems"] == .int(3))
+        #expect(members["items"]?["required"] == .strings(["name", "age"]))
+        #expect(members["items"]?["additionalProperties"] == false)
+        #expect(members["items"]?["properties"]?["age"]?["type"] == "number")
+        #expect(members["items"]?["properties"]?["weeks"] != nil)
+        #expect(members["items"]?["properties"]?["_id"]?["format"] == "uuid")
+        let doses = try #require(members["items"]?["properties"]?["doses"])
+        #expect(doses["maxItems"] == .int(2) && doses["minItems"] == nil)
+        #expect(create["required"]?.array?.contains("members") == true)
+        let answer = try FormJSONSchemaTests.property(FormJSONSchema.values(of: schema, use: .answer), "members")
+        #expect(answer["items"]?["required"] == .strings(["_id"]))
+        #expect(answer["minItems"] == nil && answer["maxItems"] == nil)
+    }
+}
