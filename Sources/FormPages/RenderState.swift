@@ -181,6 +181,13 @@ package struct RenderState: Sendable {
         values.merge(form.computedInputs(of: verdict)) { _, computed in computed }
     }
 
+    /// Each item list of a fresh form shows its first items: `min-count` of them (none by
+    /// default), and theirs within.
+    package mutating func startItems(of schema: FormSchema) {
+        let lists = schema.itemLists
+        itemCounts = Submission.starting(lists).itemCounts(of: lists)
+    }
+
     /// Shows an item list's items on the detail page (``ItemTableSlot``): their count, and each
     /// value's display text under its page name (`members[0].age`); a list within an item as its
     /// count ("2 doses").

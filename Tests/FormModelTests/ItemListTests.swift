@@ -263,4 +263,36 @@ struct ItemListTests {
     }
 
     struct ItemsMissing: Error {}
+
+    @Test("in an edit, an item sent back with its id keeps its stored values of fields read-only there")
+    func readOnlyInEdits() {
+        var list = Self.members
+        list.groups[0].fields.append(Field(name: "code", kind: .text, label: "Code", editable: .createOnly))
+        var schema = S.sound
+        schema.sections[1].groups.append(FieldGroup(items: list))
+        let id = "6f1d5c4e-9a57-4c27-9e6b-1e2c1d7a0b11"
+        let stored: [String: FieldValue] = [
+            "members": .items([
+                ItemValues(id: id, values: ["name": .text("Ada"), "age": .number(34), "code": .text("A-1")])
+            ])
+        ]
+        var context = ValidationContext(mode: .edit)
+        context.serverItems = FieldValue.storedItemInputs(stored)
+        #expect(context.serverItems == [id: ["name": ["Ada"], "age": ["34"], "code": ["A-1"]]])
+        let sent = Submission(items: [
+            "members": [
+                Self.item(["_id": id, "name": "Ada", "age": "35", "code": "CHANGED"]),
+                Self.item(["name": "Ben", "age": "3", "code": "NEW"]),
+            ]
+        ])
+        let result = FormValidator.validate(schema, Self.valid(sent), context: context)
+        guard case .items(let items) = result.values["members"] else {
+            Issue.record("no items")
+            return
+        }
+        #expect(items[0].values["code"] == .text("A-1"))
+        #expect(items[0].values["age"] == .number(35))
+        // A new item has nothing stored: a field it may not set has no value.
+        #expect(items[1].values["code"] == nil)
+    }
 }

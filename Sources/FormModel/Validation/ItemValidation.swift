@@ -74,8 +74,13 @@ extension FormValidator {
         for (index, item) in items.enumerated() {
             let path = ItemList.itemPath(list.name, index, in: parent)
             var values: [String: FieldValue] = [:]
+            // A stored item sent back keeps its read-only values, as the object keeps its own.
+            var fieldContext = itemContext
+            if let id = itemID(item.first(itemIDName)), let stored = context.serverItems[id] {
+                fieldContext.serverValues = stored
+            }
             judge(
-                list.groups, item, in: schema, path: path, context: context, fieldContext: itemContext,
+                list.groups, item, in: schema, path: path, context: context, fieldContext: fieldContext,
                 budget: &budget, values: &values, issues: &issues)
             judged.append(ItemValues(id: itemID(item.first(itemIDName)), values: values))
         }
@@ -155,6 +160,19 @@ extension FieldValue {
                 })
         }
         return assigned
+    }
+
+    /// Every stored item's values as its inputs hold them, by the item's id, at every level:
+    /// what an edit's items keep for their read-only fields (``ValidationContext/serverItems``).
+    public static func storedItemInputs(_ values: [String: FieldValue]) -> [String: [String: [String]]] {
+        var stored: [String: [String: [String]]] = [:]
+        for case .items(let items) in values.values {
+            for item in items {
+                if let id = item.id { stored[id] = InputStrings.of(item.values) }
+                stored.merge(storedItemInputs(item.values)) { own, _ in own }
+            }
+        }
+        return stored
     }
 
     /// The ids of every item among the values, at every level.

@@ -152,6 +152,10 @@ public struct ValidationContext: Sendable, Hashable {
     /// In edit mode, the stored values of choice fields that the fields no longer offer
     /// (``OfferedChoices/missing(in:)``): accepted again, but for those fields only.
     public var noLongerOffered: [String: [String]]
+    /// In edit mode, the stored values of each item the object has, by the item's id, as its
+    /// inputs hold them (``FieldValue/storedItemInputs(_:)``): an item sent back with its id
+    /// keeps these for its fields that are read-only in this mode, as the object's own do.
+    public var serverItems: [String: [String: [String]]] = [:]
     /// Whether the form's own rules decide which fields must be answered (an XForm's `required`,
     /// judged with relevance by ``RuleJudge``): the fields' `required` is then not checked here.
     public var requiredByRules = false

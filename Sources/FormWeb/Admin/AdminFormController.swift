@@ -87,9 +87,10 @@ struct AdminFormController {
             view = try renderer.formView(
                 for: try await forms.schema(of: form), version: form.version, timeZone: timeZone)
         }
-        let state = RenderState(
+        var state = RenderState(
             values: view.form.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))
+        state.startItems(of: view.schema)
         // No script runs in the sandboxed frame, so the layout's module is left out rather than
         // blocked (the browser would log each blocked load as an error).
         let page = String(buffer: view.render(state)).replacingOccurrences(of: layoutScript, with: "")

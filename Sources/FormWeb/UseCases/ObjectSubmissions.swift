@@ -312,6 +312,7 @@ struct ObjectSubmissions: Sendable {
             &submission, form: form, known: stored, service: object.service == nil ? nil : service)
         var context = ValidationContext(
             mode: .edit, serverValues: serverValues, clock: form.clock(), noLongerOffered: noLongerOffered)
+        context.serverItems = FieldValue.storedItemInputs(object.values)
         context.requiredByRules = form.rules != nil
         var result = await Self.validated(form.schema, submission, context: context)
         var instance: InstanceXML?

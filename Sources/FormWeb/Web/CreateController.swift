@@ -70,9 +70,7 @@ struct CreateController {
             values.merge(rules.initialValues(session: RuleSession(view.form, viewer: viewer))) { _, loaded in loaded }
         }
         var state = RenderState(values: values, csrfToken: "", layout: layout)
-        // Each list's first items, none unless it needs some.
-        let lists = view.schema.itemLists
-        state.itemCounts = Submission.starting(lists).itemCounts(of: lists)
+        state.startItems(of: view.schema)
         await state.showRules(of: view.form, viewer: viewer, keep: true)
         guard Self.seals(view) else { return (state, nil) }
         var sealed = view.form.readOnlyValues(values)
