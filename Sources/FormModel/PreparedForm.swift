@@ -66,7 +66,10 @@ public struct PreparedForm: Sendable {
             $0.kind == .time && ($0.prefill == .query || $0.defaultValue != nil)
         }
         self.lastVerdict = rules?.judgesAnswersAlone == true && !startsWithTime ? LastVerdict() : nil
-        self.startsWithClock = initialRules.contains(where: \.defaultsToClock)
+        // An item's field read from the clock counts too: a new form's first items show it.
+        self.startsWithClock =
+            initialRules.contains(where: \.defaultsToClock)
+            || schema.itemLists.contains { Self.readsClock($0) }
         // A form's rules start alike when their verdict is of the answers alone (their
         // first-load values are among the expressions that decides) and no start is recorded.
         self.startsAlike = rules.map { $0.judgesAnswersAlone && !$0.recordsStart && !startsWithTime } ?? true
@@ -82,6 +85,12 @@ public struct PreparedForm: Sendable {
     }
 
     public var formID: String { schema.id }
+
+    /// Whether a field of an item of `list`, or of a list within, starts with the clock's reading.
+    private static func readsClock(_ list: ItemList) -> Bool {
+        list.fields.contains { field in ([field] + (field.children ?? [])).contains(where: \.defaultsToClock) }
+            || list.lists.contains(where: readsClock)
+    }
 
     /// What the form's rules make of values typed so far, nothing stored: which questions
     /// apply, which must be answered, the computed values. Nil for a form without rules.

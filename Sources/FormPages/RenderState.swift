@@ -183,9 +183,12 @@ package struct RenderState: Sendable {
 
     /// Each item list of a fresh form shows its first items: `min-count` of them (none by
     /// default), and theirs within.
-    package mutating func startItems(of schema: FormSchema) {
+    /// Their fields' defaults are among the values (`today` and `now` read from `clock`).
+    package mutating func startItems(of schema: FormSchema, clock: ClockReading?) {
         let lists = schema.itemLists
-        itemCounts = Submission.starting(lists).itemCounts(of: lists)
+        let start = Submission.starting(lists, clock: clock)
+        itemCounts = start.itemCounts(of: lists)
+        values.merge(start.pageInputs) { given, _ in given }
     }
 
     /// Shows an item list's items on the detail page (``ItemTableSlot``): their count, and each

@@ -295,4 +295,34 @@ struct ItemListTests {
         // A new item has nothing stored: a field it may not set has no value.
         #expect(items[1].values["code"] == nil)
     }
+
+    @Test("a new item starts with its fields' defaults, today read from the clock; a form reads the clock for them")
+    func newItemDefaults() throws {
+        var list = Self.members
+        list.groups[0].fields.append(Field(name: "seen", kind: .date, label: "Seen", defaultValue: "today"))
+        list.groups[0].fields.append(Field(name: "status", kind: .text, label: "Status", defaultValue: "home"))
+        let clock = ClockReading(today: try #require(LocalDate(year: 2026, month: 11, day: 29)))
+        let start = Submission.starting([list], clock: clock)
+        #expect(start.items["members"]?.count == 1)
+        #expect(start.items["members"]?.first?.fields == ["seen": ["2026-11-29"], "status": ["home"]])
+        #expect(start.items["members"]?.first?.items["doses"] == [])
+        #expect(start.pageInputs == ["members[0].seen": ["2026-11-29"], "members[0].status": ["home"]])
+        var sent = start
+        let added = sent.addItem(at: "members", lists: [list], clock: clock)
+        #expect(added)
+        #expect(sent.items["members"]?.last?.fields["status"] == ["home"])
+        let addedWithin = sent.addItem(at: "members[1].doses", lists: [list], clock: clock)
+        #expect(addedWithin)
+        #expect(sent.itemCounts(of: [list]) == ["members": 2, "members[0].doses": 0, "members[1].doses": 1])
+        let addedNowhere = sent.addItem(at: "members[5].doses", lists: [list], clock: clock)
+        #expect(!addedNowhere)
+        let removed = sent.removeItem(at: "members[0]")
+        #expect(removed)
+        #expect(sent.itemCounts(of: [list]) == ["members": 1, "members[0].doses": 1])
+        let removedNothing = sent.removeItem(at: "members[3]")
+        #expect(!removedNothing)
+        var schema = S.sound
+        schema.sections[1].groups.append(FieldGroup(items: list))
+        #expect(PreparedForm(schema: schema, version: 1, mode: .create).startsWithClock)
+    }
 }

@@ -100,35 +100,48 @@ extension Submission {
         return counts
     }
 
-    /// The items a new form starts with: each list's `min-count` empty items, theirs within.
-    public static func starting(_ lists: [ItemList]) -> Submission {
+    /// The items a new form starts with: each list's `min-count` new items, theirs within.
+    public static func starting(_ lists: [ItemList], clock: ClockReading? = nil) -> Submission {
         var start = Submission()
         for list in lists {
-            start.items[list.name] = Array(repeating: starting(list.lists), count: list.minCount)
+            start.items[list.name] = Array(repeating: newItem(of: list, clock: clock), count: list.minCount)
         }
         return start
     }
 
-    /// Adds a new item (with its lists' starting items) at the end of the list at `path`
-    /// (`members`, `members[0].doses`); false when the form has no list there or it is full.
-    public mutating func addItem(at path: String, lists: [ItemList]) -> Bool {
-        var steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let name = steps.removeLast()
-        return addItem(named: name, through: steps[...], lists: lists)
+    /// A new item: its fields' defaults (`today` and `now` read from `clock`), its lists'
+    /// first items.
+    public static func newItem(of list: ItemList, clock: ClockReading?) -> Submission {
+        var item = starting(list.lists, clock: clock)
+        for field in list.fields.flatMap({ [$0] + ($0.children ?? []) }) where field.defaultValue != nil {
+            let values = field.initialValues(at: clock)
+            if !values.isEmpty { item.fields[field.name] = values }
+        }
+        return item
     }
 
-    private mutating func addItem(named name: String, through steps: ArraySlice<String>, lists: [ItemList]) -> Bool {
+    /// Adds a new item (with its lists' starting items) at the end of the list at `path`
+    /// (`members`, `members[0].doses`); false when the form has no list there or it is full.
+    public mutating func addItem(at path: String, lists: [ItemList], clock: ClockReading? = nil) -> Bool {
+        var steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let name = steps.removeLast()
+        return addItem(named: name, through: steps[...], lists: lists, clock: clock)
+    }
+
+    private mutating func addItem(
+        named name: String, through steps: ArraySlice<String>, lists: [ItemList], clock: ClockReading?
+    ) -> Bool {
         guard let step = steps.first else {
             guard let list = lists.first(where: { $0.name == name }),
                 (items[name]?.count ?? 0) < min(list.maxCount, ItemList.maxItems)
             else { return false }
-            items[name, default: []].append(Self.starting(list.lists))
+            items[name, default: []].append(Self.newItem(of: list, clock: clock))
             return true
         }
         guard let (outer, index, _) = Self.itemStep(step), let list = lists.first(where: { $0.name == outer }),
             index < (items[outer]?.count ?? 0)
         else { return false }
-        return items[outer]![index].addItem(named: name, through: steps.dropFirst(), lists: list.lists)
+        return items[outer]![index].addItem(named: name, through: steps.dropFirst(), lists: list.lists, clock: clock)
     }
 
     /// Removes the item at `path` (`members[1]`, `members[0].doses[2]`); false when there is none.

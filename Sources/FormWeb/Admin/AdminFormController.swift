@@ -90,7 +90,7 @@ struct AdminFormController {
         var state = RenderState(
             values: view.form.initialValues(query: [:]), csrfToken: "",
             layout: LayoutMode(query: request.uri.queryParameters["layout"].map(String.init)))
-        state.startItems(of: view.schema)
+        state.startItems(of: view.schema, clock: view.form.startClock())
         // No script runs in the sandboxed frame, so the layout's module is left out rather than
         // blocked (the browser would log each blocked load as an error).
         let page = String(buffer: view.render(state)).replacingOccurrences(of: layoutScript, with: "")

@@ -43,12 +43,14 @@ struct CreateController {
         if view.form.startsAlike, query.keys.allSatisfy({ $0 == "layout" }) {
             let clock = view.form.startClock()
             let start = await view.startPage(StartKey(layout: layout, clock: clock)) {
-                await startState(of: view, values: view.form.startValues(at: clock), layout: layout, viewer: viewer)
+                await startState(
+                    of: view, values: view.form.startValues(at: clock), clock: clock, layout: layout, viewer: viewer)
             }
             page = view.render(start, csrfToken: viewer.csrfToken, submissionToken: SubmissionToken.make())
         } else {
             var (state, seal) = await startState(
-                of: view, values: view.form.initialValues(query: query), layout: layout, viewer: viewer)
+                of: view, values: view.form.initialValues(query: query), clock: view.form.startClock(), layout: layout,
+                viewer: viewer)
             state.csrfToken = viewer.csrfToken
             state.submissionToken = SubmissionToken.make()
             state.prefillSeal = seal
@@ -61,8 +63,9 @@ struct CreateController {
     /// A create view's state as it starts from `values` (the defaults, a query's prefill), before
     /// its tokens: an XForm's first-load values, what the form's rules make of them, and the seal
     /// of its read-only values (with when it was shown, for an XForm that records it).
+    /// - Parameter clock: what the items' `today` and `now` defaults read (nil when none does).
     private func startState(
-        of view: FormView, values: [String: [String]], layout: LayoutMode, viewer: Viewer
+        of view: FormView, values: [String: [String]], clock: ClockReading?, layout: LayoutMode, viewer: Viewer
     ) async -> (state: RenderState, seal: String?) {
         var values = values
         if let rules = view.form.rules {
@@ -70,7 +73,7 @@ struct CreateController {
             values.merge(rules.initialValues(session: RuleSession(view.form, viewer: viewer))) { _, loaded in loaded }
         }
         var state = RenderState(values: values, csrfToken: "", layout: layout)
-        state.startItems(of: view.schema)
+        state.startItems(of: view.schema, clock: clock)
         await state.showRules(of: view.form, viewer: viewer, keep: true)
         guard Self.seals(view) else { return (state, nil) }
         var sealed = view.form.readOnlyValues(values)

@@ -44,7 +44,9 @@ extension ShownAgain {
     ) async -> (ShownAgain, filled: [String: [String]])? {
         let fields = received.submission.fields
         if view.form.rules != nil, received.control(InputName.update) != nil { return (.updated, [:]) }
-        if let changed = itemsChanged(received, lists: view.schema.itemLists) { return (.itemsChanged(changed), [:]) }
+        if let changed = itemsChanged(received, lists: view.schema.itemLists, clock: view.form.clock()) {
+            return (.itemsChanged(changed), [:])
+        }
         if let field = received.listPick(longLists: view.optionSearches.keys) {
             let filled = await valueHelps.pick(
                 field, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
@@ -60,11 +62,12 @@ extension ShownAgain {
 extension ShownAgain {
     /// The submission with the item Add or Remove asked for, when one was (a path the form
     /// does not have, or a full list, changes nothing and still shows the form again).
-    static func itemsChanged(_ received: ReceivedSubmission, lists: [ItemList]) -> Submission? {
+    /// A new item's fields start with their defaults, `today` and `now` read from `clock`.
+    static func itemsChanged(_ received: ReceivedSubmission, lists: [ItemList], clock: ClockReading) -> Submission? {
         guard !lists.isEmpty else { return nil }
         var submission = received.submission
         if let path = received.control(InputName.addItem) {
-            _ = submission.addItem(at: path, lists: lists)
+            _ = submission.addItem(at: path, lists: lists, clock: clock)
             return submission
         }
         if let path = received.control(InputName.removeItem) {
