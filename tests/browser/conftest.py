@@ -5,6 +5,7 @@ import shutil
 import time
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -275,3 +276,28 @@ def wait_gone(b, selector: str, timeout: float = WAIT) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def gone(element):
+    """True once `element`'s page has been replaced (Chrome may answer a node of a page being
+    torn down with a generic error rather than a stale reference: that means gone too)."""
+    def check(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return check
+
+
+def import_form(b, path: str) -> dict:
+    """Imports the spec at `path` through POST /api/forms in `b`'s session (an admin's, with
+    JavaScript); returns the answer (its "id" is the form's)."""
+    with open(path, encoding="utf-8") as f:
+        spec = f.read()
+    status, answer = b.driver.execute_async_script(
+        "const done = arguments[1]; fetch('/api/forms', {method: 'POST',"
+        " headers: {'Content-Type': 'application/xml'}, body: arguments[0]})"
+        ".then(r => r.json().then(j => done([r.status, j])), e => done([0, String(e)]));", spec)
+    assert status == 201, answer
+    return answer

@@ -13,27 +13,16 @@ import tempfile
 import uuid
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import AXE_FAILING_IMPACTS, Browser, choose, describe_violations, failing_violations
+from conftest import AXE_FAILING_IMPACTS, Browser, choose, describe_violations, failing_violations, gone
 
 FORM = "/forms/new-issue/new"
 PASSWORD = os.environ.get("FIELDWORK_ADMIN_PASSWORD", "ci-admin-password")
 SIZES = {"390": (390, 844), "1280": (1280, 800)}
 
 
-def gone(element):
-    """True once `element`'s page has been replaced (Chrome may answer a node of a page being
-    torn down with a generic error rather than a stale reference: that means gone too)."""
-    def check(_):
-        try:
-            element.is_enabled()
-            return False
-        except WebDriverException:
-            return True
-    return check
 
 
 def click_and_wait(b: Browser, selector: str):

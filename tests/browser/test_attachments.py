@@ -7,12 +7,11 @@ import os
 import tempfile
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import choose, wait_gone
+from conftest import choose, gone, wait_gone
 
 FORM = "/forms/new-issue/new"
 SIZES = [(390, 844), (1280, 800)]
@@ -51,14 +50,6 @@ def q(d, selector):
     return d.find_elements("css selector", selector)
 
 
-def gone(element):
-    def check(_):
-        try:
-            element.is_enabled()
-            return False
-        except WebDriverException:
-            return True
-    return check
 
 
 def submit(b):

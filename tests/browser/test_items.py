@@ -12,11 +12,10 @@ axe runs in one whose page scripts are blocked."""
 import os
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, signed_in
+from conftest import describe_violations, failing_violations, gone, import_form, signed_in
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "household.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -27,14 +26,7 @@ SIZE_IDS = ["compact", "regular"]
 def form_id():
     b = signed_in(js=True)
     try:
-        with open(FIXTURE, encoding="utf-8") as f:
-            spec = f.read()
-        status, answer = b.driver.execute_async_script(
-            "const done = arguments[1]; fetch('/api/forms', {method: 'POST',"
-            " headers: {'Content-Type': 'application/xml'}, body: arguments[0]})"
-            ".then(r => r.json().then(j => done([r.status, j])), e => done([0, String(e)]));", spec)
-        assert status == 201, answer
-        yield answer["id"]
+        yield import_form(b, FIXTURE)["id"]
     finally:
         b.quit()
 
@@ -46,14 +38,6 @@ def admin(request, form_id):
     b.quit()
 
 
-def gone(element):
-    def check(_):
-        try:
-            element.is_enabled()
-            return False
-        except WebDriverException:
-            return True
-    return check
 
 
 def press(b, selector):

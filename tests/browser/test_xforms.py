@@ -16,13 +16,12 @@ import os
 import uuid
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import AXE_FAILING_IMPACTS, describe_violations, failing_violations, signed_in
+from conftest import AXE_FAILING_IMPACTS, describe_violations, failing_violations, gone, import_form, signed_in
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "visit.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -35,13 +34,7 @@ def admin():
     """The admin's browser with JavaScript, after importing the fixture: (browser, form id)."""
     b = signed_in(js=True)
     try:
-        with open(FIXTURE, encoding="utf-8") as f:
-            spec = f.read()
-        status, answer = b.driver.execute_async_script(
-            "const done = arguments[1]; fetch('/api/forms', {method: 'POST',"
-            " headers: {'Content-Type': 'application/xml'}, body: arguments[0]})"
-            ".then(r => r.json().then(j => done([r.status, j])), e => done([0, String(e)]));", spec)
-        assert status == 201, answer
+        answer = import_form(b, FIXTURE)
         assert answer["warnings"] == [], answer
         yield b, answer["id"]
     finally:
@@ -71,16 +64,6 @@ def admin_blocked(admin):
 
 # Helpers ------------------------------------------------------------------------------------
 
-def gone(element):
-    """True once `element`'s page has been replaced (Chrome may answer a node of a page being
-    torn down with a generic error rather than a stale reference: that means gone too)."""
-    def check(_):
-        try:
-            element.is_enabled()
-            return False
-        except WebDriverException:
-            return True
-    return check
 
 
 def press_and_wait(b, element):
