@@ -301,3 +301,15 @@ def import_form(b, path: str) -> dict:
         ".then(r => r.json().then(j => done([r.status, j])), e => done([0, String(e)]));", spec)
     assert status == 201, answer
     return answer
+
+
+def value(b, name: str) -> str:
+    """The value of the (first) input named `name`."""
+    return b.driver.find_element("name", name).get_attribute("value")
+
+
+def type_into(b, name: str, text: str):
+    """Replaces what the input named `name` holds with `text`, typed."""
+    field = b.driver.find_element("name", name)
+    field.clear()
+    field.send_keys(text)

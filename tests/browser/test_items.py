@@ -15,7 +15,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, gone, import_form, signed_in
+from conftest import describe_violations, failing_violations, gone, import_form, signed_in, type_into, value
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "household.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -45,16 +45,6 @@ def press(b, selector):
     b.driver.find_element(By.CSS_SELECTOR, selector).click()
     WebDriverWait(b.driver, 20).until(gone(old))
     b.settle()
-
-
-def value(b, name):
-    return b.driver.find_element(By.NAME, name).get_attribute("value")
-
-
-def type_into(b, name, text):
-    field = b.driver.find_element(By.NAME, name)
-    field.clear()
-    field.send_keys(text)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import AXE_FAILING_IMPACTS, describe_violations, failing_violations, gone, import_form, signed_in
+from conftest import AXE_FAILING_IMPACTS, describe_violations, failing_violations, gone, import_form, signed_in, type_into, value
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "visit.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -110,16 +110,6 @@ def choose(b, name, value):
 
 def chosen(b, name):
     return [e.get_attribute("value") for e in b.driver.find_elements(By.NAME, name) if e.is_selected()]
-
-
-def value(b, name):
-    return b.driver.find_element(By.NAME, name).get_attribute("value")
-
-
-def type_into(b, name, text):
-    field = b.driver.find_element(By.NAME, name)
-    field.clear()
-    field.send_keys(text)
 
 
 def wait_for(b, condition, timeout=15, message=""):
