@@ -60,7 +60,8 @@ struct ObjectTable: Sendable {
         case .duration(let duration): .number(duration.description)
         case .choices(let values): .text(values.joined(separator: separator))
         case .files(let files): .text(files.map(\.name).joined(separator: separator))
-        // An item list's items go to a file of their own; the object's line counts them.
+        // Columns are the form's fields, which hold no items (an item list's file in the export
+        // is still to come); should a cell ever be given items, it counts them.
         case .items(let items): .number(String(items.count))
         }
     }
