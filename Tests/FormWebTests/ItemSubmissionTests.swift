@@ -12,15 +12,19 @@ import Testing
 /// as submit buttons, refusals under the item's cells, the items stored with stable ids.
 @Suite("Items through the pages")
 struct ItemSubmissionTests {
-    static var form: FormSchema {
+    static var form: FormSchema { form() }
+
+    /// The household form; `extra` fields added to each member.
+    static func form(extra: [Field] = []) -> FormSchema {
         var schema = Fixtures.schema([], id: "household", title: "New Household", object: "Household")
         let members = ItemList(
             name: "members", label: "Household members", object: "Member", minCount: 1, maxCount: 3,
             groups: [
-                FieldGroup(fields: [
-                    Field(name: "name", kind: .text, label: "Name", required: true),
-                    Field(name: "age", kind: .number, label: "Age"),
-                ])
+                FieldGroup(
+                    fields: [
+                        Field(name: "name", kind: .text, label: "Name", required: true),
+                        Field(name: "age", kind: .number, label: "Age"),
+                    ] + extra)
             ])
         schema.sections.append(FormSection(kind: .properties, groups: [FieldGroup(items: members)]))
         return schema
@@ -162,6 +166,20 @@ struct ItemAPITests {
                 location, method: .patch, headers: admin,
                 body: ByteBuffer(string: #"{"title": "The Smiths"}"#))
             #expect(try Self.members(kept).map { $0["_id"] as? String } == after.map { $0["_id"] as? String })
+        }
+    }
+
+    @Test("an item's fields the JSON leaves out take their defaults; null sends none")
+    func itemDefaults() async throws {
+        let form = ItemSubmissionTests.form(
+            extra: [Field(name: "status", kind: .text, label: "Status", defaultValue: "home")])
+        try await TestApp.run(forms: [(form, .public)]) { client in
+            let created = try await TestBrowser(client).postJSON(
+                "/api/forms/household/objects",
+                #"{"title": "Smiths", "members": [{"name": "Ada"}, {"name": "Ben", "status": null}, {"name": "Cy", "status": "away"}]}"#
+            )
+            #expect(created.status == .created)
+            #expect(try Self.members(created).map { $0["status"] as? String } == ["home", nil, "away"])
         }
     }
 }
