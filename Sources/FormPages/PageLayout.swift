@@ -10,10 +10,12 @@ package struct PageLayout: KeyPathContext {
     let bodyClass: String
     /// Only admin pages load `admin.css`, so the create view does not carry their styles.
     let adminStyles: Bool
+    /// Only the pages of a form with item lists load `items.css` and `items-regular.css`.
+    let itemStyles: Bool
 
     package static let templateKeys: [String: PartialKeyPath<PageLayout> & Sendable] = [
         "title": \.title, "htmlClass": \.htmlClass, "regularMedia": \.regularMedia, "bodyClass": \.bodyClass,
-        "adminStyles": \.adminStyles,
+        "adminStyles": \.adminStyles, "itemStyles": \.itemStyles,
     ]
 
     /// - Parameters:
@@ -21,15 +23,17 @@ package struct PageLayout: KeyPathContext {
     ///   - htmlClass: the classes on `<html>`; the layout's (``LayoutMode``) unless a slot sets it.
     ///   - regularMedia: when the regular-width stylesheet applies; the viewport decides unless a slot sets it.
     ///   - body: the page's kind, for the `fw-body--<body>` class.
+    ///   - items: whether the page shows item lists (their stylesheets are linked).
     package init(
         title: PageText, htmlClass: PageText = "fw-page fw-layout-auto",
-        regularMedia: PageText = PageText(LayoutMode.auto.regularMedia), body: String
+        regularMedia: PageText = PageText(LayoutMode.auto.regularMedia), body: String, items: Bool = false
     ) {
         self.title = title
         self.htmlClass = htmlClass
         self.regularMedia = regularMedia
         bodyClass = "fw-body fw-body--\(body)"
         adminStyles = body == "admin"
+        itemStyles = items
     }
 }
 

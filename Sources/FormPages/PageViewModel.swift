@@ -101,7 +101,7 @@ package enum PageViewModel {
                 htmlClass:
                     "fw-page \(slot: registry.sentinel(PageSlots.LayoutClass())) fw-presentation-\(schema.regular.rawValue)",
                 regularMedia: "\(slot: registry.sentinel(PageSlots.RegularMedia()))",
-                body: "create")
+                body: "create", items: !schema.itemLists.isEmpty)
             self.title = title
             submit = mode == .create ? PageText(schema.submit) : "Save"
             action = home
@@ -303,7 +303,9 @@ package enum PageViewModel {
                     })
             }
             heading = registry.sentinel(PageSlots.Heading())
-            layout = PageLayout(title: "\(slot: heading) – \(parent.heading) – \(siteName)", body: "detail")
+            layout = PageLayout(
+                title: "\(slot: heading) – \(parent.heading) – \(siteName)", body: "detail",
+                items: !schema.itemLists.isEmpty)
             parentHref = "/forms/\(schema.id)"
             parentLabel = parent.heading
             objectPath = registry.sentinel(PageSlots.ObjectPath())
