@@ -13,6 +13,10 @@ final class ItemPlans: Sendable {
     /// Where the form is sent: the Add button goes there with the new item's place as fragment.
     let action: String
     private let plans = Mutex<[String: RenderPlan]>([:])
+    /// At most this many item paths keep their plans: nested lists make paths many
+    /// (`members[499].doses[499]`), and a browser chooses which it sends. A path beyond is
+    /// rendered for its request and not kept.
+    static let capacity = 4_000
 
     init(renderer: PageRenderer, schema: FormSchema, mode: FormMode, action: String) {
         self.renderer = renderer
@@ -36,7 +40,9 @@ final class ItemPlans: Sendable {
             // The templates are checked when the server starts and by the tests: a bug.
             preconditionFailure("the item template does not render: \(error)")
         }
-        plans.withLock { $0[path] = plan }
+        plans.withLock { plans in
+            if plans.count < Self.capacity { plans[path] = plan }
+        }
         return plan
     }
 
