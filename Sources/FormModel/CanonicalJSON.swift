@@ -184,11 +184,11 @@ extension FieldGroup: Codable {
     }
 }
 
-/// `{"name", "label", "object", "minCount", "maxCount", "groups"}`: an item's groups as a
-/// section's.
+/// `{"name", "label", "object", "minCount", "maxCount", "startCount"?, "addRemove"?, "groups"}`:
+/// an item's groups as a section's; `startCount` and `addRemove` only when not their defaults.
 extension ItemList: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, label, object, minCount, maxCount, groups
+        case name, label, object, minCount, maxCount, startCount, addRemove, groups
     }
 
     public init(from decoder: any Decoder) throws {
@@ -199,6 +199,8 @@ extension ItemList: Codable {
             object: try c.decodeIfPresent(String.self, forKey: .object),
             minCount: try c.decodeIfPresent(Int.self, forKey: .minCount) ?? 0,
             maxCount: try c.decodeIfPresent(Int.self, forKey: .maxCount) ?? ItemList.defaultMaxCount,
+            startCount: try c.decodeIfPresent(Int.self, forKey: .startCount),
+            addRemove: try c.decodeIfPresent(Bool.self, forKey: .addRemove) ?? true,
             groups: try c.decode([FieldGroup].self, forKey: .groups))
     }
 
@@ -209,6 +211,8 @@ extension ItemList: Codable {
         try c.encode(object, forKey: .object)
         try c.encode(minCount, forKey: .minCount)
         try c.encode(maxCount, forKey: .maxCount)
+        try c.encodeIfPresent(startCount, forKey: .startCount)
+        if !addRemove { try c.encode(false, forKey: .addRemove) }
         try c.encode(groups, forKey: .groups)
     }
 }

@@ -16,6 +16,13 @@ public struct ItemList: Sendable, Hashable {
     /// How many items an object must have (a new form starts with this many) and may have.
     public var minCount: Int
     public var maxCount: Int
+    /// How many items a new form starts with when not `minCount` (an XForm's repeat: the
+    /// items its instance holds beside the template).
+    public var startCount: Int?
+    /// Whether people add and remove items: false when the form gives the count (an XForm's
+    /// repeat with `jr:count`, whose rules give it per submission) or fixes it
+    /// (`jr:noAddRemove`). The page then shows no Add or Remove.
+    public var addRemove: Bool
     /// An item's fields and item lists, in groups, in order.
     public var groups: [FieldGroup]
     public var location: SourceLocation?
@@ -31,13 +38,16 @@ public struct ItemList: Sendable, Hashable {
 
     public init(
         name: String, label: String, object: String? = nil, minCount: Int = 0,
-        maxCount: Int = ItemList.defaultMaxCount, groups: [FieldGroup], location: SourceLocation? = nil
+        maxCount: Int = ItemList.defaultMaxCount, startCount: Int? = nil, addRemove: Bool = true,
+        groups: [FieldGroup], location: SourceLocation? = nil
     ) {
         self.name = name
         self.label = label
         self.object = object ?? label
         self.minCount = minCount
         self.maxCount = maxCount
+        self.startCount = startCount
+        self.addRemove = addRemove
         self.groups = groups
         self.location = location
     }
@@ -50,6 +60,11 @@ public struct ItemList: Sendable, Hashable {
     /// The item lists within an item, in order.
     public var lists: [ItemList] {
         groups.compactMap(\.items)
+    }
+
+    /// How many items a new form starts with.
+    public var firstCount: Int {
+        startCount ?? minCount
     }
 
     /// How many levels of item lists this one holds, itself included.

@@ -92,8 +92,9 @@ public struct PreparedForm: Sendable {
             || list.lists.contains(where: readsClock)
     }
 
-    /// What the form's rules make of values typed so far, nothing stored: which questions
-    /// apply, which must be answered, the computed values. Nil for a form without rules.
+    /// What the form's rules make of values typed so far (as the page's inputs name them),
+    /// nothing stored: which questions apply, which must be answered, the computed values. Nil
+    /// for a form without rules.
     ///
     /// With `keep` (a create view's starting answers), the verdict is kept for the next view
     /// when it depends on the answers alone; answers being typed are not kept, so they never
@@ -109,7 +110,9 @@ public struct PreparedForm: Sendable {
         // A verdict of values typed so far, asked while they are typed: its patterns get no more
         // than an event loop's share of work (the submission is judged in full).
         context.patternWork = BoundedRegex.inlineProgressLimit
-        let checked = FormValidator.validate(schema, Submission(fields: values), context: context)
+        // Items' answers come as the page names them (`members[1].age`).
+        let sent = Submission(fields: values).gatheringItems(of: schema.itemLists)
+        let checked = FormValidator.validate(schema, sent, context: context)
         let verdict = rules.judge(checked, session: session)
         if keep { lastVerdict?.keep(verdict, of: values) }
         return verdict

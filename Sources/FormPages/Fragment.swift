@@ -60,6 +60,10 @@ struct Fragment: Sendable {
         case total
         /// A button's text ("Add member").
         case label
+        /// ` hidden` on an element whose questions do not apply (an XForm's `relevant`), or nothing.
+        case hidden
+        /// The buttons acting on a list (Add), or nothing when people do not add to it.
+        case actions
     }
 
     /// Writes the fragment; `part` writes each part (escaped text, or another fragment).

@@ -168,8 +168,15 @@ package struct RenderState: Sendable {
 
     /// Shows what a form's rules made of the values: the questions that do not apply hidden
     /// (what was typed in them kept), the read-only fields showing the server's computed values.
+    /// An item list whose count the rules give shows as many items as they say.
     package mutating func show(_ verdict: RuleVerdict, of form: PreparedForm) {
         hidden = Set(form.schema.allFields.map(\.name)).subtracting(verdict.relevant)
+        itemCounts.merge(verdict.itemCounts) { _, given in given }
+        // An item's cells by input name (`members[1].age`), and the lists by path.
+        for name in Self.itemNames(of: form.schema.itemLists, counts: itemCounts, parent: nil)
+        where !verdict.relevant.contains(name) {
+            hidden.insert(name)
+        }
         outputs = verdict.outputs
         required = verdict.required
         unoffered = [:]
@@ -179,6 +186,22 @@ package struct RenderState: Sendable {
             if !left.isEmpty { unoffered[name] = left }
         }
         values.merge(form.computedInputs(of: verdict)) { _, computed in computed }
+    }
+
+    /// The paths of the lists of `lists` (an item's, at `parent`) and the input names of their
+    /// items' fields, for the items `counts` gives, in order.
+    static func itemNames(of lists: [ItemList], counts: [String: Int], parent: String?) -> [String] {
+        var names: [String] = []
+        for list in lists {
+            let path = parent.map { "\($0).\(list.name)" } ?? list.name
+            names.append(path)
+            for index in 0..<(counts[path] ?? 0) {
+                let item = ItemList.itemPath(list.name, index, in: parent)
+                names += list.fields.flatMap { [$0] + ($0.children ?? []) }.map { "\(item).\($0.name)" }
+                names += itemNames(of: list.lists, counts: counts, parent: item)
+            }
+        }
+        return names
     }
 
     /// Each item list of a fresh form shows its first items: `min-count` of them (none by

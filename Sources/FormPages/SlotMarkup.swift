@@ -96,9 +96,10 @@ final class SlotMarkup: Sendable {
     let cancelLink: Fragment
     /// Cancel while a draft is kept in the service, posting the form to discard it: `{{href}}`, `{{name}}`.
     let cancelDraft: Fragment
-    /// An item list: `{{id}}`, its label `{{text}}` and `{{count}}`, its `{{items}}`, and the
-    /// Add button's `{{name}}`, `{{value}}`, `{{href}}` and `{{label}}`.
+    /// An item list: `{{id}}`, `{{hidden}}`, its label `{{text}}` and `{{count}}`, its `{{items}}`,
+    /// and its `{{actions}}`: Add, with its `{{name}}`, `{{value}}`, `{{href}}` and `{{label}}`.
     let itemList: Fragment
+    let itemAdd: Fragment
     /// An item list on the detail page: `{{text}}` (its label), `{{count}}`, `{{items}}` (the
     /// table, or the none text); the table (`{{label}}` the heading's cells, `{{items}}` the
     /// rows), a heading cell, a row (`{{items}}`), a cell (`{{label}}`, `{{text}}`), none (`{{text}}`).
@@ -157,6 +158,7 @@ final class SlotMarkup: Sendable {
         cancelLink = try slot("cancel-link")
         cancelDraft = try slot("cancel-draft")
         itemList = try slot("item-list")
+        itemAdd = try slot("item-add")
         itemTable = try slot("item-table")
         itemTableRows = try slot("item-table-rows")
         itemTableHead = try slot("item-table-head")

@@ -28,10 +28,14 @@ package final class XFormJudge: Sendable {
         let required: Int?
         let constraint: Int?
         let itemset: Int?
+        /// The innermost repeat the node is in (or is), by index in ``repeats``, and its path by
+        /// local names from that repeat's node.
+        let scope: Int?
+        let relative: [String]
 
         init(
             path: [String], node: XFormNode, parent: Int?, relevant: Int?, calculate: Int?, readonly: Int?,
-            required: Int?, constraint: Int?, itemset: Int?
+            required: Int?, constraint: Int?, itemset: Int?, scope: Int?, relative: [String]
         ) {
             self.path = path
             self.node = node
@@ -42,6 +46,8 @@ package final class XFormJudge: Sendable {
             self.required = required
             self.constraint = constraint
             self.itemset = itemset
+            self.scope = scope
+            self.relative = relative
         }
     }
 
@@ -75,6 +81,8 @@ package final class XFormJudge: Sendable {
         /// Expressions that failed to evaluate (the operation limit, a value libxml2 refuses),
         /// with their node: the rule reads as not met (relevance false, a constraint broken).
         package var errors: [String] = []
+        /// How many items each list whose count the rules give (`jr:count`) has, by list path.
+        package var itemCounts: [String: Int] = [:]
     }
 
     let rules: XFormRules
@@ -82,6 +90,8 @@ package final class XFormJudge: Sendable {
     let template: XPathDocument
     let secondary: [String: XPathDocument]
     let steps: [Step]
+    /// The form's repeats, outer first.
+    let repeats: [Repeat]
     /// The `setvalue`s on `odk-instance-first-load`, in document order: each target's path, and
     /// its value's expression index in ``program`` or its literal.
     let firstLoad: [(path: [String], node: XFormNode?, value: Int?, literal: String)]
@@ -102,7 +112,7 @@ package final class XFormJudge: Sendable {
     /// version gone bad.
     package init(rules: XFormRules) throws {
         self.rules = rules
-        template = try XPathDocument.parse(Array(rules.primaryInstance.utf8))
+        let template = try XPathDocument.parse(Array(rules.primaryInstance.utf8))
         var secondary: [String: XPathDocument] = [:]
         for (id, instance) in rules.secondaryInstances {
             // An external instance (never fetched) or an empty one gives no items.
@@ -117,9 +127,14 @@ package final class XFormJudge: Sendable {
             expressions.append(compiled)
             return expressions.count - 1
         }
+        let repeats = Self.repeats(of: rules, program: index)
+        self.repeats = repeats
+        Self.keepTemplates(of: repeats, in: template)
+        self.template = template
         var byPath: [String: Int] = [:]
         var unordered: [Step] = []
         for node in rules.nodes where node.leftOut == nil {
+            let scope = Self.scope(of: node.path, in: repeats)
             let path = Self.localPath(node.path)
             let parentPath = "/" + path.dropLast().joined(separator: "/")
             let relevant = index(node.bind?.relevant)
@@ -138,7 +153,8 @@ package final class XFormJudge: Sendable {
             }
             let step = Step(
                 path: path, node: node, parent: byPath[parentPath], relevant: relevant, calculate: calculate,
-                readonly: readonly, required: required, constraint: constraint, itemset: itemset)
+                readonly: readonly, required: required, constraint: constraint, itemset: itemset, scope: scope,
+                relative: scope.map { Array(path.dropFirst(repeats[$0].path.count)) } ?? [])
             byPath[node.path] = unordered.count
             unordered.append(step)
         }
@@ -247,44 +263,63 @@ package final class XFormJudge: Sendable {
     }
 
     /// Judges one submission: `submitted` holds each field's value in ODK's lexical form
-    /// (`2024-05-15`, `a b` for a multiple select, `OK` for an acknowledged trigger); unknown names
-    /// are ignored. Each evaluation may run at most `operationLimit` libxml2 operations.
-    /// - Parameter meta: who submits and what it replaces: the preloads' values and the
-    ///   instance's `meta/instanceID` (and `deprecatedID` for an edit).
+    /// (`2024-05-15`, `a b` for a multiple select, `OK` for an acknowledged trigger), an item's
+    /// under its input name (`members[1].age`); unknown names are ignored. Each evaluation may run
+    /// at most `operationLimit` libxml2 operations.
+    /// - Parameters:
+    ///   - counts: how many items each list has, by its path (`members`, `members[0].doses`); a
+    ///     list whose count the rules give (`jr:count`) has theirs instead.
+    ///   - meta: who submits and what it replaces: the preloads' values and the instance's
+    ///     `meta/instanceID` (and `deprecatedID` for an edit).
     package func judge(
-        _ submitted: [String: String], host: any XPathHost, meta: XFormMeta = XFormMeta(),
-        operationLimit: Int = XFormJudge.operationLimit
+        _ submitted: [String: String], counts: [String: Int] = [:], host: any XPathHost,
+        meta: XFormMeta = XFormMeta(), operationLimit: Int = XFormJudge.operationLimit
+    ) -> Verdict {
+        var counts = counts
+        var verdict = judgeOnce(submitted, counts: counts, host: host, meta: meta, operationLimit: operationLimit)
+        // A count the rules give may read answers of the items it counts (rarely): judged again
+        // with it, a few times at most.
+        for _ in 0..<3 where verdict.itemCounts.contains(where: { counts[$0.key] != $0.value }) {
+            counts.merge(verdict.itemCounts) { _, fixed in fixed }
+            verdict = judgeOnce(submitted, counts: counts, host: host, meta: meta, operationLimit: operationLimit)
+        }
+        return verdict
+    }
+
+    private func judgeOnce(
+        _ submitted: [String: String], counts: [String: Int], host: any XPathHost, meta: XFormMeta,
+        operationLimit: Int
     ) -> Verdict {
         let instance = template.copy()
+        let (items, lists) = placeItems(in: instance, counts: counts)
+        let placed = placed(in: instance, items: items)
         let evaluator = XPathEvaluator(
             program: program, instance: instance, secondary: secondary, host: host, operationLimit: operationLimit)
         let meta = meta.identified()
         let previous = meta.previous.flatMap { try? XPathDocument.parse(Array($0.utf8)) }
-        var nodes: [String: XPathNode] = [:]
         // What a node read-only for these values keeps: its default or preload.
         var kept: [String: String] = [:]
-        for step in steps {
-            guard let node = instance.node(at: step.path) else { continue }
-            nodes[step.node.path] = node
+        for place in placed {
+            let step = place.step
             if let preload = step.node.preload {
-                node.text = meta.value(of: preload, kept: previous?.node(at: step.path)?.text, host: host)
-            } else if let previous, step.node.field == nil, step.calculate == nil, !step.node.isGroup,
-                let old = previous.node(at: step.path)
+                place.node.text = meta.value(of: preload, kept: previous?.node(at: step.path)?.text, host: host)
+            } else if let previous, step.scope == nil, step.node.field == nil, step.calculate == nil,
+                !step.node.isGroup, let old = previous.node(at: step.path)
             {
                 // An edit keeps the hidden values the first load gave the instance it replaces.
-                node.text = old.text
+                place.node.text = old.text
             }
         }
         var errors: [String] = []
         // A new instance: the first-load `setvalue`s, after the preloads, before the answers.
         if previous == nil { loadFirst(instance, evaluator: evaluator, errors: &errors) }
-        for step in steps {
-            guard let node = nodes[step.node.path] else { continue }
-            if step.readonly != nil, !step.node.isGroup { kept[step.node.path] = node.text }
+        for place in placed {
+            let step = place.step
+            if step.readonly != nil, !step.node.isGroup { kept[place.key] = place.node.text }
             // Calculated values are the server's own; a submitted one is ignored, as is one for a
             // node read-only outright (a dynamic readonly is judged in order below).
             let fixed = step.calculate != nil || XFormBind.isTrue(step.node.bind?.readonly) || step.node.preload != nil
-            if let field = step.node.field, !fixed, let value = submitted[field] { node.text = value }
+            if let field = place.field, !fixed, let value = submitted[field] { place.node.text = value }
         }
         let identity = meta.identify(instance, previous: previous)
         var relevant: [String: Bool] = [:]
@@ -297,31 +332,33 @@ package final class XFormJudge: Sendable {
                 return nil
             }
         }
-        for step in steps {
-            guard let node = nodes[step.node.path] else { continue }
+        for place in placed {
+            let step = place.step
             // Its group's relevance, decided before it (the group comes first in the order).
-            var isRelevant = relevant["/" + step.path.dropLast().joined(separator: "/")] ?? true
+            var isRelevant = place.parentKey.flatMap { relevant[$0] } ?? true
             if isRelevant, let index = step.relevant {
-                isRelevant = evaluate(index, at: node)?.booleanValue ?? false
+                isRelevant = evaluate(index, at: place.node)?.booleanValue ?? false
             }
-            relevant[step.node.path] = isRelevant
+            relevant[place.key] = isRelevant
             guard isRelevant else {
                 // Not relevant: empty in every later expression (kept aside by the caller's page).
-                if !step.node.isGroup { node.text = "" }
+                if !step.node.isGroup { place.node.text = "" }
                 continue
             }
-            if let index = step.calculate, let value = evaluate(index, at: node) {
-                node.text = Self.stored(value, type: step.node.type)
-            } else if let index = step.readonly, step.calculate == nil, let original = kept[step.node.path],
-                evaluate(index, at: node)?.booleanValue == true
+            if let index = step.calculate, let value = evaluate(index, at: place.node) {
+                place.node.text = Self.stored(value, type: step.node.type)
+            } else if let index = step.readonly, step.calculate == nil, let original = kept[place.key],
+                evaluate(index, at: place.node)?.booleanValue == true
             {
-                node.text = original
+                place.node.text = original
             }
         }
         var required: Set<String> = []
         var offered: [String: [String]] = [:]
-        for step in steps where relevant[step.node.path] == true && !step.node.isGroup {
-            guard let node = nodes[step.node.path], let field = step.node.field else { continue }
+        for place in placed where relevant[place.key] == true && !place.step.node.isGroup {
+            guard let field = place.field else { continue }
+            let step = place.step
+            let node = place.node
             let value = node.text
             // The options the itemset offers for these answers (its filter applied), in its order.
             if let index = step.itemset, case .nodes(let items)? = evaluate(index, at: node) {
@@ -359,19 +396,16 @@ package final class XFormJudge: Sendable {
                 let chosen = several ? value.split(separator: " ").map(String.init) : [value]
                 if chosen.contains(where: { !allowed.contains($0) }) {
                     issues.append(
-                        Verdict.Issue(
-                            field: field, code: "choice",
-                            message: XFormWording.choice(label(step.node))))
+                        Verdict.Issue(field: field, code: "choice", message: XFormWording.choice(label(step.node))))
                 }
             }
         }
         var values: [String: String] = [:]
-        var relevantFields: Set<String> = []
-        for step in steps {
-            guard let field = step.node.field, relevant[step.node.path] == true, let node = nodes[step.node.path]
-            else { continue }
+        var relevantFields = relevantLists(lists, items: items, relevant: relevant, evaluate: evaluate)
+        for place in placed {
+            guard let field = place.field, relevant[place.key] == true else { continue }
             relevantFields.insert(field)
-            if !node.text.isEmpty { values[field] = node.text }
+            if !place.node.text.isEmpty { values[field] = place.node.text }
         }
         // What the relevant fields' labels and hints show, from the values as they now stand.
         var shown: [String: [String]] = [:]
@@ -379,24 +413,22 @@ package final class XFormJudge: Sendable {
             let texts = XPathEvaluator(
                 program: outputProgram, instance: instance, secondary: secondary, host: host,
                 operationLimit: operationLimit)
-            for step in steps where relevant[step.node.path] == true {
-                guard let indices = outputs[step.node.path], let field = step.node.field,
-                    let node = nodes[step.node.path]
-                else { continue }
+            for place in placed where relevant[place.key] == true {
+                guard let indices = outputs[place.step.node.path], let field = place.field else { continue }
                 shown[field] = indices.map { index in
-                    index.flatMap { try? texts.evaluate($0, at: node).stringValue } ?? ""
+                    index.flatMap { try? texts.evaluate($0, at: place.node).stringValue } ?? ""
                 }
             }
         }
+        let itemCounts = fixedCounts(lists, evaluate: evaluate)
         // The stored instance: non-relevant nodes removed, as ODK tools expect.
-        for step in steps.reversed() where relevant[step.node.path] == false {
-            nodes[step.node.path]?.remove()
+        for place in placed.reversed() where relevant[place.key] == false {
+            place.node.remove()
         }
         return Verdict(
             issues: issues, required: required, outputs: shown, offered: offered, instanceID: identity?.text,
-            values: values,
-            relevant: relevantFields,
-            instanceXML: instance.serialized(), errors: errors)
+            values: values, relevant: relevantFields, instanceXML: instance.serialized(), errors: errors,
+            itemCounts: itemCounts)
     }
 
     /// The form's own message in the default language, its outputs evaluated at the node.

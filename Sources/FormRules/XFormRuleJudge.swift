@@ -10,9 +10,13 @@ import Foundation
 package final class XFormRuleJudge: RuleJudge {
     package let judge: XFormJudge
     let rules: XFormRules
-    /// The form's fields in form order, and each one's place in it.
+    /// The form's fields in form order, by name, and each one's place in form order (its item
+    /// lists' too).
     let fields: [Field]
+    let byName: [String: Field]
     let order: [String: Int]
+    /// The form's item lists (its repeats).
+    let itemLists: [ItemList]
     /// Fields whose node has a `timestamp start` preload: the create view seals when it was shown.
     package let recordsStart: Bool
     package var judgesAnswersAlone: Bool { judge.judgesAnswersAlone }
@@ -29,15 +33,24 @@ package final class XFormRuleJudge: RuleJudge {
         judge = try XFormJudge(rules: rules)
         self.rules = rules
         fields = schema.allFields
+        byName = Dictionary(fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var order: [String: Int] = [:]
-        for (index, field) in fields.enumerated() { order[field.name] = index }
+        for group in schema.sections.flatMap(\.groups) {
+            if let list = group.items { order[list.name] = order.count }
+            for field in group.fields.flatMap({ [$0] + ($0.children ?? []) }) { order[field.name] = order.count }
+        }
         self.order = order
+        itemLists = schema.itemLists
         recordsStart = rules.nodes.contains { $0.preload?.preload == "timestamp" && $0.preload?.params == "start" }
         var labels: [String: [String: String]] = [:]
         var geoTypes: [String: String] = [:]
         for node in rules.nodes {
-            guard let name = node.field, let field = schema.field(named: name) else { continue }
-            if let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) { geoTypes[name] = type }
+            guard let name = node.field, let field = rules.field(of: node, in: schema) else { continue }
+            // An item's geo answers are checked as text (its names are its own).
+            let inItem = !rules.repeats(around: node).isEmpty
+            if !inItem, let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) {
+                geoTypes[name] = type
+            }
             if field.kind.hasOptions {
                 var byValue: [String: String] = [:]
                 for option in schema.options(for: field) { byValue[option.value] = option.label }
@@ -46,7 +59,10 @@ package final class XFormRuleJudge: RuleJudge {
         }
         optionLabels = labels
         var texts: [String: ComputedText] = [:]
-        for node in rules.nodes {
+        // An item's labels show their outputs, marks and choices as written: the page's item
+        // cells are named by input (`members[1].age`), which these by field do not reach.
+        let formNodes = rules.nodes.filter { rules.repeats(around: $0).isEmpty }
+        for node in formNodes {
             guard let name = node.field, node.leftOut == nil else { continue }
             var index = 0
             func parts(_ text: XFormText?) -> [ComputedText.Part]? {
@@ -71,13 +87,13 @@ package final class XFormRuleJudge: RuleJudge {
         }
         computedTexts = texts
         conditionallyRequired = Set(
-            rules.nodes.compactMap { node in
+            formNodes.compactMap { node in
                 guard let field = node.field, let required = node.bind?.required, required.compiled != nil,
                     !XFormBind.isTrue(required)
                 else { return nil }
                 return field
             })
-        choicesByAnswers = Set(rules.nodes.compactMap { $0.itemset == nil ? nil : $0.field })
+        choicesByAnswers = Set(formNodes.compactMap { $0.itemset == nil ? nil : $0.field })
         self.geoTypes = geoTypes
     }
 
@@ -89,6 +105,9 @@ package final class XFormRuleJudge: RuleJudge {
         for field in fields {
             submitted[field.name] = checked.values[field.name].map { lexical($0, of: field, session: session) } ?? ""
         }
+        var counts: [String: Int] = [:]
+        itemAnswers(
+            of: itemLists, in: checked.values, parent: nil, session: session, into: &submitted, counts: &counts)
         // A geo answer that is not one is a type error, and empty for the rules.
         var typeIssues: [FieldIssue] = []
         for (name, type) in geoTypes.sorted(by: { $0.key < $1.key }) {
@@ -100,14 +119,14 @@ package final class XFormRuleJudge: RuleJudge {
         }
         let meta = XFormMeta(
             started: session.started, username: session.username, email: session.email, previous: session.previous)
-        let verdict = judge.judge(submitted, host: host, meta: meta)
+        let verdict = judge.judge(submitted, counts: counts, host: host, meta: meta)
         // The fields' own issues of the fields that apply; `required` is the binds' to decide.
         var issues: [FieldIssue] = []
         var flagged: Set<String> = []
         for issue in checked.issues + typeIssues where issue.code != .required {
             guard issue.field.isEmpty || verdict.relevant.contains(issue.field) else { continue }
             var issue = issue
-            if issue.code == .notAnOption, let field = field(named: issue.field) {
+            if issue.code == .notAnOption, let field = field(atInput: issue.field) {
                 // The form's options for these answers, in the mapping's words.
                 issue.message = XFormWording.choice(field.displayName)
             }
@@ -119,27 +138,24 @@ package final class XFormRuleJudge: RuleJudge {
             issues.append(FieldIssue(field: issue.field, code: FieldIssue.Code(issue.code), message: issue.message))
             flagged.insert(issue.field)
         }
-        issues.sort { (order[$0.field] ?? -1) < (order[$1.field] ?? -1) }
+        let ranks = Dictionary(issues.map { ($0.field, rank(of: $0.field)) }, uniquingKeysWith: { first, _ in first })
+        issues.sort { ranks[$0.field, default: []].lexicographicallyPrecedes(ranks[$1.field, default: []]) }
         var values: [String: FieldValue] = [:]
-        for field in fields where verdict.relevant.contains(field.name) && !field.presentation.displayOnly {
-            let given = checked.values[field.name]
-            let judged = verdict.values[field.name]
-            // A date of month or year precision is stored as ODK stores it (`2024-05-01`).
-            if judged == given.map({ lexical($0, of: field, session: session) }),
-                field.presentation.datePrecision == nil
-            {
-                values[field.name] = given
-            } else if let judged {
-                // Computed or read-only: the server's value, read back as the field's kind.
-                values[field.name] = value(judged, of: field, session: session) ?? given
-            }
+        for field in fields where verdict.relevant.contains(field.name) {
+            // Computed or read-only: the server's value, read back as the field's kind.
+            let value = judgedValue(
+                given: checked.values[field.name], judged: verdict.values[field.name], of: field, session: session)
+            if let value { values[field.name] = value }
         }
+        judgedItems(
+            of: itemLists, given: checked.values, parent: nil, verdict: verdict, session: session, into: &values)
         var ruled = RuleVerdict(
             result: ValidationResult(values: values, issues: issues), relevant: verdict.relevant,
             required: verdict.required, offered: verdict.offered, record: verdict.instanceXML,
             recordID: verdict.instanceID,
             errors: verdict.errors)
         ruled.outputs = verdict.outputs
+        ruled.itemCounts = verdict.itemCounts
         return ruled
     }
 
@@ -155,9 +171,9 @@ package final class XFormRuleJudge: RuleJudge {
         return values
     }
 
-    /// A field of the form by name, through its place in form order.
+    /// A field of the form by name.
     func field(named name: String) -> Field? {
-        order[name].map { fields[$0] }
+        byName[name]
     }
 
     /// A field's own rule's code as the XForms mapping names it: a value that does not parse as

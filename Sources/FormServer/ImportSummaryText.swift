@@ -65,20 +65,56 @@ enum ImportSummaryText {
         }
         if let rules { lines += ruleLines(rules) }
         for section in form.sections {
-            for group in section.groups {
-                for field in group.fields {
-                    var line = fieldLine(field, path: field.name, section: section, group: group, form: form)
-                    if let binds = rules?.node(forField: field.name)?.bind { line += " | rules " + expressions(binds) }
-                    lines.append(line)
-                    for child in field.children ?? [] {
-                        lines.append(
-                            fieldLine(
-                                child, path: "\(field.name)/\(child.name)", section: section, group: group, form: form))
-                    }
+            lines += groupLines(section.groups, section: section, form: form, rules: rules, lists: [])
+        }
+        return lines
+    }
+
+    /// The fields of groups in order (an item's at `lists`, the names of the lists it is in),
+    /// each item list as a line of its own with its items' fields after it (`members[].age`).
+    private static func groupLines(
+        _ groups: [FieldGroup], section: FormSection, form: FormSchema, rules: XFormRules?, lists: [String]
+    ) -> [String] {
+        var lines: [String] = []
+        let prefix = lists.map { "\($0)[]." }.joined()
+        for group in groups {
+            if let list = group.items {
+                var counts = "\(list.minCount)..\(list.maxCount)"
+                if let start = list.startCount { counts += ", starts with \(start)" }
+                let node = rules?.nodes.first {
+                    $0.repeat?.list == list.name && repeatLists(of: $0, in: rules!) == lists
+                }
+                if let count = node?.repeat?.count {
+                    counts += ", count \(count.compiled ?? count.source)"
+                } else if !list.addRemove {
+                    counts += ", fixed"
+                }
+                var line =
+                    "    items \(prefix)\(list.name) | \(quoted(list.label)) | \(quoted(list.object)) | \(counts)"
+                if let binds = node?.bind { line += " | rules " + expressions(binds) }
+                lines.append(line)
+                lines += groupLines(list.groups, section: section, form: form, rules: rules, lists: lists + [list.name])
+                continue
+            }
+            for field in group.fields {
+                var line = fieldLine(field, path: prefix + field.name, section: section, group: group, form: form)
+                let node = rules?.nodes.first { $0.field == field.name && repeatLists(of: $0, in: rules!) == lists }
+                if let binds = node?.bind { line += " | rules " + expressions(binds) }
+                lines.append(line)
+                for child in field.children ?? [] {
+                    lines.append(
+                        fieldLine(
+                            child, path: "\(prefix)\(field.name)/\(child.name)", section: section, group: group,
+                            form: form))
                 }
             }
         }
         return lines
+    }
+
+    /// The names of the item lists a node's repeats are, outermost first.
+    private static func repeatLists(of node: XFormNode, in rules: XFormRules) -> [String] {
+        rules.repeats(around: node).compactMap { $0.repeat?.list }
     }
 
     /// An XForm's languages, and how many of its nodes carry each kind of bind expression (the

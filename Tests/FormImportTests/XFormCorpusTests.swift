@@ -18,10 +18,20 @@ struct XFormCorpusTests {
             let form = try #require(result.forms.first, "\(name)")
             #expect(result.forms.count == 1, "\(name)")
             let rules = try #require(result.rules[form.id], "\(name)")
-            // Every field stands for a node, and every node with a field is a field of the form.
+            // Every field stands for a node, and every node with a field is a field of the form, or
+            // of the items of its repeat's list.
             let fields = Set(form.allFields.map(\.name))
-            let nodeFields = Set(rules.nodes.compactMap(\.field))
+            let nodeFields = Set(rules.nodes.filter { rules.repeats(around: $0).isEmpty }.compactMap(\.field))
             #expect(fields == nodeFields, "\(name)")
+            for node in rules.nodes where node.field != nil && !rules.repeats(around: node).isEmpty {
+                #expect(rules.field(of: node, in: form) != nil, "\(name): \(node.path)")
+            }
+            func itemFields(_ lists: [ItemList]) -> Int {
+                lists.reduce(0) { $0 + $1.fields.count + itemFields($1.lists) }
+            }
+            let lists = form.itemLists.count
+            let inLists =
+                lists == 0 ? "" : ", \(Words.count(lists, "item list")) (\(itemFields(form.itemLists)) questions)"
             // Nothing but the (native-only) required rule is broken.
             let broken = form.ruleViolations().filter { $0.code != .noRequiredField }
             #expect(broken.isEmpty, "\(name): \(broken.map(\.message))")
@@ -29,7 +39,7 @@ struct XFormCorpusTests {
             var codes: [String: Int] = [:]
             for warning in result.warnings { codes[warning.code.rawValue, default: 0] += warning.count }
             let byCode = codes.keys.sorted().map { "\($0) \(codes[$0]!)" }.joined(separator: ", ")
-            summary.append("\(name): \(form.allFields.count) questions; \(byCode)")
+            summary.append("\(name): \(form.allFields.count) questions\(inLists); \(byCode)")
         }
         print(summary.joined(separator: "\n"))
         #expect(summary.count == 13)
@@ -88,7 +98,7 @@ struct XFormCorpusByHandTests {
         #expect(result.warnings.isEmpty)
     }
 
-    @Test("enketo relevant_constraint_required: a relevant chain into a repeat, left out with the oc: attributes")
+    @Test("enketo relevant_constraint_required: a relevant chain into a repeat, its item list judging each item")
     func relevantConstraintRequired() throws {
         let result = try XFormCorpus.importing("enketo-transformer__relevant_constraint_required.xml")
         let form = try #require(result.forms.first)
@@ -107,11 +117,11 @@ struct XFormCorpusByHandTests {
                 == " /relevant-constraint-required/something  != ''")
         let skipq = try #require(rules.node(at: "/relevant-constraint-required/rep/skipq"))
         #expect(skipq.bind?.relevant?.source == " /relevant-constraint-required/rep/val  = 'diarrhea'")
-        #expect(skipq.type == "int" && skipq.leftOut == .repeat)
-        #expect(
-            result.warnings(.repeatUnsupported) == [
-                "Repeat 'rep' (/relevant-constraint-required/rep, 2 questions) is not supported yet and was left out"
-            ])
+        // The repeat is an item list now; its relevance reads its own item's val.
+        #expect(skipq.type == "int" && skipq.leftOut == nil && skipq.field == "skipq")
+        #expect(skipq.bind?.relevant?.compiled == "current()/../val = 'diarrhea'")
+        #expect(form.itemList(named: "rep")?.fields.map(\.name) == ["val", "skipq"])
+        #expect(result.warnings(.repeatUnsupported).isEmpty)
         #expect(result.warnings.filter { $0.code == .unknownAttribute }.map(\.count) == [3])
         #expect(
             rules.node(at: "/relevant-constraint-required/meta/instanceID")?.bind?.calculate?.source

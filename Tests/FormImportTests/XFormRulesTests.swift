@@ -97,20 +97,20 @@ struct XFormRulesTests {
             ])
     }
 
-    @Test("a repeat is left out with its questions, naming the expressions that read into it")
+    @Test("a repeat is an item list: its group's label, its questions an item's fields, its node marked")
     func repeats() throws {
         let (result, form, rules) = try XFormFixtures.importing("repeat")
         #expect(form.allFields.map(\.name) == ["village"])
-        #expect(
-            result.warnings(.repeatUnsupported) == [
-                "Repeat 'Household members' (/data/members, 2 questions) is not supported yet and was left out; the calculate of /data/total reads into it"
-            ])
-        #expect(rules.node(at: "/data/members")?.leftOut == .repeat)
-        #expect(rules.node(at: "/data/members/member_name")?.leftOut == .repeat)
-        #expect(rules.node(at: "/data/members/member_name")?.field == nil)
+        let members = try #require(form.itemList(named: "members"))
+        #expect(members.label == "Household members" && members.addRemove && members.startCount == 0)
+        #expect(members.fields.map(\.name) == ["member_name", "member_age"])
+        #expect(members.fields.first?.required == true && members.fields.last?.kind == .number)
+        #expect(result.warnings(.repeatUnsupported).isEmpty)
+        #expect(rules.node(at: "/data/members")?.repeat == XFormRepeat(list: "members"))
+        #expect(rules.node(at: "/data/members/member_name")?.field == "member_name")
+        #expect(rules.node(forField: "member_name") == nil)
+        #expect(rules.fieldNames == ["/data/village": "village"])
         #expect(rules.node(at: "/data/total")?.leftOut == nil)
-        #expect(XFormMapper.mentions("count(/data/members)", path: "/data/members"))
-        #expect(!XFormMapper.mentions("/data/members_count + 1", path: "/data/members"))
     }
 
     @Test("the rules survive JSON as they were")

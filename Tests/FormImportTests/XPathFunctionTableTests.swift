@@ -34,7 +34,7 @@ struct XPathFunctionTableTests {
         #expect(
             try Self.check("pulldata('fruits', 'name', 'key', .)")
                 == [.unsupported("pulldata() is not supported on the server, so this rule is not enforced")])
-        for name in ["digest", "randomize", "area", "distance", "indexed-repeat", "version", "property"] {
+        for name in ["digest", "randomize", "area", "distance", "version", "property"] {
             #expect(
                 try Self.check("\(name)(.)") == [
                     .unsupported("\(name)() is not supported on the server, so this rule is not enforced")

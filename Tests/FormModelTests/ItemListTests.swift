@@ -61,6 +61,13 @@ struct ItemListTests {
         let text = String(decoding: json, as: UTF8.self)
         #expect(text.contains(#""items":{"groups":[{"fields":["#))
         #expect(text.contains(#""maxCount":3,"minCount":1,"name":"members","object":"Member""#))
+        #expect(!text.contains("startCount") && !text.contains("addRemove"))
+        var fixed = schema
+        fixed.sections[1].groups[fixed.sections[1].groups.count - 1].items?.startCount = 2
+        fixed.sections[1].groups[fixed.sections[1].groups.count - 1].items?.addRemove = false
+        let fixedJSON = try fixed.canonicalJSON()
+        #expect(String(decoding: fixedJSON, as: UTF8.self).contains(#""addRemove":false"#))
+        #expect(try FormSchema.fromCanonicalJSON(fixedJSON).itemLists == fixed.itemLists)
         let plain = String(decoding: try S.sound.canonicalJSON(), as: UTF8.self)
         #expect(!plain.contains("items"))
         #expect(schema.itemLists.map(\.name) == ["members"])
@@ -316,11 +323,19 @@ struct ItemListTests {
         #expect(sent.itemCounts(of: [list]) == ["members": 2, "members[0].doses": 0, "members[1].doses": 1])
         let addedNowhere = sent.addItem(at: "members[5].doses", lists: [list], clock: clock)
         #expect(!addedNowhere)
-        let removed = sent.removeItem(at: "members[0]")
+        let removed = sent.removeItem(at: "members[0]", lists: [list])
         #expect(removed)
         #expect(sent.itemCounts(of: [list]) == ["members": 1, "members[0].doses": 1])
-        let removedNothing = sent.removeItem(at: "members[3]")
+        let removedNothing = sent.removeItem(at: "members[3]", lists: [list])
         #expect(!removedNothing)
+        // A list whose count the form gives takes no Add or Remove.
+        var fixed = list
+        fixed.addRemove = false
+        let addedToFixed = sent.addItem(at: "members", lists: [fixed], clock: clock)
+        let removedFromFixed = sent.removeItem(at: "members[0]", lists: [fixed])
+        #expect(!addedToFixed && !removedFromFixed)
+        fixed.startCount = 3
+        #expect(Submission.starting([fixed]).items["members"]?.count == 3)
         var schema = S.sound
         schema.sections[1].groups.append(FieldGroup(items: list))
         #expect(PreparedForm(schema: schema, version: 1, mode: .create).startsWithClock)

@@ -2,7 +2,7 @@ import FormModel
 import Foundation
 
 /// The body: controls in document order, groups (their labels flattened, `Outer – Inner`),
-/// repeats (left out with their questions), and controls the mapping leaves out.
+/// repeats (item lists, their questions an item's fields), and controls the mapping leaves out.
 extension XFormMapper {
     /// Where a body element stands: the path relative refs start from, the labels of the
     /// labelled groups around it, and the group it is directly in (its path and label), which
@@ -11,6 +11,16 @@ extension XFormMapper {
         var path: String?
         var groups: [String] = []
         var enclosing: (path: String, label: String?)?
+        /// The repeats it is in, outermost first, by node index.
+        var repeats: [Int] = []
+    }
+
+    /// What the body says of a repeat, for its item list.
+    struct RepeatSpec {
+        var label: String
+        var line: Int
+        /// The items the instance holds beside the template: how many a new form starts with.
+        var startCount: Int
     }
 
     static let controls: Set<String> = [
@@ -87,7 +97,10 @@ extension XFormMapper {
         readChildren(of: group, context: inner)
     }
 
-    /// A repeat: left out with every question inside, with the mapping's warning.
+    /// A repeat: an item list (its label the repeat's, else its group's), its questions an
+    /// item's fields; `jr:count` gives its count from the answers, and with it or
+    /// `jr:noAddRemove="true()"` people neither add nor remove items. One nested deeper than an
+    /// item list may be is left out with its questions, with a warning.
     private func readRepeat(_ repeatElement: XFormElement, context: BodyContext) {
         checkAttributes(repeatElement, known: ["nodeset", "appearance", "jr:count", "jr:noAddRemove"])
         guard case .some(let index?) = node(of: repeatElement, context: context, attribute: "nodeset") else {
@@ -97,47 +110,50 @@ extension XFormMapper {
             return
         }
         let path = nodes[index].path
-        for i in nodes.indices where nodes[i].path == path || nodes[i].path.hasPrefix(path + "/") {
-            nodes[i].leftOut = .repeat
-            nodes[i].field = nil
-        }
-        let count = Self.controlCount(in: repeatElement)
         let label =
             display(text(of: repeatElement.child("label", in: XFormNamespace.xforms)))
             ?? (context.enclosing?.path == path ? context.enclosing?.label : nil)
             ?? nodeElements[index].localName
-        var readers: [String] = []
-        for node in nodes where node.leftOut != .repeat {
-            guard let bind = node.bind else { continue }
-            let expressions: [(String, XFormExpression?)] = [
-                ("relevant", bind.relevant), ("required", bind.required), ("readonly", bind.readonly),
-                ("constraint", bind.constraint), ("calculate", bind.calculate),
-            ]
-            for (name, expression) in expressions {
-                if let source = expression?.source, Self.mentions(source, path: path) {
-                    readers.append("the \(name) of \(node.path)")
-                }
+        guard context.repeats.count < ItemList.maxDepth else {
+            for i in nodes.indices where nodes[i].path == path || nodes[i].path.hasPrefix(path + "/") {
+                nodes[i].leftOut = .repeat
+                nodes[i].field = nil
             }
+            report.warn(
+                .repeatUnsupported,
+                "Repeat '\(label)' (\(path), \(Words.count(Self.controlCount(in: repeatElement), "question"))) is nested more than \(ItemList.maxDepth) levels deep and was left out; an item list holds lists \(ItemList.maxDepth) levels deep at most.",
+                line: repeatElement.line)
+            return
         }
-        let read = readers.isEmpty ? "" : "; \(Words.list(readers)) \(readers.count == 1 ? "reads" : "read") into it"
-        report.warn(
-            .repeatUnsupported,
-            "Repeat '\(label)' (\(path), \(Words.count(count, "question"))) is not supported yet and was left out\(read)",
-            line: repeatElement.line)
+        let count = repeatElement.attribute("count", in: XFormNamespace.javaRosa).map {
+            expression($0, in: repeatElement, attribute: "jr:count")
+        }
+        let fixed = repeatElement.attribute("noAddRemove", in: XFormNamespace.javaRosa).map {
+            $0.filter { !$0.isWhitespace } == "true()"
+        }
+        nodes[index].repeat = XFormRepeat(list: "", count: count, addRemove: count == nil && fixed != true)
+        repeats[index] = RepeatSpec(label: label, line: repeatElement.line, startCount: startCount(of: index))
+        for word in repeatElement.attribute("appearance")?.split(separator: " ").map(String.init) ?? [] {
+            presentationOnly(word, line: repeatElement.line, known: word == "field-list")
+        }
+        var inner = context
+        inner.path = path
+        inner.groups = []
+        inner.enclosing = nil
+        inner.repeats.append(index)
+        readChildren(of: repeatElement, context: inner)
     }
 
-    /// Whether an expression names a path or a node under it (textually: the path followed by
-    /// anything but a name character).
-    static func mentions(_ source: String, path: String) -> Bool {
-        var search = source[...]
-        while let range = search.range(of: path) {
-            let after = search[range.upperBound...].first
-            if after == nil || !(after!.isLetter || after!.isNumber || after == "_" || after == "-" || after == ".") {
-                return true
-            }
-            search = search[range.upperBound...]
+    /// How many items the primary instance holds for a repeat beside its `jr:template`: the
+    /// copies of its node in its (first) parent.
+    private func startCount(of index: Int) -> Int {
+        let element = nodeElements[index]
+        let path = nodes[index].path
+        guard let slash = path.lastIndex(of: "/"), let parent = pathIndex[String(path[..<slash])] else { return 1 }
+        return nodeElements[parent].children.count { child in
+            child.localName == element.localName && child.namespaceURI == element.namespaceURI
+                && child.attribute("template", in: XFormNamespace.javaRosa) == nil
         }
-        return false
     }
 
     /// The controls inside an element, nested repeats and groups included.
@@ -199,7 +215,8 @@ extension XFormMapper {
         if name == "select1" || name == "select" {
             nodes[index].itemset = control.child("itemset", in: XFormNamespace.xforms).flatMap(itemset)
         }
-        questions.append(Question(node: index, element: control, groups: context.groups))
+        questions.append(
+            Question(node: index, element: control, groups: context.groups, repeats: context.repeats))
     }
 
     /// `<itemset nodeset="instance('id')/root/item[...]"><value ref="name"/><label ref="label"/>`.

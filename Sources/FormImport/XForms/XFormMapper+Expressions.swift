@@ -21,6 +21,8 @@ extension XFormMapper {
         case itemset(node: Int)
         case setValue(index: Int)
         case output
+        /// A repeat's `jr:count`: read at the repeat's node, evaluated at its parent.
+        case repeatCount(node: Int)
     }
 
     /// One expression to check: where it is, the node it is evaluated for, what it says.
@@ -133,6 +135,12 @@ extension XFormMapper {
                 }
             }
         }
+        for (index, node) in nodes.enumerated() where node.leftOut == nil {
+            guard let count = node.repeat?.count else { continue }
+            pending.append(
+                PendingExpression(
+                    slot: .repeatCount(node: index), context: steps(node.path), expression: count, owner: node.path))
+        }
         for (index, action) in firstLoad.enumerated() {
             guard let value = action.value else { continue }
             pending.append(
@@ -163,7 +171,21 @@ extension XFormMapper {
         var compiled: [(index: Int, text: String)] = []
         for (index, item) in pending.enumerated() {
             guard let tree = parsed[index], notEnforced[index] == nil else { continue }
-            let rewritten = tree.rewritingDates(context: item.context) { types[$0] }
+            var rewritten = tree.rewritingDates(context: item.context) { types[$0] }
+            var context = item.context
+            if case .repeatCount(let node) = item.slot {
+                // Evaluated at the repeat's parent: in the items of the repeats around that.
+                let element = nodeElements[node]
+                let prefix = pathPrefix(for: element.namespaceURI)
+                rewritten = rewritten.fromParent(
+                    repeatStep: .child(element.localName, prefix: prefix.isEmpty ? nil : String(prefix.dropLast())))
+                context.removeLast()
+            }
+            rewritten = rewritten.contextualized(context: context, repeats: repeatSteps(around: context)) { test in
+                guard case .name(let prefix, let local) = test else { return nil }
+                guard let prefix else { return local }
+                return namespaces[prefix].map { pathPrefix(for: $0) + local }
+            }
             compiled.append((index, rewritten.text))
         }
         // libxml2 compiles every printed expression once here: what it refuses is never stored.
@@ -185,6 +207,7 @@ extension XFormMapper {
             case .bind(let node, let attribute): nodes[node].bind?[keyPath: attribute] = expression
             case .itemset(let node): nodes[node].itemset?.nodeset = expression
             case .setValue(let action): firstLoad[action].value = expression
+            case .repeatCount(let node): nodes[node].repeat?.count = expression
             case .output: continue
             }
         }
@@ -256,6 +279,15 @@ extension XFormMapper {
     /// `The relevant of /data/age ("../x > 1", bind, line 12)`.
     private func describe(_ item: PendingExpression) -> String {
         "The \(item.expression.attribute) of \(item.owner) (\"\(item.expression.source)\" on <\(item.expression.element)>, line \(item.expression.line))"
+    }
+
+    /// The steps of the repeats a node is in (or is), by its steps, outermost first.
+    private func repeatSteps(around context: [String]) -> [[String]] {
+        nodes.compactMap { node -> [String]? in
+            guard node.repeat != nil, node.leftOut == nil else { return nil }
+            let path = steps(node.path)
+            return path.count <= context.count && Array(context.prefix(path.count)) == path ? path : nil
+        }
     }
 
     private func steps(_ path: String) -> [String] {

@@ -15,41 +15,109 @@ extension XFormMapper {
     ]
 
     /// The schema: every question in properties, in document order, labelled groups as groups
-    /// (`Outer – Inner`), and the first text-like question as the key information.
+    /// (`Outer – Inner`), each repeat as an item list standing where its questions do, and the
+    /// first text-like question outside repeats as the key information.
     func form(id: String, title: String) -> FormSchema {
-        var taken = Set<String>()
-        var fields: [(field: Field, groups: [String])] = []
+        // Names are unique among the form's fields and lists, and within each item.
+        var taken: [Int?: Set<String>] = [:]
+        var entries: [Entry] = []
         var lists: [OptionList] = []
         for question in questions {
-            let name = fieldName(for: question.node, taken: &taken)
+            for (level, repeatNode) in question.repeats.enumerated()
+            where nodes[repeatNode].repeat?.list.isEmpty == true {
+                let scope = level == 0 ? nil : question.repeats[level - 1]
+                let list = fieldName(for: repeatNode, taken: &taken[scope, default: []])
+                nodes[repeatNode].repeat?.list = list
+            }
+            let name = fieldName(for: question.node, taken: &taken[question.repeats.last, default: []])
             guard var field = field(for: question, name: name, lists: &lists) else { continue }
             field.location = location(of: question.element)
             nodes[question.node].field = name
-            fields.append((field, question.groups))
+            entries.append(Entry(field: field, groups: question.groups, repeats: question.repeats))
         }
         let key =
-            fields.firstIndex { $0.field.kind == .text && !$0.field.presentation.displayOnly }
-            ?? fields.firstIndex { !$0.field.presentation.displayOnly } ?? fields.indices.first
+            entries.firstIndex { $0.repeats.isEmpty && $0.field.kind == .text && !$0.field.presentation.displayOnly }
+            ?? entries.firstIndex { $0.repeats.isEmpty && !$0.field.presentation.displayOnly }
+            ?? entries.firstIndex { $0.repeats.isEmpty }
         var sections: [FormSection] = []
         if let key {
-            sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: [fields.remove(at: key).field])]))
+            sections.append(FormSection(kind: .key, groups: [FieldGroup(fields: [entries.remove(at: key).field])]))
         }
-        var groups: [FieldGroup] = []
-        var current: String?
-        for (field, labels) in fields {
-            let label = labels.isEmpty ? nil : labels.joined(separator: " – ")
-            if let last = groups.indices.last, current == label {
-                groups[last].fields.append(field)
-            } else {
-                groups.append(FieldGroup(label: label, fields: [field]))
-                current = label
-            }
+        for repeatNode in repeats.keys.sorted() where nodes[repeatNode].repeat?.list.isEmpty == true {
+            report.warn(
+                .ruleViolation,
+                "The repeat \(nodes[repeatNode].path) is left out: it has no question Fieldwork can show.",
+                line: repeats[repeatNode]?.line ?? nodes[repeatNode].line)
+            leaveOut(repeatNode)
         }
+        let groups = self.groups(of: entries[...], depth: 0)
         if !groups.isEmpty { sections.append(FormSection(kind: .properties, groups: groups)) }
         return FormSchema(id: id, title: title, sections: sections, lists: lists)
     }
 
-    private func location(of element: XFormElement) -> SourceLocation {
+    /// A question's field, with its groups' labels and repeats (`Question`).
+    struct Entry {
+        var field: Field
+        var groups: [String]
+        var repeats: [Int]
+    }
+
+    /// The groups of `entries` at a depth of repeats (0: the form's own): consecutive fields
+    /// under one label are a group; the fields of a repeat within, an item list there.
+    private func groups(of entries: ArraySlice<Entry>, depth: Int) -> [FieldGroup] {
+        var groups: [FieldGroup] = []
+        var current: String??
+        var index = entries.startIndex
+        while index < entries.endIndex {
+            let entry = entries[index]
+            if entry.repeats.count > depth {
+                let repeatNode = entry.repeats[depth]
+                var end = index
+                while end < entries.endIndex, entries[end].repeats.count > depth,
+                    entries[end].repeats[depth] == repeatNode
+                {
+                    end += 1
+                }
+                // One labelled group holding every question of the item names one item ("Person").
+                let own = entries[index..<end].filter { $0.repeats.count == depth + 1 }
+                let object = own.first?.groups.first.flatMap { first in
+                    own.allSatisfy { $0.groups.first == first } ? first : nil
+                }
+                groups.append(
+                    FieldGroup(
+                        items: itemList(
+                            repeatNode, object: object, groups: self.groups(of: entries[index..<end], depth: depth + 1))
+                    ))
+                current = nil
+                index = end
+                continue
+            }
+            let label = entry.groups.isEmpty ? nil : entry.groups.joined(separator: " – ")
+            if let last = groups.indices.last, groups[last].items == nil, current == .some(label) {
+                groups[last].fields.append(entry.field)
+            } else {
+                groups.append(FieldGroup(label: label, fields: [entry.field]))
+                current = .some(label)
+            }
+            index += 1
+        }
+        return groups
+    }
+
+    /// A repeat's item list: named as its node, labelled as the body says, one item called
+    /// `object` (else by the label), as many items as people add (500 at most), or as many as its
+    /// `jr:count` gives.
+    private func itemList(_ repeatNode: Int, object: String?, groups: [FieldGroup]) -> ItemList {
+        let spec = repeats[repeatNode]
+        let repeatInfo = nodes[repeatNode].repeat
+        return ItemList(
+            name: repeatInfo?.list ?? Self.validName(nodeElements[repeatNode].localName),
+            label: spec?.label ?? nodeElements[repeatNode].localName, object: object, maxCount: ItemList.maxItems,
+            startCount: repeatInfo?.count == nil ? spec?.startCount : nil, addRemove: repeatInfo?.addRemove ?? true,
+            groups: groups, location: SourceLocation(line: spec?.line ?? nodes[repeatNode].line))
+    }
+
+    func location(of element: XFormElement) -> SourceLocation {
         let at = document.source.position(of: element.ordinal)
         return SourceLocation(line: at?.line ?? element.line, column: at?.column ?? 0)
     }
@@ -241,10 +309,10 @@ extension XFormMapper {
             field.kind = .valueList
             field.presentation.searchable = searchable
             let (options, external) = staticOptions(itemset)
-            field.list = field.name
+            field.list = Self.listID(field.name, among: lists)
             lists.append(
                 OptionList(
-                    id: field.name, groups: options.isEmpty ? [] : [OptionGroup(options: options)],
+                    id: field.list!, groups: options.isEmpty ? [] : [OptionGroup(options: options)],
                     external: external || options.isEmpty))
             return used
         }
@@ -268,12 +336,24 @@ extension XFormMapper {
                 ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
         }
         if options.isEmpty {
-            field.list = field.name
-            lists.append(OptionList(id: field.name, groups: [], external: true))
+            field.list = Self.listID(field.name, among: lists)
+            lists.append(OptionList(id: field.list!, groups: [], external: true))
         } else {
             field.options = [OptionGroup(options: options)]
         }
         return used
+    }
+
+    /// A field's option list id: its name, numbered when an earlier field (an item's, whose names
+    /// are its own) took it.
+    static func listID(_ name: String, among lists: [OptionList]) -> String {
+        var id = name
+        var n = 2
+        while lists.contains(where: { $0.id == id }) {
+            id = "\(name)_\(n)"
+            n += 1
+        }
+        return id
     }
 
     /// Every option an itemset can offer, read from its inline instance with any filter left
@@ -329,49 +409,5 @@ extension XFormMapper {
             options.append(Option(value: value, label: label.flatMap { $0.isEmpty ? nil : $0 } ?? value))
         }
         return (options, false)
-    }
-
-    // MARK: Rules
-
-    /// The schema with what breaks a rule of every form settled, each with a warning: a default
-    /// the field refuses is dropped; any other broken rule leaves the field out. That the form
-    /// has no required question is no fault here (the rule is for native specs).
-    func settle(_ schema: FormSchema) -> FormSchema {
-        var schema = schema
-        let defaults: Set<SchemaIssue.Code> = [.defaultRefused, .unknownDefault, .badDefault, .defaultOutOfRange]
-        for _ in 0..<16 {
-            let issues = schema.ruleViolations().filter { $0.code != .noRequiredField }
-            guard let issue = issues.first, let subject = issue.subject, schema.field(named: subject) != nil else {
-                return schema
-            }
-            let path = nodes.first { $0.field == subject }?.path ?? subject
-            if defaults.contains(issue.code) {
-                report.warn(
-                    .ruleViolation, "The default of \(path) is left out: \(issue.message)",
-                    line: issue.location?.line ?? 0)
-                edit(&schema, field: subject) { $0.defaultValue = nil }
-            } else {
-                report.warn(
-                    .ruleViolation, "The question \(path) is left out: \(issue.message)",
-                    line: issue.location?.line ?? 0)
-                schema.removeField(named: subject)
-                if let index = nodes.firstIndex(where: { $0.field == subject }) {
-                    nodes[index].field = nil
-                    nodes[index].leftOut = .control
-                }
-            }
-        }
-        return schema
-    }
-
-    private func edit(_ schema: inout FormSchema, field name: String, _ change: (inout Field) -> Void) {
-        for s in schema.sections.indices {
-            for g in schema.sections[s].groups.indices {
-                for f in schema.sections[s].groups[g].fields.indices
-                where schema.sections[s].groups[g].fields[f].name == name {
-                    change(&schema.sections[s].groups[g].fields[f])
-                }
-            }
-        }
     }
 }

@@ -29,13 +29,18 @@ final class XFormMapper {
     var bindIDs: [String: String] = [:]
     /// The questions the body shows, in document order (`XFormMapper+Body`).
     var questions: [Question] = []
+    /// The repeats the body shows, by node index.
+    var repeats: [Int: RepeatSpec] = [:]
 
     /// A control that becomes a field.
     struct Question {
         var node: Int
         var element: XFormElement
-        /// The labels of the labelled groups around it, outermost first.
+        /// The labels of the labelled groups around it within its item (or the form), outermost
+        /// first.
         var groups: [String]
+        /// The repeats it is in, outermost first, by node index.
+        var repeats: [Int] = []
     }
 
     init(_ document: XFormImporter.Document) {

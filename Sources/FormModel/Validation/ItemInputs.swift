@@ -100,11 +100,12 @@ extension Submission {
         return counts
     }
 
-    /// The items a new form starts with: each list's `min-count` new items, theirs within.
+    /// The items a new form starts with: each list's first count of new items (`min-count`, or
+    /// what an XForm's instance holds), theirs within.
     public static func starting(_ lists: [ItemList], clock: ClockReading? = nil) -> Submission {
         var start = Submission()
         for list in lists {
-            start.items[list.name] = Array(repeating: newItem(of: list, clock: clock), count: list.minCount)
+            start.items[list.name] = Array(repeating: newItem(of: list, clock: clock), count: list.firstCount)
         }
         return start
     }
@@ -121,7 +122,8 @@ extension Submission {
     }
 
     /// Adds a new item (with its lists' starting items) at the end of the list at `path`
-    /// (`members`, `members[0].doses`); false when the form has no list there or it is full.
+    /// (`members`, `members[0].doses`); false when the form has no list there, it is full, or
+    /// people do not add items to it (``ItemList/addRemove``).
     public mutating func addItem(at path: String, lists: [ItemList], clock: ClockReading? = nil) -> Bool {
         var steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let name = steps.removeLast()
@@ -132,7 +134,7 @@ extension Submission {
         named name: String, through steps: ArraySlice<String>, lists: [ItemList], clock: ClockReading?
     ) -> Bool {
         guard let step = steps.first else {
-            guard let list = lists.first(where: { $0.name == name }),
+            guard let list = lists.first(where: { $0.name == name }), list.addRemove,
                 (items[name]?.count ?? 0) < min(list.maxCount, ItemList.maxItems)
             else { return false }
             items[name, default: []].append(Self.newItem(of: list, clock: clock))
@@ -144,16 +146,19 @@ extension Submission {
         return items[outer]![index].addItem(named: name, through: steps.dropFirst(), lists: list.lists, clock: clock)
     }
 
-    /// Removes the item at `path` (`members[1]`, `members[0].doses[2]`); false when there is none.
-    public mutating func removeItem(at path: String) -> Bool {
+    /// Removes the item at `path` (`members[1]`, `members[0].doses[2]`); false when there is none
+    /// or people do not remove items from its list (``ItemList/addRemove``).
+    public mutating func removeItem(at path: String, lists: [ItemList]) -> Bool {
         let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard let first = steps.first, let (name, index, _) = Self.itemStep(first), index < (items[name]?.count ?? 0)
+        guard let first = steps.first, let (name, index, _) = Self.itemStep(first), index < (items[name]?.count ?? 0),
+            let list = lists.first(where: { $0.name == name })
         else { return false }
         if steps.count == 1 {
+            guard list.addRemove else { return false }
             items[name]!.remove(at: index)
             return true
         }
-        return items[name]![index].removeItem(at: steps.dropFirst().joined(separator: "."))
+        return items[name]![index].removeItem(at: steps.dropFirst().joined(separator: "."), lists: list.lists)
     }
 
     /// `members[2]` as (`members`, 2).

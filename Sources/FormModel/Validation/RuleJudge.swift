@@ -85,7 +85,9 @@ public struct RuleVerdict: Sendable {
     /// Every issue in form order (the fields' own and the rules'), and the values as stored:
     /// those of fields that apply only, computed and read-only ones the server's own.
     public var result: ValidationResult
-    /// The fields that apply to these values; the others are hidden, neither judged nor stored.
+    /// The fields that apply to these values, an item's by input name (`members[1].age`), and
+    /// the item lists that apply, by path (`members`); the others are hidden, neither judged nor
+    /// stored.
     public var relevant: Set<String>
     /// The fields that apply and must be answered for these values.
     public var required: Set<String>
@@ -99,6 +101,9 @@ public struct RuleVerdict: Sendable {
     public var errors: [String]
     /// The values the fields' labels and hints show (``ComputedText``), by field.
     public var outputs: [String: [String]] = [:]
+    /// How many items the lists whose count the rules give (an XForm's `jr:count`) have for
+    /// these values, by list path (`members`, `members[0].doses`): the page shows as many.
+    public var itemCounts: [String: Int] = [:]
 
     public init(
         result: ValidationResult, relevant: Set<String>, required: Set<String> = [],

@@ -36,13 +36,17 @@ public struct XFormNode: Codable, Sendable, Hashable {
     public var itemset: XFormItemset?
     /// When the node is not part of the form: nothing is shown for it and its rules are not judged.
     public var leftOut: LeftOut?
+    /// When the node is a repeat's (`<repeat nodeset>`): the item list it is. The nodes below it
+    /// are its items' (their ``field`` an item's field name), one copy of them per item.
+    public var `repeat`: XFormRepeat?
     /// 1-based line of the node's element in the primary instance.
     public var line: Int
 
     public init(
         path: String, field: String? = nil, type: String? = "string", isGroup: Bool = false, control: String? = nil,
         appearance: String? = nil, label: XFormText? = nil, hint: XFormText? = nil, bind: XFormBind? = nil,
-        preload: XFormPreload? = nil, itemset: XFormItemset? = nil, leftOut: LeftOut? = nil, line: Int
+        preload: XFormPreload? = nil, itemset: XFormItemset? = nil, leftOut: LeftOut? = nil,
+        repeat: XFormRepeat? = nil, line: Int
     ) {
         self.path = path
         self.field = field
@@ -56,12 +60,30 @@ public struct XFormNode: Codable, Sendable, Hashable {
         self.preload = preload
         self.itemset = itemset
         self.leftOut = leftOut
+        self.repeat = `repeat`
         self.line = line
     }
 
     /// The appearance's space-separated words.
     public var appearances: [String] {
         appearance?.split(separator: " ").map(String.init) ?? []
+    }
+}
+
+/// A repeat: the item list its node stands for, and what sets its count.
+public struct XFormRepeat: Codable, Sendable, Hashable {
+    /// The item list's name: its items' input names start with it (`members[0].age`).
+    public var list: String
+    /// `jr:count`: the number of items, evaluated per submission with the repeat's parent as
+    /// context (the importer rewrites a path relative to the repeat to one from its parent).
+    public var count: XFormExpression?
+    /// Whether people add and remove items: false with `jr:count` or `jr:noAddRemove="true()"`.
+    public var addRemove: Bool
+
+    public init(list: String, count: XFormExpression? = nil, addRemove: Bool = true) {
+        self.list = list
+        self.count = count
+        self.addRemove = addRemove
     }
 }
 

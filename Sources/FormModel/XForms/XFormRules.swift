@@ -44,15 +44,34 @@ public struct XFormRules: Codable, Sendable, Hashable {
         nodes.first { $0.path == path }
     }
 
-    /// The node a field of the form stands for, if any.
+    /// The node a field of the form stands for, if any (not an item's, whose names are its own).
     public func node(forField name: String) -> XFormNode? {
-        nodes.first { $0.field == name }
+        nodes.first { $0.field == name && repeats(around: $0).isEmpty }
     }
 
-    /// Field name by node path, for the nodes that are fields.
+    /// The repeats a node is in, outermost first (not the node itself).
+    public func repeats(around node: XFormNode) -> [XFormNode] {
+        nodes.filter { $0.repeat != nil && $0.leftOut == nil && node.path.hasPrefix($0.path + "/") }
+    }
+
+    /// The field a node stands for, a form's or an item's (through its repeats' lists).
+    public func field(of node: XFormNode, in schema: FormSchema) -> Field? {
+        guard let name = node.field else { return nil }
+        let around = repeats(around: node)
+        guard !around.isEmpty else { return schema.field(named: name) }
+        var lists = schema.itemLists
+        var list: ItemList?
+        for repeatNode in around {
+            list = lists.first { $0.name == repeatNode.repeat?.list }
+            lists = list?.lists ?? []
+        }
+        return list?.fields.flatMap { [$0] + ($0.children ?? []) }.first { $0.name == name }
+    }
+
+    /// Field name by node path, for the nodes that are the form's fields (not an item's).
     public var fieldNames: [String: String] {
         var names: [String: String] = [:]
-        for node in nodes {
+        for node in nodes where repeats(around: node).isEmpty {
             if let field = node.field { names[node.path] = field }
         }
         return names

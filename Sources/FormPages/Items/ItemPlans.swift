@@ -70,6 +70,8 @@ struct ItemContext: KeyPathContext {
     let id: String
     let legend: String
     let path: String
+    /// Whether the item has Remove: not when the form gives its list's count.
+    let canRemove: Bool
     let removeName: String
     let removeLabel: String
     /// Where Remove sends the form: back at the list's heading.
@@ -91,7 +93,8 @@ struct ItemContext: KeyPathContext {
     }
 
     static let templateKeys: [String: PartialKeyPath<ItemContext> & Sendable] = [
-        "id": \.id, "legend": \.legend, "path": \.path, "removeName": \.removeName, "removeLabel": \.removeLabel,
+        "id": \.id, "legend": \.legend, "path": \.path, "canRemove": \.canRemove, "removeName": \.removeName,
+        "removeLabel": \.removeLabel,
         "removeAction": \.removeAction, "idInput": \.idInput, "groups": \.groups,
     ]
 
@@ -102,6 +105,7 @@ struct ItemContext: KeyPathContext {
         id = DOMID.item(path)
         legend = "\(list.object) \(number)"
         self.path = path
+        canRemove = list.addRemove
         removeName = InputName.removeItem
         removeLabel = "Remove \(list.noun) \(number)"
         let listPath = String(path[..<(path.lastIndex(of: "[") ?? path.endIndex)])
@@ -137,6 +141,7 @@ struct ItemListSlot: Slot {
         markup.itemList.write(to: &buffer) { part, buffer in
             switch part {
             case .id: HTML.writeEscaped(DOMID.items(path), to: &buffer)
+            case .hidden: if state.hidden.contains(path) { markup.hidden.write(to: &buffer) }
             case .text: HTML.writeEscaped(list.label, to: &buffer)
             case .count: buffer.writeString(String(count))
             case .items:
@@ -144,12 +149,20 @@ struct ItemListSlot: Slot {
                     plans.plan(for: list, at: ItemList.itemPath(list.name, index, in: parent), number: index + 1)
                         .write(state, to: &buffer)
                 }
-            case .name: HTML.writeEscaped(InputName.addItem, to: &buffer)
-            case .value: HTML.writeEscaped(path, to: &buffer)
-            // Back at the new item's first field.
-            case .href:
-                HTML.writeEscaped("\(plans.action.isEmpty ? state.objectPath : plans.action)#\(first)", to: &buffer)
-            case .label: HTML.writeEscaped("Add \(list.noun)", to: &buffer)
+            case .actions:
+                guard list.addRemove else { break }
+                markup.itemAdd.write(to: &buffer) { part, buffer in
+                    switch part {
+                    case .name: HTML.writeEscaped(InputName.addItem, to: &buffer)
+                    case .value: HTML.writeEscaped(path, to: &buffer)
+                    // Back at the new item's first field.
+                    case .href:
+                        HTML.writeEscaped(
+                            "\(plans.action.isEmpty ? state.objectPath : plans.action)#\(first)", to: &buffer)
+                    case .label: HTML.writeEscaped("Add \(list.noun)", to: &buffer)
+                    default: break
+                    }
+                }
             default: break
             }
         }

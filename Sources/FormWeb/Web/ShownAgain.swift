@@ -71,7 +71,7 @@ extension ShownAgain {
             return submission
         }
         if let path = received.control(InputName.removeItem) {
-            _ = submission.removeItem(at: path)
+            _ = submission.removeItem(at: path, lists: lists)
             return submission
         }
         return nil

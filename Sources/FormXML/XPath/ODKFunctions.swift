@@ -149,6 +149,9 @@ public enum ODKFunctions {
             }
             XPathCall.run(ctxt, nargs, "position", XPathFunctions.position)
         },
+        ours("indexed-repeat", 3...any, nil) {
+            XPathCall.run($0, $1, "indexed-repeat", XPathFunctions.indexedRepeat)
+        },
         ours("checklist", 2...any, .boolean) { XPathCall.run($0, $1, "checklist", XPathFunctions.checklist) },
         ours("weighted-checklist", 2...any, .boolean) {
             XPathCall.run($0, $1, "weighted-checklist", XPathFunctions.weightedChecklist)

@@ -42,7 +42,9 @@ public final class XPathDocument: @unchecked Sendable {
 
     deinit {
         if isReadOnly { Self.setDocument(doc, below: xmlNodePtr(OpaquePointer(doc))) }
-        for node in detached { xmlFreeNode(node) }
+        // Those out of the tree, once each: a kept copy inserted since goes with its tree.
+        var freed = Set<xmlNodePtr>()
+        for node in detached where node.pointee.parent == nil && freed.insert(node).inserted { xmlFreeNode(node) }
         xmlFreeDoc(doc)
     }
 
@@ -133,6 +135,12 @@ public final class XPathDocument: @unchecked Sendable {
     /// Takes `node` out of the tree for good; it is freed with the document.
     func detach(_ node: xmlNodePtr) {
         xmlUnlinkNode(node)
+        detached.append(node)
+    }
+
+    /// Keeps a node made outside the tree (``XPathNode/copy()``), freed with the
+    /// document unless it is in the tree by then.
+    func keep(_ node: xmlNodePtr) {
         detached.append(node)
     }
 

@@ -117,3 +117,34 @@ extension XPathFunctions {
         return number.isNaN || number != 0
     }
 }
+
+extension XPathFunctions {
+    /// `indexed-repeat(name, repeat1, index1[, repeat2, index2, …])`: the nodes of `name` inside
+    /// the `index1`th item (from 1) of `repeat1`, and within it the `index2`th of `repeat2`…, as
+    /// ODK reads a value of one item from outside it. Empty when an index is past the items.
+    static func indexedRepeat(_ call: XPathCall) -> XPathCall.Result {
+        guard call.count % 2 == 1, let candidates = call.nodes(0) else {
+            return call.invalid("takes a node-set, then repeats and their indices in pairs")
+        }
+        var item: xmlNodePtr?
+        for pair in stride(from: 1, to: call.count, by: 2) {
+            guard let repeats = call.nodes(pair) else { return call.invalid("takes repeats as node-sets") }
+            let index = call.number(pair + 1)
+            let inScope = repeats.filter { node in item.map { isWithin(node, $0) } ?? true }
+            guard index.isFinite, index >= 1, Int(index) <= inScope.count else { return .nodes([]) }
+            item = inScope[Int(index) - 1]
+        }
+        guard let item else { return .nodes([]) }
+        return .nodes(candidates.filter { isWithin($0, item) })
+    }
+
+    /// Whether `node` is `ancestor` or below it.
+    private static func isWithin(_ node: xmlNodePtr, _ ancestor: xmlNodePtr) -> Bool {
+        var current: xmlNodePtr? = node
+        while let step = current {
+            if step == ancestor { return true }
+            current = step.pointee.parent
+        }
+        return false
+    }
+}

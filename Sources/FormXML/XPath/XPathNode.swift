@@ -145,6 +145,45 @@ public struct XPathNode: Hashable {
         return XPathNode(document: document, node: child)
     }
 
+    /// Whether the element carries the attribute `name` in `namespaceURI` (`jr:template`).
+    public func hasAttribute(_ name: String, namespaceURI: String) -> Bool {
+        guard kind == .element else { return false }
+        return LibXML2.withXMLChars(name, namespaceURI) { xmlHasNsProp(node, $0, $1) != nil }
+    }
+
+    /// Takes the attribute `name` in `namespaceURI` off the element, if it has it (a repeat's
+    /// `jr:template`). The document must not be read-only.
+    public func removeAttribute(_ name: String, namespaceURI: String) {
+        precondition(!document.isReadOnly, "XPathNode.removeAttribute on a read-only XPathDocument")
+        guard kind == .element else { return }
+        withExtendedLifetime(document) {
+            LibXML2.withXMLChars(name, namespaceURI) { name, uri in
+                if let found = xmlHasNsProp(node, name, uri) { _ = xmlRemoveProp(found) }
+            }
+        }
+    }
+
+    /// A deep copy of this element, in the same document but not in its tree, for ``insert(_:)``:
+    /// a repeat's template made an item. The document must not be read-only.
+    public func copy() -> XPathNode {
+        precondition(!document.isReadOnly, "XPathNode.copy on a read-only XPathDocument")
+        precondition(kind == .element, "XPathNode.copy of a node that is no element")
+        guard let copied = withExtendedLifetime(document, { xmlDocCopyNode(node, node.pointee.doc, 1) }) else {
+            fatalError("libxml2 could not copy an element")
+        }
+        // Not in the tree until inserted: the document frees it if it never is.
+        document.keep(copied)
+        return XPathNode(document: document, node: copied)
+    }
+
+    /// Puts `element` (a ``copy()`` not yet inserted) just before this node, in the same
+    /// parent. The document must not be read-only.
+    public func insert(_ element: XPathNode) {
+        precondition(!document.isReadOnly, "XPathNode.insert on a read-only XPathDocument")
+        precondition(element.document === document && element.node.pointee.parent == nil)
+        withExtendedLifetime(document) { _ = xmlAddPrevSibling(node, element.node) }
+    }
+
     /// The node's path from the root by local names, e.g. `/data/group/age` (`@name` for an
     /// attribute), for messages.
     public var path: String {

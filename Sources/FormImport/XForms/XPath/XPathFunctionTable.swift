@@ -61,10 +61,10 @@ enum XPathFunctionTable {
         return table
     }
 
-    /// ODK functions the evaluator does not provide (they need data the server does not have, or
-    /// repeats): named in the report as ODK functions rather than as unknown ones.
+    /// ODK functions the evaluator does not provide (they need data the server does not have):
+    /// named in the report as ODK functions rather than as unknown ones.
     static let unsupported: Set<String> = [
-        "pulldata", "digest", "randomize", "area", "distance", "indexed-repeat", "version", "property",
+        "pulldata", "digest", "randomize", "area", "distance", "version", "property",
     ]
 
     /// Whether the evaluator can run `call`: its prefix is resolved through `namespaces` (the
