@@ -99,8 +99,10 @@ public struct PreparedForm: Sendable {
     /// With `keep` (a create view's starting answers), the verdict is kept for the next view
     /// when it depends on the answers alone; answers being typed are not kept, so they never
     /// push the starting answers' verdict out.
+    /// - Parameter itemCounts: how many items each list shows, by path, when the page knows
+    ///   (its new items' empty fields are no values).
     public func rulesVerdict(
-        for values: [String: [String]], session: RuleSession, keep: Bool = false
+        for values: [String: [String]], itemCounts: [String: Int] = [:], session: RuleSession, keep: Bool = false
     ) -> RuleVerdict? {
         guard let rules else { return nil }
         if let known = knownVerdict(for: values) { return known }
@@ -111,7 +113,8 @@ public struct PreparedForm: Sendable {
         // than an event loop's share of work (the submission is judged in full).
         context.patternWork = BoundedRegex.inlineProgressLimit
         // Items' answers come as the page names them (`members[1].age`).
-        let sent = Submission(fields: values).gatheringItems(of: schema.itemLists)
+        let sent = Submission(fields: values).gatheringItems(of: schema.itemLists).holding(
+            itemCounts, of: schema.itemLists)
         let checked = FormValidator.validate(schema, sent, context: context)
         let verdict = rules.judge(checked, session: session)
         if keep { lastVerdict?.keep(verdict, of: values) }

@@ -190,7 +190,7 @@ package struct RenderState: Sendable {
 
     /// The paths of the lists of `lists` (an item's, at `parent`) and the input names of their
     /// items' fields, for the items `counts` gives, in order.
-    static func itemNames(of lists: [ItemList], counts: [String: Int], parent: String?) -> [String] {
+    package static func itemNames(of lists: [ItemList], counts: [String: Int], parent: String?) -> [String] {
         var names: [String] = []
         for list in lists {
             let path = parent.map { "\($0).\(list.name)" } ?? list.name

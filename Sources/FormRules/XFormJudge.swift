@@ -133,7 +133,9 @@ package final class XFormJudge: Sendable {
         self.template = template
         var byPath: [String: Int] = [:]
         var unordered: [Step] = []
-        for node in rules.nodes where node.leftOut == nil {
+        // A repeat's nodes stand in the instance once per item there: one step each, the first
+        // (the template's, which binds name).
+        for node in rules.nodes where node.leftOut == nil && byPath[node.path] == nil {
             let scope = Self.scope(of: node.path, in: repeats)
             let path = Self.localPath(node.path)
             let parentPath = "/" + path.dropLast().joined(separator: "/")

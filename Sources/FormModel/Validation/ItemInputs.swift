@@ -32,6 +32,25 @@ extension Submission {
         return gathered
     }
 
+    /// The submission with each list holding at least as many items as `counts` gives by list
+    /// path (`members`, `members[0].doses`), empty ones added at the end: a page's new items
+    /// whose fields hold nothing send no inputs to count them by.
+    public func holding(_ counts: [String: Int], of lists: [ItemList], parent: String? = nil) -> Submission {
+        guard !counts.isEmpty else { return self }
+        var held = self
+        for list in lists {
+            let path = parent.map { "\($0).\(list.name)" } ?? list.name
+            var items = held.items[list.name] ?? []
+            if items.count < min(counts[path] ?? 0, ItemList.maxItems) {
+                items += Array(repeating: Submission(), count: min(counts[path] ?? 0, ItemList.maxItems) - items.count)
+            }
+            held.items[list.name] = items.enumerated().map { index, item in
+                item.holding(counts, of: list.lists, parent: ItemList.itemPath(list.name, index, in: parent))
+            }
+        }
+        return held
+    }
+
     /// `members[12].age` as (`members`, 12, `age`); nil for any other name. The index is at most
     /// six digits: more items than that are refused by their count long before.
     static func itemInput(_ name: String) -> (list: String, index: Int, rest: String)? {

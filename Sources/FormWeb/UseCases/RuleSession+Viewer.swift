@@ -26,8 +26,11 @@ extension RenderState {
             show(known, of: form)
             return
         }
-        let (session, values) = (RuleSession(form, viewer: viewer), values)
-        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session, keep: keep) })
+        let (session, values, counts) = (RuleSession(form, viewer: viewer), values, itemCounts)
+        guard
+            let verdict = await BlockingWork.run({
+                form.rulesVerdict(for: values, itemCounts: counts, session: session, keep: keep)
+            })
         else { return }
         show(verdict, of: form)
     }

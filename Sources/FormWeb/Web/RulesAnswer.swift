@@ -1,4 +1,5 @@
 import FormModel
+import FormPages
 import Hummingbird
 
 /// The answer to a page asking which of its questions apply to the answers typed so far
@@ -39,10 +40,19 @@ struct RulesAnswer: Encodable {
         guard form.rules != nil else { throw HTTPError(.notFound) }
         let received = try await reader.readVerified(request, schema: form.schema, viewer: viewer)
         await reader.discard(received, viewer: viewer)
-        let (values, session) = (received.submission.fields, RuleSession(form, viewer: viewer))
-        guard let verdict = await BlockingWork.run({ form.rulesVerdict(for: values, session: session) })
+        // Items' answers as the page names them (`members[1].age`), with their lists' counts.
+        let lists = form.schema.itemLists
+        let (values, counts) = (received.submission.pageInputs, received.submission.itemCounts(of: lists))
+        let session = RuleSession(form, viewer: viewer)
+        guard
+            let verdict = await BlockingWork.run({
+                form.rulesVerdict(for: values, itemCounts: counts, session: session)
+            })
         else { throw HTTPError(.notFound) }
-        let fields = form.schema.allFields.map(\.name)
+        let fields =
+            form.schema.allFields.map(\.name)
+            + RenderState.itemNames(
+                of: lists, counts: counts.merging(verdict.itemCounts) { _, fixed in fixed }, parent: nil)
         let answer = RulesAnswer(
             hidden: fields.filter { !verdict.relevant.contains($0) },
             required: fields.filter { verdict.required.contains($0) }, values: form.computedInputs(of: verdict),

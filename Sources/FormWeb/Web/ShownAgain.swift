@@ -99,10 +99,12 @@ extension SubmissionReader {
         state.itemCounts = submission.itemCounts(of: view.schema.itemLists)
         // What the form's rules make of these answers, once: the questions that apply, and the
         // options a list they filter offers.
-        let (form, session, asked) = (view.form, RuleSession(view.form, viewer: viewer), values)
+        let (form, session, asked, counts) = (
+            view.form, RuleSession(view.form, viewer: viewer), values, state.itemCounts
+        )
         let verdict =
             form.rules == nil
-            ? nil : await BlockingWork.run { form.rulesVerdict(for: asked, session: session) }
+            ? nil : await BlockingWork.run { form.rulesVerdict(for: asked, itemCounts: counts, session: session) }
         switch reason {
         case .refused(let issues):
             state.errors = issues.map {

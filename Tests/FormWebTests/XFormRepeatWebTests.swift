@@ -1,0 +1,178 @@
+import FormModel
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import TestSupport
+import Testing
+
+@testable import FormWeb
+
+/// An XForm's repeats as item lists through the pages (without JavaScript) and the JSON API:
+/// each item judged by the rules with itself as context, the count `jr:count` gives shown, the
+/// instance XML stored with one node per item.
+@Suite("XForm repeats through the pages and the API")
+struct XFormRepeatWebTests {
+    static let roster = """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml"
+                xmlns:jr="http://openrosa.org/javarosa">
+          <h:head><h:title>Roster</h:title>
+            <model>
+              <instance><data id="roster">
+                <village/><visits/>
+                <members jr:template=""><mname/><age/><pregnant/><number/></members>
+                <members><mname/><age/><pregnant/><number/></members>
+                <visit jr:template=""><on/></visit>
+                <total/>
+                <meta><instanceID/></meta>
+              </data></instance>
+              <bind nodeset="/data/village" type="string" required="true()"/>
+              <bind nodeset="/data/visits" type="int"/>
+              <bind nodeset="/data/members/mname" type="string" required="true()" jr:requiredMsg="Name each member"/>
+              <bind nodeset="/data/members/age" type="int" constraint=". &lt; 120"/>
+              <bind nodeset="/data/members/pregnant" type="string" relevant="/data/members/age &gt;= 12"/>
+              <bind nodeset="/data/members/number" type="int" calculate="position(..)"/>
+              <bind nodeset="/data/visit/on" type="date" required="true()"/>
+              <bind nodeset="/data/total" type="int" calculate="sum(/data/members/age)"/>
+              <bind nodeset="/data/meta/instanceID" type="string" readonly="true()" jr:preload="uid"/>
+            </model>
+          </h:head>
+          <h:body>
+            <input ref="/data/village"><label>Village</label></input>
+            <input ref="/data/visits"><label>Visits</label></input>
+            <group ref="/data/members"><label>Household members</label>
+              <repeat nodeset="/data/members">
+                <group ref="/data/members"><label>Member</label>
+                  <input ref="/data/members/mname"><label>Name</label></input>
+                  <input ref="/data/members/age"><label>Age</label></input>
+                  <select1 ref="/data/members/pregnant"><label>Pregnant?</label>
+                    <item><label>Yes</label><value>yes</value></item>
+                    <item><label>No</label><value>no</value></item>
+                  </select1>
+                </group>
+              </repeat>
+            </group>
+            <group ref="/data/visit"><label>Visits made</label>
+              <repeat nodeset="/data/visit" jr:count="/data/visits">
+                <input ref="/data/visit/on"><label>Visited on</label></input>
+              </repeat>
+            </group>
+          </h:body>
+        </h:html>
+        """
+
+    @Test("the page: items start as the instance holds them, are judged per item, and are stored in the instance")
+    func page() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await XFormSubmissionTests.importing(["roster.xml": Self.roster], into: data)
+        let box = IDBox()
+        try await TestApp.run(forms: [], data: data, keepData: true, adminToken: XFormSubmissionTests.token) {
+            client in
+            let browser = TestBrowser(client)
+            let fresh = try await browser.get("/forms/roster/new")
+            #expect(fresh.status == .ok)
+            #expect(fresh.body.contains("Household members (1)"))
+            #expect(fresh.body.contains("<legend class=\"fw-item__legend\">Member 1</legend>"))
+            #expect(fresh.body.contains(#"name="members[0].mname""#))
+            // The count jr:count gives: none yet; and neither Add nor Remove for it.
+            #expect(fresh.body.contains("Visits made (0)"))
+            #expect(!fresh.body.contains(#"value="visit""#))
+            let token = try #require(fresh.csrf)
+            var sent = [("_csrf", token), ("village", "Kibera"), ("visits", "2")]
+            if let once = fresh.body.firstMatch(of: /name="_once" value="([^"]*)"/) {
+                sent.append(("_once", String(once.1)))
+            }
+            // Update asks the rules: two visits shown, the pregnancy question for the adult only.
+            let updated = try await browser.post(
+                "/forms/roster",
+                sent + [
+                    ("members[0].mname", "Ada"), ("members[0].age", "34"), ("members[1].mname", "Bo"),
+                    ("members[1].age", "3"), ("_update", "1"),
+                ])
+            #expect(updated.status == .ok)
+            #expect(updated.body.contains("Visits made (2)"))
+            #expect(updated.body.contains(#"name="visit[1].on""#))
+            // The cell around an input: the last one opened before it.
+            func cell(_ name: String) throws -> Substring {
+                let input = try #require(updated.body.range(of: #"name="\#(name)""#))
+                let start = try #require(
+                    updated.body[..<input.lowerBound].range(of: "<div class=\"fw-cell", options: .backwards))
+                return updated.body[start.lowerBound...].prefix { $0 != ">" }
+            }
+            #expect(try cell("members[1].pregnant").contains(" hidden"))
+            #expect(try !cell("members[0].pregnant").contains(" hidden"))
+            // The script's question gets the same answer, items by input name.
+            let asked = try await browser.post(
+                "/forms/roster/rules",
+                [("_csrf", token), ("members[0].age", "34"), ("members[1].age", "3"), ("visits", "1")])
+            #expect(asked.status == .ok)
+            #expect(asked.body.contains(#""members[1].pregnant""#) && !asked.body.contains(#""members[0].pregnant""#))
+            let refused = try await browser.post(
+                "/forms/roster",
+                sent + [
+                    ("members[0].mname", "Ada"), ("members[0].age", "34"), ("members[1].mname", ""),
+                    ("members[1].age", "130"), ("visit[0].on", "2026-11-01"),
+                ])
+            #expect(refused.status == .unprocessableContent)
+            #expect(
+                refused.body.contains(##"<a href="#field-members[1].mname">Member 2: Name each member</a>"##),
+                "\(refused.body)")
+            #expect(refused.body.contains(##"href="#field-visit[1].on""##))
+            let created = try await browser.post(
+                "/forms/roster",
+                sent + [
+                    ("members[0].mname", "Ada"), ("members[0].age", "34"), ("members[0].pregnant", "no"),
+                    ("members[1].mname", "Bo"), ("members[1].age", "3"), ("members[1].pregnant", "yes"),
+                    ("visit[0].on", "2026-11-01"), ("visit[1].on", "2026-11-08"),
+                ])
+            #expect(created.status == .seeOther, "\(created.body)")
+            box.set(try #require(created.location), "")
+        }
+        let location = box.get().0
+        let id = String(location.split(separator: "/").last ?? "")
+        let instance = try #require(try await XFormSubmissionTests.instance(of: id, in: data))
+        #expect(
+            instance.xml.contains(
+                "<members><mname>Ada</mname><age>34</age><pregnant>no</pregnant><number>1</number></members><members><mname>Bo</mname><age>3</age><number>2</number></members>"
+            ), "\(instance.xml)")
+        #expect(instance.xml.contains("<visit><on>2026-11-01</on></visit><visit><on>2026-11-08</on></visit>"))
+        #expect(instance.xml.contains("<total>37</total>") && !instance.xml.contains("template"))
+    }
+
+    @Test("the API: lists of objects in, judged per item; the answer lists the items with their ids")
+    func api() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await XFormSubmissionTests.importing(["roster.xml": Self.roster], into: data)
+        try await TestApp.run(forms: [], data: data, adminToken: XFormSubmissionTests.token) { client in
+            let path = "/api/forms/roster/objects"
+            let refused = try await XFormSubmissionTests.send(
+                client, path, json: #"{"village":"K","members":[{"mname":"Ada","age":34},{"age":200}]}"#)
+            #expect(refused.status == .unprocessableContent)
+            #expect(
+                refused.body.contains(#"{"code":"required","field":"members[1].mname","message":"Name each member"}"#),
+                "\(refused.body)")
+            #expect(refused.body.contains(#""code":"constraint","field":"members[1].age""#))
+            let visits = try await XFormSubmissionTests.send(
+                client, path, json: #"{"village":"K","visits":1,"members":[]}"#)
+            #expect(
+                visits.status == .unprocessableContent && visits.body.contains(#""field":"visit[0].on""#),
+                "\(visits.body)")
+            let created = try await XFormSubmissionTests.send(
+                client, path,
+                json:
+                    #"{"village":"K","visits":1,"visit":[{"on":"2026-11-01"}],"members":[{"mname":"Ada","age":34,"pregnant":"no"},{"mname":"Bo","age":3,"pregnant":"yes"}]}"#
+            )
+            #expect(created.status == .created, "\(created.body)")
+            let json = try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any]
+            let values = json?["values"] as? [String: Any]
+            let members = values?["members"] as? [[String: Any]] ?? []
+            #expect(members.map { $0["mname"] as? String } == ["Ada", "Bo"])
+            // Bo is too young for the question: it does not apply, and is not stored.
+            #expect(members.last?["pregnant"] == nil && members.first?["pregnant"] as? String == "no")
+            #expect(members.allSatisfy { ($0["_id"] as? String).flatMap(UUID.init(uuidString:)) != nil })
+            #expect((values?["visit"] as? [[String: Any]])?.count == 1)
+        }
+    }
+}
