@@ -11,6 +11,7 @@ const behaviours = [
   ["[data-drilldown]", "./drill-down.js"],
   ["[data-remote]", "./value-fills.js"],
   ["[data-unsaved]", "./unsaved-changes.js"],
+  ["[data-list]", "./items.js"],
   ["[data-rules]", "./rules.js"],
   ["[data-modal]", "./modal.js"],
   ["[data-error-summary]", "./error-focus.js"],

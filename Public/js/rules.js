@@ -5,6 +5,8 @@
 // offers for the answers (a filtered itemset), and puts the computed values into their
 // read-only fields. Hidden questions keep what was typed; the server neither judges nor
 // stores them. Without JavaScript the form's Update button asks the same by sending the form.
+import { resize } from "./items.js";
+
 const pause = 250;
 
 function controls(form, name) {
@@ -34,7 +36,12 @@ function mark(slot, required) {
   }
 }
 
-function show(form, answer) {
+async function show(form, answer) {
+  // A list whose count the rules give gets as many items (items.js asks again once done).
+  for (const [path, count] of Object.entries(answer.counts || {})) {
+    const list = form.querySelector('section.fw-items[data-list="' + CSS.escape(path) + '"]');
+    if (list && list.querySelectorAll(":scope > .fw-item").length !== count) await resize(list, count, form);
+  }
   const hidden = new Set(answer.hidden);
   const required = new Set(answer.required);
   for (const cell of form.querySelectorAll(".fw-cell[data-field]")) {
@@ -47,6 +54,10 @@ function show(form, answer) {
       if (required.has(name)) control.setAttribute("aria-required", "true");
       else control.removeAttribute("aria-required");
     }
+  }
+  // An item list that does not apply (an XForm's repeat), by its path.
+  for (const list of form.querySelectorAll("section.fw-items[data-list]")) {
+    list.hidden = hidden.has(list.dataset.list);
   }
   for (const group of form.querySelectorAll(".fw-group")) {
     const cells = Array.from(group.querySelectorAll(".fw-cell[data-field]"));
@@ -101,7 +112,7 @@ export function enhance(root) {
         if (mine !== asked) return;
         // Refused (an expired form or session, a server error): the Update button asks instead.
         if (!answer.ok) throw new Error(`rules: ${answer.status}`);
-        show(form, await answer.json());
+        await show(form, await answer.json());
       } catch {
         // Offline or refused: the Update button asks instead.
         if (update) update.hidden = false;
@@ -114,5 +125,10 @@ export function enhance(root) {
     };
     form.addEventListener("input", changed);
     form.addEventListener("change", changed);
+    // An item added or removed (items.js): its answers join or leave the form's.
+    form.addEventListener("fw-items-changed", () => {
+      clearTimeout(timer);
+      timer = setTimeout(ask, pause);
+    });
   }
 }

@@ -51,7 +51,7 @@ package struct PageRenderer: Sendable {
     package func formView(for form: PreparedForm) throws -> FormView {
         let registry = SlotRegistry()
         let items = ItemPlans(
-            renderer: self, schema: form.schema, mode: form.mode,
+            renderer: self, schema: form.schema, mode: form.mode, rules: form.rules, timeZone: form.timeZone,
             action: form.mode == .create ? "/forms/\(form.schema.id)" : "")
         let context = PageViewModel.Form(
             form.schema, registry: registry, mode: form.mode, rules: form.rules, items: items)

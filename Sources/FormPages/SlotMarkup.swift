@@ -96,10 +96,14 @@ final class SlotMarkup: Sendable {
     let cancelLink: Fragment
     /// Cancel while a draft is kept in the service, posting the form to discard it: `{{href}}`, `{{name}}`.
     let cancelDraft: Fragment
-    /// An item list: `{{id}}`, `{{hidden}}`, its label `{{text}}` and `{{count}}`, its `{{items}}`,
-    /// and its `{{actions}}`: Add, with its `{{name}}`, `{{value}}`, `{{href}}` and `{{label}}`.
+    /// An item list: `{{id}}`, its path `{{value}}`, `{{hidden}}`, its label `{{text}}` and
+    /// `{{count}}`, its `{{items}}`, and its `{{actions}}`: Add, with its `{{name}}`, `{{value}}`,
+    /// `{{href}}` and `{{label}}`.
     let itemList: Fragment
     let itemAdd: Fragment
+    /// A new item for the page's script: `{{label}}`, `{{text}}` (what one is called),
+    /// `{{name}}` (the same in a sentence), `{{count}}` (the most items), `{{items}}` (the item).
+    let itemTemplate: Fragment
     /// An item list on the detail page: `{{text}}` (its label), `{{count}}`, `{{items}}` (the
     /// table, or the none text); the table (`{{label}}` the heading's cells, `{{items}}` the
     /// rows), a heading cell, a row (`{{items}}`), a cell (`{{label}}`, `{{text}}`), none (`{{text}}`).
@@ -159,6 +163,7 @@ final class SlotMarkup: Sendable {
         cancelDraft = try slot("cancel-draft")
         itemList = try slot("item-list")
         itemAdd = try slot("item-add")
+        itemTemplate = try slot("item-template")
         itemTable = try slot("item-table")
         itemTableRows = try slot("item-table-rows")
         itemTableHead = try slot("item-table-head")

@@ -142,7 +142,7 @@ struct XFormPageTests {
             #expect(answer.status == .ok)
             #expect(
                 answer.body
-                    == #"{"hidden":["smoker"],"options":{},"outputs":{},"required":["consent","age"],"values":{"score":["10"]}}"#
+                    == #"{"counts":{},"hidden":["smoker"],"options":{},"outputs":{},"required":["consent","age"],"values":{"score":["10"]}}"#
             )
             let refused = try await browser.post("/forms/visit/rules", [("consent", "yes")])
             #expect(refused.status == .forbidden, "the CSRF token is checked")

@@ -83,10 +83,15 @@ extension XFormMapper {
                 let object = own.first?.groups.first.flatMap { first in
                     own.allSatisfy { $0.groups.first == first } ? first : nil
                 }
+                // That group's label names the item, not a group within it.
+                var inner = Array(entries[index..<end])
+                if object != nil {
+                    for i in inner.indices where inner[i].repeats.count == depth + 1 { inner[i].groups.removeFirst() }
+                }
                 groups.append(
                     FieldGroup(
                         items: itemList(
-                            repeatNode, object: object, groups: self.groups(of: entries[index..<end], depth: depth + 1))
+                            repeatNode, object: object, groups: self.groups(of: inner[...], depth: depth + 1))
                     ))
                 current = nil
                 index = end

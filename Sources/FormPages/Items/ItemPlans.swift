@@ -1,4 +1,5 @@
 import FormModel
+import Foundation
 import Synchronization
 
 /// The plans of a form version's items, one per item path (`members[1]`,
@@ -10,6 +11,10 @@ final class ItemPlans: Sendable {
     private let renderer: PageRenderer
     private let schema: FormSchema
     private let mode: FormMode
+    /// The form's rules (an XForm's): an item's cells are named for the page's script too.
+    private let rules: (any RuleJudge)?
+    /// The form's time zone: a new item's `today` and `now` defaults read the clock there.
+    let timeZone: TimeZone
     /// Where the form is sent: the Add button goes there with the new item's place as fragment.
     let action: String
     private let plans = Mutex<[String: RenderPlan]>([:])
@@ -18,10 +23,15 @@ final class ItemPlans: Sendable {
     /// rendered for its request and not kept.
     static let capacity = 4_000
 
-    init(renderer: PageRenderer, schema: FormSchema, mode: FormMode, action: String) {
+    init(
+        renderer: PageRenderer, schema: FormSchema, mode: FormMode, rules: (any RuleJudge)?, timeZone: TimeZone,
+        action: String
+    ) {
         self.renderer = renderer
+        self.timeZone = timeZone
         self.schema = schema
         self.mode = mode
+        self.rules = rules
         self.action = action
     }
 
@@ -32,7 +42,8 @@ final class ItemPlans: Sendable {
         do {
             let registry = SlotRegistry()
             let context = ItemContext(
-                list, path: path, number: number, plans: self, registry: registry, schema: schema, mode: mode)
+                list, path: path, number: number, plans: self, registry: registry, schema: schema, mode: mode,
+                rules: rules)
             plan = RenderPlan(
                 pieces: try registry.split(try renderer.renderPartial(context, template: "partials/item")),
                 markup: renderer.markup)
@@ -100,7 +111,7 @@ struct ItemContext: KeyPathContext {
 
     init(
         _ list: ItemList, path: String, number: Int, plans: ItemPlans, registry: SlotRegistry, schema: FormSchema,
-        mode: FormMode
+        mode: FormMode, rules: (any RuleJudge)?
     ) {
         id = DOMID.item(path)
         legend = "\(list.object) \(number)"
@@ -113,67 +124,12 @@ struct ItemContext: KeyPathContext {
         let action = plans.action.isEmpty ? registry.sentinel(PageSlots.ObjectPath()) : plans.action
         removeAction = "\(action)#\(DOMID.items(listPath))-label"
         idInput = registry.sentinel(InputSlots.HiddenValues(field: "\(path).\(FormValidator.itemIDName)"))
-        let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode)
+        let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, rules: rules)
         groups = ItemPlans.fields(of: list, at: path).map { group in
             let label = PageText.nonEmpty(group.label)
             return Group(
                 hasLabel: label != nil, label: label ?? "", fields: group.fields.map { cells.cell(for: $0) },
                 lists: group.items.map { registry.sentinel(ItemListSlot(list: $0, parent: path, plans: plans)) } ?? "")
         }
-    }
-}
-
-/// An item list in a form's page: its heading with the count, each item from its plan, and
-/// Add, which sends the form back with one more item (without JavaScript; ``InputName/addItem``).
-struct ItemListSlot: Slot {
-    let list: ItemList
-    /// The path of the item holding the list; nil for a list of the form.
-    let parent: String?
-    let plans: ItemPlans
-
-    var path: String { parent.map { "\($0).\(list.name)" } ?? list.name }
-
-    func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
-        let path = path
-        let count = state.itemCounts[path] ?? 0
-        let newItem = ItemList.itemPath(list.name, count, in: parent)
-        let first = list.fields.first.map { DOMID.field("\(newItem).\($0.name)") } ?? DOMID.item(newItem)
-        markup.itemList.write(to: &buffer) { part, buffer in
-            switch part {
-            case .id: HTML.writeEscaped(DOMID.items(path), to: &buffer)
-            case .hidden: if state.hidden.contains(path) { markup.hidden.write(to: &buffer) }
-            case .text: HTML.writeEscaped(list.label, to: &buffer)
-            case .count: buffer.writeString(String(count))
-            case .items:
-                for index in 0..<count {
-                    plans.plan(for: list, at: ItemList.itemPath(list.name, index, in: parent), number: index + 1)
-                        .write(state, to: &buffer)
-                }
-            case .actions:
-                guard list.addRemove else { break }
-                markup.itemAdd.write(to: &buffer) { part, buffer in
-                    switch part {
-                    case .name: HTML.writeEscaped(InputName.addItem, to: &buffer)
-                    case .value: HTML.writeEscaped(path, to: &buffer)
-                    // Back at the new item's first field.
-                    case .href:
-                        HTML.writeEscaped(
-                            "\(plans.action.isEmpty ? state.objectPath : plans.action)#\(first)", to: &buffer)
-                    case .label: HTML.writeEscaped("Add \(list.noun)", to: &buffer)
-                    default: break
-                    }
-                }
-            default: break
-            }
-        }
-    }
-
-    static func == (a: ItemListSlot, b: ItemListSlot) -> Bool {
-        a.path == b.path && a.plans === b.plans
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(path)
-        hasher.combine(ObjectIdentifier(plans))
     }
 }

@@ -18,6 +18,9 @@ struct RulesAnswer: Encodable {
     var options: [String: [String]]
     /// What the fields' labels and hints show, computed from the answers, by field, in order.
     var outputs: [String: [String]]
+    /// How many items the lists whose count the rules give (an XForm's `jr:count`) have for these
+    /// answers, by list path: the page adds or takes away items to match.
+    var counts: [String: Int]
 
     /// Reads the form's answers (its CSRF token checked, as for any POST of the form) and
     /// answers what the form's rules make of them; 404 for a form without rules. A refusal is
@@ -57,7 +60,7 @@ struct RulesAnswer: Encodable {
             hidden: fields.filter { !verdict.relevant.contains($0) },
             required: fields.filter { verdict.required.contains($0) }, values: form.computedInputs(of: verdict),
             options: verdict.offered,
-            outputs: verdict.outputs)
+            outputs: verdict.outputs, counts: verdict.itemCounts)
         var response = try JSONResponse.make(answer, status: .ok)
         response.headers[.cacheControl] = "no-store"
         return response
