@@ -118,6 +118,12 @@ class FormPage(HTMLParser):
         self._summary_depth = 0  # open divs of the error summary
         self._label_depth = 0  # open labels: a control inside one is labelled by it
         self._selected_value: str | None = None
+        # A <template>'s content is inert: not part of the form (an item list's new item).
+        while True:
+            inert = re.sub(r"<template\b[^>]*>(?:(?!<template\b).)*?</template>", "", html, flags=re.S)
+            if inert == html:
+                break
+            html = inert
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
@@ -198,7 +204,7 @@ def all_fields(schema: dict) -> dict[str, dict]:
 
     for section in schema["sections"]:
         for group in section["groups"]:
-            walk(group["fields"])
+            walk(group.get("fields", []))
     return found
 
 

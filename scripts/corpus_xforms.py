@@ -22,7 +22,14 @@ the caller imports them into data folders of their own, one server each.) For ea
   5. the JSON API (`POST /api/forms/{id}/objects` with `{}`, the admin token) answers 201 or
      422 with error codes of the documented kinds, refuses exactly when the browser's create
      was refused, and never refuses as `choice` (no option offered) a default answer whose
-     every value the page offers and checks.
+     every value the page offers and checks;
+  6. a form with item lists (its repeats) takes items: for each list people add to, Add without
+     JavaScript (`_add=LIST`) answers the form again with one item more (its inputs named
+     `LIST[N].…`), the rules route asked with it names only the form's fields and items' inputs,
+     and its create answers 303 or 422 with a summary linking to the page; the JSON API takes the
+     list as two items (`{"LIST": [{}, {}]}`: 201, or 422 naming only known fields and items).
+     Throughout, a rules answer or refusal may name an item's input (`members[1].age`) where the
+     list and field exist.
 No request may answer 5xx (or hang). One line a form; exit status 1 if any form fails
 other than by a server bug listed in KNOWN below. Standard library only.
 """
@@ -165,13 +172,102 @@ def names(links: set[str], fields: dict) -> set[str]:
     return found
 
 
+def item_lists(schema: dict) -> dict[str, dict]:
+    """The form's own item lists by name (their items' lists within)."""
+    return {group["items"]["name"]: group["items"]
+            for section in schema["sections"] for group in section["groups"] if "items" in group}
+
+
+def known(name: str, fields: dict, lists: dict) -> bool:
+    """Whether a name the server gives is the form's: a field, a list's path or count
+    (`members`, `members[0].doses`), or an item's input (`members[1].age`) of a list and field
+    the form has."""
+    if name in fields or name in lists:
+        return True
+    match = re.fullmatch(r"(\w+)\[\d+\](?:\.(.+))?", name)
+    if not match or match.group(1) not in lists:
+        return False
+    item = lists[match.group(1)]
+    rest = match.group(2)
+    if rest is None:
+        return True
+    inner_fields = {f["name"]: f for g in item["groups"] for f in g.get("fields", [])}
+    for field in list(inner_fields.values()):
+        for child in field.get("children", []):
+            inner_fields[child["name"]] = child
+    inner_lists = {g["items"]["name"]: g["items"] for g in item["groups"] if "items" in g}
+    return known(rest, inner_fields, inner_lists)
+
+
+def check_items(server: Server, form_id: str, schema: dict, fields: dict, page, multipart: bool,
+                problems: list[str]) -> list[str]:
+    """Step 6: items added through the page without JavaScript, and sent to the JSON API."""
+    outcome = []
+    lists = item_lists(schema)
+    for name, item_list in lists.items():
+        if item_list.get("addRemove") is False:
+            continue
+        untouched = list(page.fields)
+        before = len({k.split("]")[0] for k, _ in untouched if k.startswith(name + "[")})
+        status, location, added_html = server.post(page.action, untouched + [("_add", name)], multipart)
+        if status != 200:
+            problems.append(f"Add {name} (_add, no JavaScript) answered {status}: {location or added_html[:300]}")
+            continue
+        added = XFormPage(added_html)
+        if not any(k.startswith(f"{name}[{before}].") for k, _ in added.fields):
+            problems.append(f"Add {name}: the form came back without inputs {name}[{before}].…")
+            continue
+        if added.data_rules:
+            rs, kind, ra = server.rules(added.data_rules, list(added.fields))
+            if rs != 200 or "json" not in kind:
+                problems.append(f"POST {added.data_rules} with {name} items answered {rs}: {ra[:200]}")
+            else:
+                verdict = json.loads(ra)
+                named = set(verdict.get("hidden", [])) | set(verdict.get("required", [])) | set(verdict.get("values", {}))
+                unknown = sorted(n for n in named if not known(n, fields, lists))
+                if unknown:
+                    problems.append(f"the rules answer with {name} items names fields the form lacks: {', '.join(unknown[:8])}")
+        status, location, answer = server.post(added.action, list(added.fields), multipart)
+        if status == 422:
+            refused = FormPage(answer)
+            missing = [link for link in refused.summary_links if link not in refused.ids]
+            if not refused.summary_links or missing:
+                problems.append(f"the create with {name} items answered 422 with summary links {refused.summary_links[:4]} "
+                                f"(not on the page: {missing[:4]})")
+            outcome.append(f"{name} +1 item: 422")
+        elif status == 303:
+            outcome.append(f"{name} +1 item: 303")
+        else:
+            problems.append(f"the create with {name} items answered {status}: {location or answer[:300]}")
+        status, answer = server.api_create(form_id, {name: [{}, {}]})
+        if status == 422:
+            try:
+                errors = json.loads(answer)["errors"]
+                unknown = sorted({e["field"] for e in errors if e["field"] and not known(e["field"], fields, lists)})
+                if unknown:
+                    problems.append(f"API with two {name} items: errors name fields the form lacks: {', '.join(unknown[:8])}")
+                outcome.append(f"API 2 {name} items: 422")
+            except (ValueError, KeyError, TypeError):
+                problems.append(f"API with two {name} items: 422 without errors[{{code, field, message}}]: {answer[:200]}")
+        elif status == 201:
+            items = json.loads(answer).get("values", {}).get(name, [])
+            if len(items) != 2 or not all(isinstance(i, dict) and i.get("_id") for i in items):
+                problems.append(f"API with two {name} items: 201 answering {len(items)} items without ids: {answer[:200]}")
+            outcome.append(f"API 2 {name} items: 201")
+        else:
+            problems.append(f"API with two {name} items answered {status}: {answer[:300]}")
+    return outcome
+
+
 def check_form(server: Server, form_id: str) -> tuple[str, list[str]]:
     """One line about the form, and its problems (empty when it passes)."""
     problems: list[str] = []
     status, _, body = server.get(f"/api/forms/{form_id}")
     if status != 200:
         return "", [f"GET /api/forms/{form_id} answered {status}"]
-    fields = all_fields(json.loads(body))
+    schema = json.loads(body)
+    fields = all_fields(schema)
+    lists = item_lists(schema)
     status, location, html = server.get(f"/forms/{form_id}/new")
     if status != 200:
         return "", [f"GET /forms/{form_id}/new answered {status} {location or html[:300]}"]
@@ -201,7 +297,8 @@ def check_form(server: Server, form_id: str) -> tuple[str, list[str]]:
                     and isinstance(verdict.get("values"), dict)):
                 problems.append(f"POST {page.data_rules}: not {{hidden, required, values}}: {answer[:200]}")
             else:
-                unknown = (set(verdict["hidden"]) | set(verdict["required"]) | set(verdict["values"])) - set(fields)
+                named = set(verdict["hidden"]) | set(verdict["required"]) | set(verdict["values"])
+                unknown = {name for name in named if not known(name, fields, lists)}
                 if unknown:
                     problems.append(f"the rules answer names fields the form lacks: {', '.join(sorted(unknown))}")
                 shown_cells = set(page.cells)
@@ -295,6 +392,10 @@ def check_form(server: Server, form_id: str) -> tuple[str, list[str]]:
     if status in (201, 422) and web_refused != (status == 422):
         problems.append(f"the browser's untouched create was {'refused' if web_refused else 'stored'}, the API's {{}} "
                         f"{'refused' if status == 422 else 'stored'}")
+
+    # 6. Items.
+    if lists:
+        outcome += check_items(server, form_id, schema, fields, page, multipart, problems)
     return ", ".join(outcome), problems
 
 

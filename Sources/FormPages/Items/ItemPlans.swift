@@ -87,7 +87,7 @@ struct ItemContext: KeyPathContext {
     let removeLabel: String
     /// Where Remove sends the form: back at the list's heading.
     let removeAction: String
-    /// The hidden input of the item's id (a slot: none for a new item).
+    /// The hidden input of the item's id (a slot: empty for a new item).
     let idInput: String
     let groups: [Group]
 
@@ -123,7 +123,7 @@ struct ItemContext: KeyPathContext {
         // The edit view's action is the object's path, which differs per request.
         let action = plans.action.isEmpty ? registry.sentinel(PageSlots.ObjectPath()) : plans.action
         removeAction = "\(action)#\(DOMID.items(listPath))-label"
-        idInput = registry.sentinel(InputSlots.HiddenValues(field: "\(path).\(FormValidator.itemIDName)"))
+        idInput = registry.sentinel(InputSlots.ItemID(field: "\(path).\(FormValidator.itemIDName)"))
         let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, rules: rules)
         groups = ItemPlans.fields(of: list, at: path).map { group in
             let label = PageText.nonEmpty(group.label)

@@ -129,6 +129,16 @@ enum InputSlots {
         }
     }
 
+    /// An item's hidden `_id` input (`members[1]._id`): its stable id, empty for a new item. Sent
+    /// always, it counts the item even when none of its fields holds anything.
+    struct ItemID: Slot {
+        let field: String
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            markup.writeHiddenInput(name: field, value: state.values[field]?.first ?? "", to: &buffer)
+        }
+    }
+
     /// ` value="…"` for the hours or minutes part of a duration.
     struct Duration: Slot {
         let field: String

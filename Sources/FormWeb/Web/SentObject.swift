@@ -60,6 +60,9 @@ struct SentObject {
                 for (member, value) in item {
                     read(value, as: "\(name)[\(index)].\(member)", into: &fields, issues: &issues)
                 }
+                // The item counts even when it sends no value, as a page's new item does.
+                let id = "\(name)[\(index)].\(FormValidator.itemIDName)"
+                if fields[id] == nil { fields[id] = [""] }
             }
             return
         }
