@@ -310,10 +310,18 @@ extension FormSchema {
                 LocalDate($0)
             }
         case .time:
-            checkOrdered(k, field, add, "a time like 14:30", keyword: "now", badBound: .badTime) { LocalTime($0) }
+            // A default may be as ODK tools write it (`22:02:10.562+07:00`); a bound is a time on
+            // the clock: no offset, no milliseconds.
+            checkOrdered(
+                k, field, add, "a time like 14:30", keyword: "now", badBound: .badTime, defaults: LocalTime.init
+            ) {
+                LocalTime($0).flatMap { $0.offset == nil && $0.millisecond == 0 ? $0 : nil }
+            }
         case .datetime:
-            checkOrdered(k, field, add, "a date and time like 2026-11-21T14:30", keyword: "now", badBound: .badDatetime)
-            { LocalDateTime($0) }
+            checkOrdered(
+                k, field, add, "a date and time like 2026-11-21T14:30", keyword: "now", badBound: .badDatetime,
+                defaults: LocalDateTime.init
+            ) { LocalDateTime($0).flatMap { $0.time.offset == nil && $0.time.millisecond == 0 ? $0 : nil } }
         case .duration:
             checkOrdered(k, field, add, "an ISO 8601 duration like PT15M", keyword: nil, badBound: .badDuration) {
                 ISODuration($0)
@@ -377,7 +385,8 @@ extension FormSchema {
 
     private func checkOrdered<T: Comparable>(
         _ k: Constraints, _ field: Field, _ add: (SchemaIssue.Code, String, String?, SourceLocation?) -> Void,
-        _ expected: String, keyword: String?, badBound: SchemaIssue.Code, parse: (String) -> T?
+        _ expected: String, keyword: String?, badBound: SchemaIssue.Code, defaults: ((String) -> T?)? = nil,
+        parse: (String) -> T?
     ) {
         let n = field.name
         var bounds: [T?] = []
@@ -411,7 +420,7 @@ extension FormSchema {
             // Dates and date-times take both clock words (a date's "now" is today, a date-time's
             // "today" is now); a time only "now".
             let isKeyword = keyword != nil && (d == "now" || (d == "today" && field.kind != .time))
-            if !isKeyword && parse(d) == nil {
+            if !isKeyword && (defaults.map { $0(d) != nil } ?? (parse(d) != nil)) == false {
                 let words = keyword.map { " or \($0)" } ?? ""
                 add(
                     .badDefault, "The default of \"\(n)\" must be \(expected)\(words) (got \"\(d)\").", n,

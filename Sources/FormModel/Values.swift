@@ -46,6 +46,11 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     public var hour: Int
     public var minute: Int
     public var second: Int
+    /// Milliseconds, as ODK tools send them (`22:02:10.562`); 0 from a page.
+    public var millisecond: Int = 0
+    /// The offset from UTC in minutes, when the value was sent with one (`+07:00`, `Z`), as ODK
+    /// tools send times and dateTimes: kept as sent. Nil for a wall-clock time, as a page sends.
+    public var offset: Int?
 
     public init?(hour: Int, minute: Int, second: Int = 0) {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
@@ -54,23 +59,73 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         self.second = second
     }
 
+    /// `HH:MM`, `HH:MM:SS`, and ODK's `HH:MM:SS.sss` with an offset (`Z`, `+07:00`, `-0300`).
     public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        var clock = Substring(text)
+        var offset: Int?
+        if clock.hasSuffix("Z") {
+            offset = 0
+            clock = clock.dropLast()
+        } else if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zone = clock[clock.index(after: sign)...].filter { $0 != ":" }
+            guard zone.count == 4, let hours = Digits.int(zone.prefix(2)[...]),
+                let minutes = Digits.int(zone.suffix(2)[...]),
+                hours <= 14, minutes <= 59
+            else { return nil }
+            offset = (clock[sign] == "-" ? -1 : 1) * (hours * 60 + minutes)
+            clock = clock[..<sign]
+        }
+        var millisecond = 0
+        if let dot = clock.firstIndex(of: ".") {
+            let digits = clock[clock.index(after: dot)...]
+            guard (1...9).contains(digits.count), let value = Digits.int(digits) else { return nil }
+            // To milliseconds: `.5` is 500, `.562781` is 562.
+            millisecond =
+                digits.count >= 3 ? value / Self.power(digits.count - 3) : value * Self.power(3 - digits.count)
+            clock = clock[..<dot]
+            guard clock.count == 8 else { return nil }
+        }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
             let h = Digits.int(parts[0]), let m = Digits.int(parts[1])
         else { return nil }
         let s = parts.count == 3 ? Digits.int(parts[2]) : 0
         guard let s else { return nil }
         self.init(hour: h, minute: m, second: s)
+        self.millisecond = millisecond
+        self.offset = offset
     }
 
+    private static func power(_ exponent: Int) -> Int {
+        (0..<exponent).reduce(1) { value, _ in value * 10 }
+    }
+
+    /// As sent: `14:30`, `14:30:15`; with milliseconds and its offset when it has them
+    /// (`22:02:10.562+07:00`).
     public var description: String {
+        guard millisecond != 0 || offset != nil else { return wallClock }
+        var text = Digits.padded(hour, 2) + ":" + Digits.padded(minute, 2) + ":" + Digits.padded(second, 2)
+        if millisecond != 0 { text += "." + Digits.padded(millisecond, 3) }
+        if let offset { text += Self.zone(offset) }
+        return text
+    }
+
+    /// The time on the clock: `14:30`, `14:30:15`, as a page's time input takes it.
+    public var wallClock: String {
         let minutes = Digits.padded(hour, 2) + ":" + Digits.padded(minute, 2)
         return second == 0 ? minutes : minutes + ":" + Digits.padded(second, 2)
     }
 
+    /// `+07:00`, `-03:30`, `Z` for UTC.
+    public static func zone(_ offset: Int) -> String {
+        guard offset != 0 else { return "Z" }
+        let minutes = abs(offset)
+        return (offset < 0 ? "-" : "+") + Digits.padded(minutes / 60, 2) + ":" + Digits.padded(minutes % 60, 2)
+    }
+
+    /// By the clock (offsets aside).
     public static func < (a: LocalTime, b: LocalTime) -> Bool {
-        (a.hour, a.minute, a.second) < (b.hour, b.minute, b.second)
+        (a.hour, a.minute, a.second, a.millisecond) < (b.hour, b.minute, b.second, b.millisecond)
     }
 }
 
@@ -93,6 +148,9 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     public var description: String { "\(date)T\(time)" }
+
+    /// The date and time on the clock (`2026-11-21T14:30`), as a page's `datetime-local` takes it.
+    public var wallClock: String { "\(date)T\(time.wallClock)" }
 
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
         a.date != b.date ? a.date < b.date : a.time < b.time

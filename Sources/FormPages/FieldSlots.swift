@@ -25,6 +25,8 @@ final class FieldSlots: MustacheParent {
         var keptChoices: KeptChoiceControl?
         /// A date asked as a month or a year: its value is shown as one (`2024-05`, `2024`).
         var datePrecision: DatePrecision?
+        /// A time (`time`) or a date and time (`datetime`): its input shows the time on the clock.
+        var clock: FieldKind?
         /// A long value list: its search box, the query shown, its chosen values and matches.
         var longList: (several: Bool, labels: OptionLabels)?
     }
@@ -38,7 +40,10 @@ final class FieldSlots: MustacheParent {
     /// Every slot a field's templates can name, and when the field has it.
     static let kinds: [String: @Sendable (FieldSlots) -> (any Slot)?] = [
         "value": { slots in
-            slots.traits.datePrecision.map { InputSlots.DateValue(field: slots.name, precision: $0) }
+            if let clock = slots.traits.clock {
+                return InputSlots.ClockValue(field: slots.name, withDate: clock == .datetime)
+            }
+            return slots.traits.datePrecision.map { InputSlots.DateValue(field: slots.name, precision: $0) }
                 ?? InputSlots.Value(field: slots.name)
         },
         "text": { InputSlots.Text(field: $0.name) },

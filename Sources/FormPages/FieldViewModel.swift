@@ -251,6 +251,7 @@ final class FieldViewModel: KeyPathContext {
         traits.sendsHiddenValues = disabled
         traits.hasFiles = field.kind == .attachments
         if field.kind == .date { traits.datePrecision = field.presentation.datePrecision }
+        if field.kind == .time || field.kind == .datetime { traits.clock = field.kind }
         if longList {
             traits.longList = (field.takesSeveralValues, OptionLabels(builder.schema.optionGroups(for: field)))
         }

@@ -198,9 +198,14 @@ package final class XFormRuleJudge: RuleJudge {
             case .month: return LocalDate(year: date.year, month: date.month, day: 1)?.description ?? date.description
             case nil: return date.description
             }
+        // A time sent with its offset (as ODK tools send it) keeps it; a page's, the form's zone.
+        case .time(let time) where time.offset != nil:
+            return Self.odk(time)
         case .time(let time):
             return ODKLexical.time(
                 hour: time.hour, minute: time.minute, second: time.second, in: session.timeZone, on: session.now)
+        case .datetime(let local) where local.time.offset != nil:
+            return "\(local.date)T\(Self.odk(local.time))"
         case .datetime(let local):
             let parts = ODKLexical.Local(
                 year: local.date.year, month: local.date.month, day: local.date.day, hour: local.time.hour,
@@ -213,6 +218,13 @@ package final class XFormRuleJudge: RuleJudge {
         // A field's node holds text; a repeat's items are nodes of their own, never one text.
         case .items: return ""
         }
+    }
+
+    /// A time with its offset as ODK writes it: seconds and milliseconds always (`22:02:10.562+07:00`).
+    static func odk(_ time: LocalTime) -> String {
+        var text = "\(time.wallClock.count == 5 ? time.wallClock + ":00" : time.wallClock)."
+        text += String(1000 + time.millisecond).dropFirst()
+        return text + (time.offset.map { LocalTime.zone($0) } ?? "")
     }
 
     /// A value the instance holds, as the field's kind; nil when it reads as none.

@@ -41,6 +41,24 @@ struct ValuesTests {
         #expect(try #require(LocalTime("23:59")) > #require(LocalTime("08:00")))
     }
 
+    @Test("times and dateTimes as ODK tools send them keep their milliseconds and offset")
+    func odkTimes() throws {
+        let time = try #require(LocalTime("22:02:10.562+07:00"))
+        #expect(time.wallClock == "22:02:10" && time.millisecond == 562 && time.offset == 420)
+        #expect(time.description == "22:02:10.562+07:00")
+        #expect(LocalTime("10:30:00Z")?.description == "10:30:00Z")
+        #expect(LocalTime("10:30:00.5-0330")?.description == "10:30:00.500-03:30")
+        for bad in ["10:30+07", "10:30:00.+07:00", "10:30.500", "10:30:00+15:00", "10:30:00+07:60"] {
+            #expect(LocalTime(bad) == nil, "\(bad) should be refused")
+        }
+        let moment = try #require(LocalDateTime("2024-05-15T10:30:00.000+03:00"))
+        #expect(moment.description == "2024-05-15T10:30:00+03:00" && moment.wallClock == "2024-05-15T10:30")
+        #expect(LocalDateTime("2024-05-15T10:30:00.123Z")?.description == "2024-05-15T10:30:00.123Z")
+        // Stored as sent, read back the same.
+        let stored = try JSONEncoder().encode(FieldValue.datetime(moment))
+        #expect(String(decoding: stored, as: UTF8.self) == #""2024-05-15T10:30:00+03:00""#)
+    }
+
     @Test("datetimes join a date and a time with T")
     func datetimes() throws {
         let value = try #require(LocalDateTime("2026-11-21T14:30"))

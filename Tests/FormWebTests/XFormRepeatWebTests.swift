@@ -176,3 +176,49 @@ struct XFormRepeatWebTests {
         }
     }
 }
+
+/// Times and dateTimes as ODK tools send them: seconds, milliseconds and an offset, kept.
+@Suite("XForm times with offsets")
+struct XFormOffsetTests {
+    static let visit = """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml">
+          <h:head><h:title>Visit</h:title>
+            <model>
+              <instance><data id="visit"><place/><seen>2024-05-15T10:30:00.000+03:00</seen><at/></data></instance>
+              <bind nodeset="/data/place" type="string"/>
+              <bind nodeset="/data/seen" type="dateTime"/>
+              <bind nodeset="/data/at" type="time"/>
+            </model>
+          </h:head>
+          <h:body>
+            <input ref="/data/place"><label>Place</label></input>
+            <input ref="/data/seen"><label>Seen</label></input>
+            <input ref="/data/at"><label>At</label></input>
+          </h:body>
+        </h:html>
+        """
+
+    @Test("the JSON API takes them and the instance keeps them; the default is kept; the page shows the clock")
+    func offsets() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try await XFormSubmissionTests.importing(["visit.xml": Self.visit], into: data)
+        let box = IDBox()
+        try await TestApp.run(forms: [], data: data, keepData: true, adminToken: XFormSubmissionTests.token) {
+            client in
+            let created = try await XFormSubmissionTests.send(
+                client, "/api/forms/visit/objects",
+                json: #"{"place":"Clinic","seen":"2024-05-16T08:15:30.250-04:00","at":"22:02:10.562+07:00"}"#)
+            #expect(created.status == .created, "\(created.body)")
+            #expect(created.body.contains(#""seen":"2024-05-16T08:15:30.250-04:00""#), "\(created.body)")
+            #expect(created.body.contains(#""at":"22:02:10.562+07:00""#))
+            box.set(try #require(created.headers[.location]), "")
+            let fresh = try await TestBrowser(client).get("/forms/visit/new")
+            #expect(fresh.body.contains(#"type="datetime-local""#) && fresh.body.contains(#"value="2024-05-15T10:30""#))
+        }
+        let id = String(box.get().0.split(separator: "/").last ?? "")
+        let instance = try #require(try await XFormSubmissionTests.instance(of: id, in: data))
+        #expect(instance.xml.contains("<seen>2024-05-16T08:15:30.250-04:00</seen>"), "\(instance.xml)")
+        #expect(instance.xml.contains("<at>22:02:10.562+07:00</at>"))
+    }
+}

@@ -25,6 +25,21 @@ enum InputSlots {
         }
     }
 
+    /// ` value="…"` of a time or date-and-time input: the time on the clock (`14:30:15`), as the
+    /// input takes it, of a value kept with milliseconds and an offset (`14:30:15.562+07:00`).
+    struct ClockValue: Slot {
+        let field: String
+        let withDate: Bool
+
+        func write(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
+            let value = state.firstValue(field)
+            let clock =
+                withDate
+                ? value.flatMap(LocalDateTime.init).map(\.wallClock) : value.flatMap(LocalTime.init).map(\.wallClock)
+            markup.writeValueAttribute(clock ?? value, to: &buffer)
+        }
+    }
+
     /// A textarea's content.
     struct Text: Slot {
         let field: String
