@@ -15,6 +15,7 @@ struct DisplayTextTests {
     func temporal() {
         #expect(text("due", .date(LocalDate("2026-11-21")!)) == "21 November 2026")
         #expect(text("start", .time(LocalTime("14:30")!)) == "14:30")
+        #expect(text("start", .time(LocalTime("22:02:10.562+07:00")!)) == "22:02:10 (UTC+07:00)")
         #expect(text("reminder", .datetime(LocalDateTime("2026-11-21T14:30")!)) == "21 November 2026 at 14:30")
         #expect(text("estimate", .duration(ISODuration(hours: 1, minutes: 30))) == "1 hour 30 minutes")
         #expect(text("estimate", .duration(ISODuration("P30D")!)) == "30 days")

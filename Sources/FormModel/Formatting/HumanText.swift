@@ -14,7 +14,11 @@ public enum HumanText {
     public static func month(_ date: LocalDate) -> String { "\(months[date.month - 1]) \(date.year)" }
 
     /// "14:30" (seconds only when there are some).
-    public static func time(_ time: LocalTime) -> String { time.description }
+    /// "14:30", "14:30:15"; a time kept with its offset says it: "22:02:10 (UTC+07:00)".
+    public static func time(_ time: LocalTime) -> String {
+        guard let offset = time.offset else { return time.wallClock }
+        return "\(time.wallClock) (UTC\(offset == 0 ? "" : LocalTime.zone(offset)))"
+    }
 
     /// "21 November 2026 at 14:30".
     public static func datetime(_ value: LocalDateTime) -> String { "\(date(value.date)) at \(time(value.time))" }
