@@ -166,6 +166,22 @@ struct ItemAPITests {
                 location, method: .patch, headers: admin,
                 body: ByteBuffer(string: #"{"title": "The Smiths"}"#))
             #expect(try Self.members(kept).map { $0["_id"] as? String } == after.map { $0["_id"] as? String })
+
+            // The CSV: a ZIP of the objects' file and the members' file, linked by ids (ODK Central's shape).
+            let response = try await client.execute(
+                uri: "/api/forms/household/export.csv?header=names", method: .get,
+                headers: [.authorization: "Bearer items-token"])
+            #expect(response.status == .ok && response.headers[.contentType] == "application/zip")
+            #expect(response.headers[.contentDisposition]?.contains("household-objects-csv.zip") == true)
+            let read = try await ZipCheck.read(Array(buffer: response.body))
+            let export = (body: String(decoding: Array(buffer: response.body), as: UTF8.self), ())
+            #expect(read.entries.map(\.name) == ["household.csv", "household-members.csv"])
+            let objectID = try #require(location.split(separator: "/").last.map(String.init))
+            #expect(export.body.contains("id,title,members,version"), "\(export.body.prefix(400))")
+            #expect(export.body.contains("\(objectID),The Smiths,2,"))
+            #expect(export.body.contains("object_id,_id,position,name,age"))
+            #expect(export.body.contains("\(objectID),\(ids[0]),1,Ada,35"))
+            #expect(export.body.contains(",2,Cy,"))
         }
     }
 

@@ -16,6 +16,16 @@ enum ExportDownload: String, Sendable, CaseIterable {
     func response(form: StoredForm, query: ExportQuery, exports: ObjectExports, logger: Logger) -> Response {
         let window = query.window
         let body: ResponseBody
+        // A form with item lists: the CSV is a ZIP of the objects' file and one per list.
+        if self == .csv, let schema = try? form.schema(), !schema.itemLists.isEmpty {
+            body = ResponseBody { writer in
+                try await exports.csvZip(form: form, schema: schema, query: query) { try await writer.write($0) }
+                try await writer.finish(nil)
+            }
+            let headers = AdminFormController.downloadHeaders(
+                type: "application/zip", filename: "\(form.id)-objects-csv.zip")
+            return Response(status: .ok, headers: headers, body: body)
+        }
         switch self {
         case .csv:
             body = ResponseBody { writer in

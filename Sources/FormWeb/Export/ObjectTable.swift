@@ -4,10 +4,12 @@ import Foundation
 
 /// The CSV export's columns for one form: the object's id, one column per field of the form's
 /// newest version (an object of an older version leaves the fields it never had empty; a field
-/// since removed is not exported), then its version, creator, created and updated, and for a form
-/// whose objects live in its OData service, the entity's key there and the link's state.
+/// since removed is not exported), one per item list with its count of items (the items are
+/// files of their own), then its version, creator, created and updated, and for a form whose
+/// objects live in its OData service, the entity's key there and the link's state.
 struct ObjectTable: Sendable {
     let fields: [Field]
+    var lists: [ItemList] = []
     let service: Bool
     /// Account names by id, for the creator column.
     let accounts: [UUID: String]
@@ -19,6 +21,7 @@ struct ObjectTable: Sendable {
     func header(_ kind: ExportQuery.CSVHeader) -> [CSVWriter.Cell] {
         var columns: [(name: String, label: String)] = [("id", "Id")]
         columns += fields.map { ($0.name, $0.displayName) }
+        columns += lists.map { ($0.name, "\($0.label) (count)") }
         columns += [("version", "Version"), ("creator", "Created by"), ("created", "Created"), ("updated", "Updated")]
         if service { columns += [("service_key", "Key in the service"), ("service_state", "Service state")] }
         return columns.map { .text(kind == .names ? $0.name : $0.label) }
@@ -28,6 +31,7 @@ struct ObjectTable: Sendable {
     func row(_ object: StoredObject) -> [CSVWriter.Cell] {
         var cells: [CSVWriter.Cell] = [.text(object.id.uuidString.lowercased())]
         for field in fields { cells.append(object.values[field.name].map(Self.cell) ?? .text("")) }
+        for list in lists { cells.append(object.values[list.name].map(Self.cell) ?? .number("0")) }
         cells.append(.number(String(object.formVersion)))
         cells.append(.text(creator(object)))
         cells.append(.number(object.createdAt.map(Self.timestamp) ?? ""))
@@ -60,8 +64,7 @@ struct ObjectTable: Sendable {
         case .duration(let duration): .number(duration.description)
         case .choices(let values): .text(values.joined(separator: separator))
         case .files(let files): .text(files.map(\.name).joined(separator: separator))
-        // Columns are the form's fields, which hold no items (an item list's file in the export
-        // is still to come); should a cell ever be given items, it counts them.
+        // An item list's column counts its items; they are lines of its own file.
         case .items(let items): .number(String(items.count))
         }
     }

@@ -136,7 +136,7 @@ enum APIPaths {
 
     static let exportCSV = export(
         "csv", "exportCSV",
-        "Every object (or those created or changed in since…until) as CSV: a column per field of the newest version",
+        "Every object (or those created or changed in since…until) as CSV: a column per field of the newest version; for a form with item lists, a ZIP (application/zip) of that file and one per list (`{form}-{list}.csv`: object_id, parent_id for a list within items, _id, position, then the item's fields)",
         type: "text/csv", parameters: ["Since", "Until", "Header"])
     static let exportJSONLines = export(
         "jsonl", "exportJSONLines", "Every object (or since…until) as JSON Lines of the object JSON",

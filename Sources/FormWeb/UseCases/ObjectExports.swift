@@ -173,7 +173,7 @@ struct ObjectExports: Sendable {
     }
 
     /// Calls `body` with each page of the form's objects in change order.
-    private func walk(
+    func walk(
         _ formID: String, _ window: ChangeWindow, _ body: ([ObjectChange]) async throws -> Void
     ) async throws {
         var position: ChangePosition?
