@@ -80,7 +80,9 @@ extension ObjectExports {
     /// `object_id`, `parent_id` (a list within items), `_id`, `position`, then the fields.
     static func itemHeader(_ file: ItemFile, _ kind: ExportQuery.CSVHeader) -> [CSVWriter.Cell] {
         var columns: [(name: String, label: String)] = [("object_id", "Object id")]
-        if file.names.count > 1 { columns.append(("parent_id", "\(file.names.dropLast().joined(separator: " ")) item id")) }
+        if file.names.count > 1 {
+            columns.append(("parent_id", "\(file.names.dropLast().joined(separator: " ")) item id"))
+        }
         columns += [("_id", "Item id"), ("position", "Position")]
         columns += file.list.fields.flatMap { [$0] + ($0.children ?? []) }.map { ($0.name, $0.displayName) }
         return columns.map { .text(kind == .names ? $0.name : $0.label) }
