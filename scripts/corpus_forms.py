@@ -311,7 +311,7 @@ def check_form(session: Session, form_id: str) -> list[str]:
         problems.append(f"controls without a label: {', '.join(unlabelled)}")
     post = session.post_multipart if page.enctype == "multipart/form-data" else session.post_form
     data = list(page.fields)
-    top_level = [f for section in schema["sections"] for group in section["groups"] for f in group["fields"]]
+    top_level = [f for section in schema["sections"] for group in section["groups"] for f in group.get("fields", [])]
     must_fill = [f["name"] for f in top_level if f["required"] and f["editable"] != "false" and "default" not in f and f["kind"] != "switch"]
 
     for attempt in range(4):

@@ -222,3 +222,36 @@ struct XFormOffsetTests {
         #expect(instance.xml.contains("<at>22:02:10.562+07:00</at>"))
     }
 }
+
+/// An OData composition's item list through the JSON API and the page, as a native list's.
+@Suite("OData compositions through the API and the page")
+struct ODataCompositionWebTests {
+    @Test("a travel with its bookings: the create view shows the list, the API takes items and judges them")
+    func travel() async throws {
+        let data = Fixtures.temporaryDataFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FormImportTests/Fixtures/odata/composition-v4.xml")
+        try await XFormSubmissionTests.importing(
+            ["composition-v4.xml": try String(contentsOf: fixture, encoding: .utf8)], into: data)
+        try await TestApp.run(forms: [], data: data, adminToken: XFormSubmissionTests.token) { client in
+            let form = "com-example-travel-travel"
+            let page = try await TestBrowser(client).get("/forms/\(form)/new")
+            #expect(page.status == .ok)
+            #expect(page.body.contains("Bookings of the trip (0)") && page.body.contains("Add booking"))
+            let refused = try await XFormSubmissionTests.send(
+                client, "/api/forms/\(form)/objects",
+                json: #"{"Description":"Trip","_Booking":[{"FlightDate":"2026-12-01","Price":100},{"Price":"a lot"}]}"#)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains(#""field":"_Booking[1].Price""#), "\(refused.body)")
+            let created = try await XFormSubmissionTests.send(
+                client, "/api/forms/\(form)/objects",
+                json:
+                    #"{"Description":"Trip","_Booking":[{"FlightDate":"2026-12-01","Price":100,"_Supplement":[{"SupplementID":"S1"}]}]}"#
+            )
+            #expect(created.status == .created, "\(created.body)")
+            #expect(
+                created.body.contains(#""SupplementID":"S1""#) && created.body.contains(#""FlightDate":"2026-12-01""#))
+        }
+    }
+}

@@ -69,8 +69,39 @@ struct StructuredTypeDecl: Sendable {
     var keys: [String]
     var properties: [PropertyDecl]
     var navigationProperties: [String]
+    /// The navigation properties, where each leads (``NavigationDecl``).
+    var navigations: [NavigationDecl] = []
     var sap: SAPValues
     var line: Int
+}
+
+/// A navigation property as written: V4's target type and containment, V2's association roles.
+struct NavigationDecl: Sendable {
+    var name: String
+    /// V4 `Type`: the target type (qualified), and whether it is a collection.
+    var type: String?
+    var isCollection = false
+    /// V4 `ContainsTarget="true"`: the targets are contained in (composed into) the entity.
+    var containsTarget = false
+    /// V4 `Partner`: the target's navigation back.
+    var partner: String?
+    /// V4 `ReferentialConstraint`s: this type's property that holds the target's `referenced` one.
+    var constraints: [(property: String, referenced: String)] = []
+    /// V2 `Relationship` (qualified), `FromRole` and `ToRole`.
+    var relationship: String?
+    var fromRole: String?
+    var toRole: String?
+    var line: Int
+}
+
+/// A V2 association: its ends by role, and the referential constraint between them.
+struct AssociationDecl: Sendable {
+    var name: String
+    /// Role → the end's entity type (qualified) and multiplicity (`1`, `0..1`, `*`).
+    var ends: [String: (type: String, multiplicity: String)] = [:]
+    /// The principal's role and key properties, the dependent's role and the properties that hold them.
+    var principal: (role: String, properties: [String])?
+    var dependent: (role: String, properties: [String])?
 }
 
 /// An enumeration type and its members in order.
@@ -101,6 +132,8 @@ struct EntitySetDecl: Sendable {
     var schemaNamespace: String
     var sap: SAPValues
     var line: Int
+    /// V4 `NavigationPropertyBinding`s: navigation path → target entity set.
+    var navigationBindings: [String: String] = [:]
 }
 
 /// What one EDMX document declares: its aliases, model elements and annotations.
@@ -118,6 +151,8 @@ struct CSDLDocument: Sendable {
     var enums: [String: EnumTypeDecl] = [:]
     var typeDefinitions: [String: TypeDefinitionDecl] = [:]
     var entitySets: [EntitySetDecl] = []
+    /// V2 associations by qualified name.
+    var associations: [String: AssociationDecl] = [:]
     /// Container name → the names of its children (entity sets, singletons, imports).
     var containers: [String: Set<String>] = [:]
     /// Qualified names of actions, functions and terms: targets the mapping never reads.

@@ -112,6 +112,7 @@ extension CSDLReader {
             case .annotation: readAnnotation(element, target: namespace)
             case .association:
                 _ = extensionAttributes(element)
+                readAssociation(element, namespace: namespace)
             default:
                 break
             }
@@ -138,6 +139,7 @@ extension CSDLReader {
                 let navigation = child.attribute("Name") ?? ""
                 _ = extensionAttributes(child)
                 type.navigationProperties.append(navigation)
+                type.navigations.append(readNavigation(child, name: navigation))
                 readInlineAnnotations(child, target: name + "/" + navigation)
             case .annotation:
                 readAnnotation(child, target: name)
@@ -146,6 +148,61 @@ extension CSDLReader {
             }
         }
         document.types[name] = type
+    }
+
+    /// A navigation property: V4's `Type`, `ContainsTarget`, `Partner` and constraints; V2's roles.
+    mutating func readNavigation(_ element: XMLNode, name: String) -> NavigationDecl {
+        var navigation = NavigationDecl(name: name, line: element.line)
+        if var type = element.attribute("Type") {
+            if type.hasPrefix("Collection("), type.hasSuffix(")") {
+                navigation.isCollection = true
+                type = String(type.dropFirst("Collection(".count).dropLast())
+            }
+            navigation.type = qualifiedType(type, line: element.line)
+        }
+        navigation.containsTarget = isTrue(element.attribute("ContainsTarget"))
+        navigation.partner = element.attribute("Partner")
+        navigation.relationship = element.attribute("Relationship").map { qualifiedType($0, line: element.line) }
+        navigation.fromRole = element.attribute("FromRole")
+        navigation.toRole = element.attribute("ToRole")
+        element.forEachChild { child in
+            guard tag(child) == .referentialConstraint, let property = child.attribute("Property"),
+                let referenced = child.attribute("ReferencedProperty")
+            else { return }
+            navigation.constraints.append((property, referenced))
+        }
+        return navigation
+    }
+
+    /// A V2 association: its ends and its referential constraint.
+    mutating func readAssociation(_ element: XMLNode, namespace: String) {
+        var association = AssociationDecl(name: namespace + "." + (element.attribute("Name") ?? ""))
+        element.forEachChild { child in
+            switch tag(child) {
+            case .end:
+                guard let role = child.attribute("Role"), let type = child.attribute("Type") else { return }
+                association.ends[role] = (qualifiedType(type, line: child.line), child.attribute("Multiplicity") ?? "")
+            case .referentialConstraint:
+                child.forEachChild { side in
+                    let sideTag = tag(side)
+                    guard sideTag == .principal || sideTag == .dependent, let role = side.attribute("Role") else {
+                        return
+                    }
+                    var properties: [String] = []
+                    side.forEachChild { ref in
+                        if tag(ref) == .propertyRef, let name = ref.attribute("Name") { properties.append(name) }
+                    }
+                    if sideTag == .principal {
+                        association.principal = (role, properties)
+                    } else {
+                        association.dependent = (role, properties)
+                    }
+                }
+            default:
+                break
+            }
+        }
+        document.associations[association.name] = association
     }
 
     mutating func readProperty(_ element: XMLNode, typeName: String) -> PropertyDecl {
@@ -243,10 +300,18 @@ extension CSDLReader {
                 let setName = child.attribute("Name") ?? ""
                 children.insert(setName)
                 let extras = extensionAttributes(child)
+                var bindings: [String: String] = [:]
+                child.forEachChild { binding in
+                    guard tag(binding) == .navigationPropertyBinding, let path = binding.attribute("Path"),
+                        let target = binding.attribute("Target")
+                    else { return }
+                    bindings[path] = target
+                }
                 document.entitySets.append(
                     EntitySetDecl(
                         name: setName, entityType: qualifiedType(child.attribute("EntityType") ?? "", line: child.line),
-                        container: name, schemaNamespace: namespace, sap: extras.sap, line: child.line))
+                        container: name, schemaNamespace: namespace, sap: extras.sap, line: child.line,
+                        navigationBindings: bindings))
                 readInlineAnnotations(child, target: name + "/" + setName)
             case .singleton, .functionImport, .actionImport, .associationSet:
                 let childName = child.attribute("Name") ?? ""

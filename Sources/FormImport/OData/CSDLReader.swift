@@ -72,6 +72,8 @@ struct CSDLReader {
         case entityContainer = "EntityContainer", entitySet = "EntitySet", singleton = "Singleton"
         case functionImport = "FunctionImport", actionImport = "ActionImport", action = "Action", function = "Function"
         case parameter = "Parameter", term = "Term", association = "Association", associationSet = "AssociationSet"
+        case referentialConstraint = "ReferentialConstraint", end = "End", principal = "Principal"
+        case dependent = "Dependent", navigationPropertyBinding = "NavigationPropertyBinding"
         // Annotations
         case annotations = "Annotations", annotation = "Annotation", record = "Record", propertyValue = "PropertyValue"
         case collection = "Collection", string = "String", bool = "Bool", int = "Int", decimal = "Decimal", float =

@@ -122,7 +122,9 @@ final class ODataFormMapper {
     /// creates, the groups the annotations lay out, the fields a create requires that they leave
     /// out, units, update restrictions, the key information, a media file, the report, and the
     /// sections.
-    func form(for set: EntitySetDecl, id: String) -> Outcome {
+    /// - Parameter asItems: the set's entities are items of another's form (a composition): its
+    ///   insert restrictions do not keep it from mapping (RAP creates them by association).
+    func form(for set: EntitySetDecl, id: String, asItems: Bool = false) -> Outcome {
         let typeName = set.entityType
         guard let type = metadata.types[typeName], !type.isComplex else {
             return .skipped("Its entity type \(typeName) is not declared in the metadata.")
@@ -130,7 +132,7 @@ final class ODataFormMapper {
         let setTarget = set.container + "/" + set.name
         let requiredOnInsert: Set<String>
         switch insertRestrictions(of: set, target: setTarget) {
-        case .notInsertable(let why): return .skipped(why)
+        case .notInsertable(let why): if !asItems { return .skipped(why) } else { requiredOnInsert = [] }
         case .insertable(let required): requiredOnInsert = required
         }
 

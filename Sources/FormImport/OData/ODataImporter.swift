@@ -96,6 +96,21 @@ enum ODataImporter {
                 skipped.append(ImportSkip(name: set.name, reason: reason, file: metadata.file, line: set.line))
             }
         }
+        // Each form's compositions as item lists, from the forms mapped above (or, for a set
+        // created only through its parent, mapped for it).
+        var mapped: ODataFormMapper.Mapped = [:]
+        for (index, schema) in forms.enumerated() {
+            guard let binding = bindings[schema.id] else { continue }
+            mapped[binding.entitySet] = (forms[index], binding)
+        }
+        for (index, schema) in forms.enumerated() {
+            guard let binding = bindings[schema.id],
+                let set = metadata.entitySets.first(where: { $0.name == binding.entitySet })
+            else { continue }
+            let (withItems, bound) = mapper.withItems(schema, binding: binding, set: set, mapped: mapped)
+            forms[index] = withItems
+            bindings[schema.id] = bound
+        }
         if forms.isEmpty {
             let why =
                 !metadata.declaresModel

@@ -90,8 +90,11 @@ enum Term {
     static let isDigitSequence = Vocabulary.common + ".IsDigitSequence"
     static let text = Vocabulary.common + ".Text"
     static let draftRoot = Vocabulary.common + ".DraftRoot"
+    static let draftNode = Vocabulary.common + ".DraftNode"
+    static let composition = Vocabulary.common + ".Composition"
 
     static let facets = Vocabulary.ui + ".Facets"
+    static let lineItem = Vocabulary.ui + ".LineItem"
     static let headerFacets = Vocabulary.ui + ".HeaderFacets"
     static let fieldGroup = Vocabulary.ui + ".FieldGroup"
     static let identification = Vocabulary.ui + ".Identification"

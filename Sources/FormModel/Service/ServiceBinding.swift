@@ -30,6 +30,9 @@ public struct ServiceBinding: Codable, Sendable, Hashable {
     /// Every structural property the entity type declares (fields or not): a test of the
     /// connection compares them with the served metadata's.
     public var declared: [ServiceProperty]?
+    /// The compositions the form's item lists stand for, by list name: the navigation property
+    /// and the items' own binding (nil in bindings imported before item lists).
+    public var compositions: [String: ServiceComposition]?
 
     public init(
         version: Version, entitySet: String, entityType: String, keys: [ServiceProperty],
@@ -50,6 +53,20 @@ public struct ServiceBinding: Codable, Sendable, Hashable {
     /// The field bound to a property, if any.
     public func field(forProperty name: String) -> String? {
         fields.first { $0.value.name == name }?.key
+    }
+}
+
+/// An item list of a form imported from OData: the composition it stands for (`_Booking`,
+/// `to_Item`) and how an item maps onto the child entity.
+public struct ServiceComposition: Codable, Sendable, Hashable {
+    /// The navigation property from the parent to its items.
+    public var navigation: String
+    /// The child entity set, key, fields and their properties, as a form's binding.
+    public var binding: ServiceBinding
+
+    public init(navigation: String, binding: ServiceBinding) {
+        self.navigation = navigation
+        self.binding = binding
     }
 }
 
