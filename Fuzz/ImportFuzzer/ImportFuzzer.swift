@@ -68,6 +68,7 @@ func importOnce(_ bytes: [UInt8]) {
                 fatalError("An accepted form does not survive its canonical JSON: \(error)")
             }
             if let rules = result.rules[form.id] { judgeOnce(rules, form: form) }
+            if !form.itemLists.isEmpty { validateItems(form) }
         }
     }
 }
@@ -86,6 +87,46 @@ func judgeOnce(_ rules: XFormRules, form: FormSchema) {
     var ones: [String: String] = [:]
     for field in form.allFields { ones[field.name] = "1" }
     _ = judge.judge(ones, host: host, operationLimit: 20_000)
+    // Two items in every list, at every level, each field "1".
+    var counts: [String: Int] = [:]
+    func fill(_ lists: [ItemList], parent: String?) {
+        for list in lists {
+            counts[parent.map { "\($0).\(list.name)" } ?? list.name] = 2
+            for index in 0..<2 {
+                let item = ItemList.itemPath(list.name, index, in: parent)
+                for field in list.fields { ones["\(item).\(field.name)"] = "1" }
+                fill(list.lists, parent: item)
+            }
+        }
+    }
+    fill(form.itemLists, parent: nil)
+    if !counts.isEmpty { _ = judge.judge(ones, counts: counts, host: host, operationLimit: 20_000) }
+}
+
+/// A form with item lists judges a submission of two items in every list (their inputs named
+/// as a page names them, each "1"), and the values it accepts keep their items.
+func validateItems(_ form: FormSchema) {
+    var inputs: [String: [String]] = [:]
+    func fill(_ lists: [ItemList], parent: String?) {
+        for list in lists {
+            for index in 0..<2 {
+                let item = ItemList.itemPath(list.name, index, in: parent)
+                inputs["\(item)._id"] = [""]
+                for field in list.fields { inputs["\(item).\(field.name)"] = ["1"] }
+                fill(list.lists, parent: item)
+            }
+        }
+    }
+    for field in form.allFields { inputs[field.name] = ["1"] }
+    fill(form.itemLists, parent: nil)
+    let sent = Submission(fields: inputs).gatheringItems(of: form.itemLists)
+    let result = FormValidator.validate(form, sent, context: ValidationContext(mode: .create))
+    for list in form.itemLists where result.issues.isEmpty {
+        guard case .items(let items)? = result.values[list.name], items.count == 2 else {
+            fatalError(
+                "An accepted submission of two \(list.name) items kept \(String(describing: result.values[list.name]))")
+        }
+    }
 }
 
 #if FUZZING
