@@ -72,6 +72,27 @@ public struct ItemList: Sendable, Hashable {
         1 + (lists.map(\.depth).max() ?? 0)
     }
 
+    /// A form's rules name an item's field for every item at once: `members[].age` for
+    /// `members[1].age` (``RuleJudge/computedTexts`` and the other sets by field); a form's own
+    /// field keeps its name.
+    public static func ruleKey(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return name }
+        var key = ""
+        var inIndex = false
+        for character in name {
+            if character == "[" {
+                inIndex = true
+                key.append("[")
+            } else if character == "]" {
+                inIndex = false
+                key.append("]")
+            } else if !inIndex {
+                key.append(character)
+            }
+        }
+        return key
+    }
+
     /// An item's input name prefix and issue path: `members[1]`, `members[1].children[0]`.
     public static func itemPath(_ list: String, _ index: Int, in parent: String? = nil) -> String {
         let own = "\(list)[\(index)]"
@@ -99,6 +120,24 @@ extension FormSchema {
             lists = list.lists
         }
         return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+
+    /// The field an item's input name stands for (`members[1].age`, `members[1].doses[0].given`);
+    /// nil for a form's own field's name or a name the form does not have.
+    public func field(atInput name: String) -> Field? {
+        var lists = itemLists
+        var found: ItemList?
+        var rest = Substring(name)
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]"),
+            Int(rest[rest.index(after: open)..<close]) != nil, rest[close...].dropFirst().first == "."
+        {
+            guard let next = lists.first(where: { $0.name == rest[..<open] }) else { return nil }
+            found = next
+            lists = next.lists
+            rest = rest[rest.index(close, offsetBy: 2)...]
+        }
+        guard let found, !rest.contains(".") else { return nil }
+        return found.fields.flatMap { [$0] + ($0.children ?? []) }.first { $0.name == rest }
     }
 
     /// The item list of the form with a name, if any.

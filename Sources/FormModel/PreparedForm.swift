@@ -141,10 +141,23 @@ public struct PreparedForm: Sendable {
 
     /// The values the rules computed, as the form's inputs hold them: every computed field, with
     /// no value when the rules gave it none. What the page shows and what the rules route sends.
+    /// An item's computed fields are under their input names (`members[1].number`).
     public func computedInputs(of verdict: RuleVerdict) -> [String: [String]] {
         let computed = InputStrings.of(verdict.result.values)
         var inputs: [String: [String]] = [:]
         for name in computedFields { inputs[name] = computed[name] ?? [] }
+        func items(_ lists: [ItemList], in values: [String: FieldValue], parent: String?) {
+            for list in lists {
+                guard case .items(let listed)? = values[list.name] else { continue }
+                let readOnly = list.fields.filter { mode.isReadOnly($0) && !$0.presentation.displayOnly }
+                for (index, item) in listed.enumerated() {
+                    let path = ItemList.itemPath(list.name, index, in: parent)
+                    for field in readOnly { inputs["\(path).\(field.name)"] = computed["\(path).\(field.name)"] ?? [] }
+                    items(list.lists, in: item.values, parent: path)
+                }
+            }
+        }
+        if !schema.itemLists.isEmpty { items(schema.itemLists, in: verdict.result.values, parent: nil) }
         return inputs
     }
 

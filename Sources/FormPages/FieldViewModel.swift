@@ -171,7 +171,7 @@ final class FieldViewModel: KeyPathContext {
         let registry = builder.registry
         let name = PageText(field.name)
         let id = PageText(DOMID.field(field.name))
-        let computed = builder.computedTexts[field.name]
+        let computed = builder.computedTexts[ItemList.ruleKey(field.name)]
         let hint = builder.text(computed?.hint, field: field.name) ?? PageText.nonEmpty(field.hint)
         let visibleLabel = PageText.nonEmpty(field.label)
         let readonly = builder.mode.isReadOnly(field)
@@ -209,7 +209,7 @@ final class FieldViewModel: KeyPathContext {
         labelHidden = visibleLabel == nil
         self.srSuffix = srSuffix
         // A question required depending on the answers is marked for the answers given (a slot).
-        let conditional = builder.conditionallyRequired.contains(field.name)
+        let conditional = builder.conditionallyRequired.contains(ItemList.ruleKey(field.name))
         required = marker == .required && !conditional
         optional = marker == .optional && !conditional
         requiredNow =
@@ -326,7 +326,9 @@ extension FieldViewModel.Builder {
     /// none for any other, so that answers are not written into addresses (and proxies' logs)
     /// that do not need them.
     func listFilterAttribute(for field: Field) -> [FieldViewModel.Attribute] {
-        if choicesByAnswers.contains(field.name) { return [FieldViewModel.Attribute(n: "data-filtered-by", v: "*")] }
+        if choicesByAnswers.contains(ItemList.ruleKey(field.name)) {
+            return [FieldViewModel.Attribute(n: "data-filtered-by", v: "*")]
+        }
         guard let names = schema.listFilters[field.name], !names.isEmpty else { return [] }
         return [FieldViewModel.Attribute(n: "data-filtered-by", v: PageText(names.sorted().joined(separator: " ")))]
     }

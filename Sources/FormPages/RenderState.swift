@@ -181,7 +181,7 @@ package struct RenderState: Sendable {
         required = verdict.required
         unoffered = [:]
         for (name, offered) in verdict.offered {
-            guard let field = form.schema.field(named: name) else { continue }
+            guard let field = form.schema.field(named: name) ?? form.schema.field(atInput: name) else { continue }
             let left = Set(form.schema.options(for: field).map(\.value)).subtracting(offered)
             if !left.isEmpty { unoffered[name] = left }
         }

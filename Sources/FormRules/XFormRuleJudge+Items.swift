@@ -82,18 +82,7 @@ extension XFormRuleJudge {
     /// The field an input name stands for: a field of the form (`age`), or of an item
     /// (`members[1].age`, `members[1].doses[0].given`).
     func field(atInput name: String) -> Field? {
-        if let field = field(named: name) { return field }
-        var lists = itemLists
-        var found: ItemList?
-        var rest = Substring(name)
-        while let (list, _, after) = Self.itemStep(rest) {
-            guard let next = lists.first(where: { $0.name == list }) else { return nil }
-            found = next
-            lists = next.lists
-            rest = after
-        }
-        guard let found, !rest.contains(".") else { return nil }
-        return found.fields.flatMap { [$0] + ($0.children ?? []) }.first { $0.name == rest }
+        field(named: name) ?? schema.field(atInput: name)
     }
 
     /// `members[1].age` as (`members`, 1, `age`); nil when the name starts with no item.

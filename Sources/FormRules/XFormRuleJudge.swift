@@ -17,6 +17,7 @@ package final class XFormRuleJudge: RuleJudge {
     let order: [String: Int]
     /// The form's item lists (its repeats).
     let itemLists: [ItemList]
+    let schema: FormSchema
     /// Fields whose node has a `timestamp start` preload: the create view seals when it was shown.
     package let recordsStart: Bool
     package var judgesAnswersAlone: Bool { judge.judgesAnswersAlone }
@@ -41,6 +42,7 @@ package final class XFormRuleJudge: RuleJudge {
         }
         self.order = order
         itemLists = schema.itemLists
+        self.schema = schema
         recordsStart = rules.nodes.contains { $0.preload?.preload == "timestamp" && $0.preload?.params == "start" }
         var labels: [String: [String: String]] = [:]
         var geoTypes: [String: String] = [:]
@@ -59,11 +61,14 @@ package final class XFormRuleJudge: RuleJudge {
         }
         optionLabels = labels
         var texts: [String: ComputedText] = [:]
-        // An item's labels show their outputs, marks and choices as written: the page's item
-        // cells are named by input (`members[1].age`), which these by field do not reach.
-        let formNodes = rules.nodes.filter { rules.repeats(around: $0).isEmpty }
+        // An item's field by its rule key (`members[].age`, ``ItemList/ruleKey(_:)``).
+        func key(_ node: XFormNode) -> String? {
+            guard let field = node.field else { return nil }
+            return rules.repeats(around: node).compactMap { $0.repeat?.list }.map { "\($0)[]." }.joined() + field
+        }
+        let formNodes = rules.nodes
         for node in formNodes {
-            guard let name = node.field, node.leftOut == nil else { continue }
+            guard let name = key(node), node.leftOut == nil else { continue }
             var index = 0
             func parts(_ text: XFormText?) -> [ComputedText.Part]? {
                 guard let segments = text?.segments(in: rules.translations),
@@ -88,12 +93,12 @@ package final class XFormRuleJudge: RuleJudge {
         computedTexts = texts
         conditionallyRequired = Set(
             formNodes.compactMap { node in
-                guard let field = node.field, let required = node.bind?.required, required.compiled != nil,
+                guard let field = key(node), let required = node.bind?.required, required.compiled != nil,
                     !XFormBind.isTrue(required)
                 else { return nil }
                 return field
             })
-        choicesByAnswers = Set(formNodes.compactMap { $0.itemset == nil ? nil : $0.field })
+        choicesByAnswers = Set(formNodes.compactMap { $0.itemset == nil ? nil : key($0) })
         self.geoTypes = geoTypes
     }
 

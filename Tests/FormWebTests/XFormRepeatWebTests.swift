@@ -43,8 +43,9 @@ struct XFormRepeatWebTests {
             <group ref="/data/members"><label>Household members</label>
               <repeat nodeset="/data/members">
                 <group ref="/data/members"><label>Member</label>
-                  <input ref="/data/members/mname"><label>Name</label></input>
+                  <input ref="/data/members/mname"><label>Name</label><hint>Person <output value="position(..)"/> of <output value="count(/data/members)"/></hint></input>
                   <input ref="/data/members/age"><label>Age</label></input>
+                  <input ref="/data/members/number"><label>Number</label></input>
                   <select1 ref="/data/members/pregnant"><label>Pregnant?</label>
                     <item><label>Yes</label><value>yes</value></item>
                     <item><label>No</label><value>no</value></item>
@@ -101,6 +102,14 @@ struct XFormRepeatWebTests {
                 return updated.body[start.lowerBound...].prefix { $0 != ">" }
             }
             #expect(try cell("members[1].pregnant").contains(" hidden"))
+            // An item's hint shows its outputs, evaluated for that item.
+            #expect(
+                updated.body.contains(
+                    #"Person <span data-output="members[1].mname.0">2</span> of <span data-output="members[1].mname.1">2</span>"#
+                ))
+            // An item's computed value, shown in its read-only cell.
+            #expect(updated.body.contains(#"name="members[1].number""#))
+            #expect(updated.body.firstMatch(of: /name="members\[1\]\.number"[^>]*value="2"/) != nil)
             #expect(try !cell("members[0].pregnant").contains(" hidden"))
             // The script's question gets the same answer, items by input name.
             let asked = try await browser.post(
