@@ -67,6 +67,13 @@ public struct ItemList: Sendable, Hashable {
         startCount ?? minCount
     }
 
+    /// Whether a new item, or one of a list within, starts with the clock's reading (a `today`
+    /// or `now` default).
+    public var startsWithClock: Bool {
+        fields.contains { field in ([field] + (field.children ?? [])).contains(where: \.defaultsToClock) }
+            || lists.contains(where: \.startsWithClock)
+    }
+
     /// How many levels of item lists this one holds, itself included.
     public var depth: Int {
         1 + (lists.map(\.depth).max() ?? 0)

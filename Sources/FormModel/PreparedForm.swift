@@ -69,7 +69,7 @@ public struct PreparedForm: Sendable {
         // An item's field read from the clock counts too: a new form's first items show it.
         self.startsWithClock =
             initialRules.contains(where: \.defaultsToClock)
-            || schema.itemLists.contains { Self.readsClock($0) }
+            || schema.itemLists.contains(where: \.startsWithClock)
         // A form's rules start alike when their verdict is of the answers alone (their
         // first-load values are among the expressions that decides) and no start is recorded.
         self.startsAlike = rules.map { $0.judgesAnswersAlone && !$0.recordsStart && !startsWithTime } ?? true
@@ -85,12 +85,6 @@ public struct PreparedForm: Sendable {
     }
 
     public var formID: String { schema.id }
-
-    /// Whether a field of an item of `list`, or of a list within, starts with the clock's reading.
-    private static func readsClock(_ list: ItemList) -> Bool {
-        list.fields.contains { field in ([field] + (field.children ?? [])).contains(where: \.defaultsToClock) }
-            || list.lists.contains(where: readsClock)
-    }
 
     /// What the form's rules make of values typed so far (as the page's inputs name them),
     /// nothing stored: which questions apply, which must be answered, the computed values. Nil

@@ -62,14 +62,22 @@ struct XFormRepeatWebTests {
         </h:html>
         """
 
+    /// A server over a new data folder holding the imported `sources`, the admin token set; the
+    /// folder is kept for the stored instances to be read once the server is done (and removed by
+    /// the caller).
+    static func serving(
+        _ sources: [String: String], _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws -> URL {
+        let data = Fixtures.temporaryDataFolder()
+        try await XFormSubmissionTests.importing(sources, into: data)
+        try await TestApp.run(forms: [], data: data, keepData: true, adminToken: XFormSubmissionTests.token, test)
+        return data
+    }
+
     @Test("the page: items start as the instance holds them, are judged per item, and are stored in the instance")
     func page() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try await XFormSubmissionTests.importing(["roster.xml": Self.roster], into: data)
         let box = IDBox()
-        try await TestApp.run(forms: [], data: data, keepData: true, adminToken: XFormSubmissionTests.token) {
-            client in
+        let data = try await Self.serving(["roster.xml": Self.roster]) { client in
             let browser = TestBrowser(client)
             let fresh = try await browser.get("/forms/roster/new")
             #expect(fresh.status == .ok)
@@ -138,6 +146,7 @@ struct XFormRepeatWebTests {
             #expect(created.status == .seeOther, "\(created.body)")
             box.set(try #require(created.location), "")
         }
+        defer { try? FileManager.default.removeItem(at: data) }
         let location = box.get().0
         let id = String(location.split(separator: "/").last ?? "")
         let instance = try #require(try await XFormSubmissionTests.instance(of: id, in: data))
@@ -151,10 +160,7 @@ struct XFormRepeatWebTests {
 
     @Test("the API: lists of objects in, judged per item; the answer lists the items with their ids")
     func api() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try await XFormSubmissionTests.importing(["roster.xml": Self.roster], into: data)
-        try await TestApp.run(forms: [], data: data, adminToken: XFormSubmissionTests.token) { client in
+        let data = try await Self.serving(["roster.xml": Self.roster]) { client in
             let path = "/api/forms/roster/objects"
             let refused = try await XFormSubmissionTests.send(
                 client, path, json: #"{"village":"K","members":[{"mname":"Ada","age":34},{"age":200}]}"#)
@@ -183,6 +189,7 @@ struct XFormRepeatWebTests {
             #expect(members.allSatisfy { ($0["_id"] as? String).flatMap(UUID.init(uuidString:)) != nil })
             #expect((values?["visit"] as? [[String: Any]])?.count == 1)
         }
+        try? FileManager.default.removeItem(at: data)
     }
 }
 
@@ -209,12 +216,8 @@ struct XFormOffsetTests {
 
     @Test("the JSON API takes them and the instance keeps them; the default is kept; the page shows the clock")
     func offsets() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
-        try await XFormSubmissionTests.importing(["visit.xml": Self.visit], into: data)
         let box = IDBox()
-        try await TestApp.run(forms: [], data: data, keepData: true, adminToken: XFormSubmissionTests.token) {
-            client in
+        let data = try await XFormRepeatWebTests.serving(["visit.xml": Self.visit]) { client in
             let created = try await XFormSubmissionTests.send(
                 client, "/api/forms/visit/objects",
                 json: #"{"place":"Clinic","seen":"2024-05-16T08:15:30.250-04:00","at":"22:02:10.562+07:00"}"#)
@@ -225,6 +228,7 @@ struct XFormOffsetTests {
             let fresh = try await TestBrowser(client).get("/forms/visit/new")
             #expect(fresh.body.contains(#"type="datetime-local""#) && fresh.body.contains(#"value="2024-05-15T10:30""#))
         }
+        defer { try? FileManager.default.removeItem(at: data) }
         let id = String(box.get().0.split(separator: "/").last ?? "")
         let instance = try #require(try await XFormSubmissionTests.instance(of: id, in: data))
         #expect(instance.xml.contains("<seen>2024-05-16T08:15:30.250-04:00</seen>"), "\(instance.xml)")
@@ -237,13 +241,10 @@ struct XFormOffsetTests {
 struct ODataCompositionWebTests {
     @Test("a travel with its bookings: the create view shows the list, the API takes items and judges them")
     func travel() async throws {
-        let data = Fixtures.temporaryDataFolder()
-        defer { try? FileManager.default.removeItem(at: data) }
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FormImportTests/Fixtures/odata/composition-v4.xml")
-        try await XFormSubmissionTests.importing(
-            ["composition-v4.xml": try String(contentsOf: fixture, encoding: .utf8)], into: data)
-        try await TestApp.run(forms: [], data: data, adminToken: XFormSubmissionTests.token) { client in
+        let source = try String(contentsOf: fixture, encoding: .utf8)
+        let data = try await XFormRepeatWebTests.serving(["composition-v4.xml": source]) { client in
             let form = "com-example-travel-travel"
             let page = try await TestBrowser(client).get("/forms/\(form)/new")
             #expect(page.status == .ok)
@@ -262,5 +263,6 @@ struct ODataCompositionWebTests {
             #expect(
                 created.body.contains(#""SupplementID":"S1""#) && created.body.contains(#""FlightDate":"2026-12-01""#))
         }
+        try? FileManager.default.removeItem(at: data)
     }
 }

@@ -12,7 +12,9 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, gone, import_form, signed_in, type_into, value
+from conftest import describe_violations, failing_violations, gone, import_form, type_into, value
+# The same two browsers, one each way, and the fixture that picks one (test_items.py).
+from test_items import admin, admin_js, admin_nojs  # noqa: F401
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "roster.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -20,27 +22,8 @@ SIZE_IDS = ["compact", "regular"]
 
 
 @pytest.fixture(scope="module")
-def admin_js():
-    b = signed_in(js=True)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def admin_nojs():
-    b = signed_in(js=False)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
 def form_id(admin_js):
     return import_form(admin_js, FIXTURE)["id"]
-
-
-@pytest.fixture(params=["admin_js", "admin_nojs"], ids=["js", "nojs"])
-def admin(request, form_id):
-    return request.getfixturevalue(request.param)
 
 
 def heading(b, path):

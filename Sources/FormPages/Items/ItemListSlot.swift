@@ -57,25 +57,32 @@ struct ItemListSlot: Slot {
     }
 
     /// The new item's `<template>`: its plan at ``templateIndex`` with the values a new item starts
-    /// with (its defaults, `today` and `now` read now), and what the script numbers it by.
+    /// with (its defaults, `today` and `now` read now), and what the script numbers it by. Nothing
+    /// of a request but the clock shows in it: made once per list path when no default reads it.
     private func writeTemplate(_ state: RenderState, _ markup: SlotMarkup, to buffer: inout PageBuffer) {
         let itemPath = ItemList.itemPath(list.name, Self.templateIndex, in: parent)
-        var fresh = state
-        fresh.errors = []
-        let start = Submission.newItem(of: list, clock: ClockReading(now: Date(), timeZone: plans.timeZone))
-        for (name, values) in start.pageInputs { fresh.values["\(itemPath).\(name)"] = values }
-        fresh.itemCounts.merge(start.itemCounts(of: list.lists, parent: itemPath)) { _, new in new }
-        markup.itemTemplate.write(to: &buffer) { part, buffer in
-            switch part {
-            case .label: HTML.writeEscaped(list.label, to: &buffer)
-            case .text: HTML.writeEscaped(list.object, to: &buffer)
-            case .name: HTML.writeEscaped(list.noun, to: &buffer)
-            case .count: buffer.writeString(String(min(list.maxCount, ItemList.maxItems)))
-            case .items:
-                plans.plan(for: list, at: itemPath, number: Self.templateIndex + 1).write(fresh, to: &buffer)
-            default: break
+        // An edit view's buttons go to the object's own path.
+        let bytes = plans.template(at: path, keeps: !list.startsWithClock && !plans.action.isEmpty) {
+            var fresh = RenderState(values: [:], csrfToken: "")
+            fresh.objectPath = state.objectPath
+            let start = Submission.newItem(of: list, clock: ClockReading(now: Date(), timeZone: plans.timeZone))
+            for (name, values) in start.pageInputs { fresh.values["\(itemPath).\(name)"] = values }
+            fresh.itemCounts = start.itemCounts(of: list.lists, parent: itemPath)
+            var made = PageBuffer(capacity: 4096)
+            markup.itemTemplate.write(to: &made) { part, buffer in
+                switch part {
+                case .label: HTML.writeEscaped(list.label, to: &buffer)
+                case .text: HTML.writeEscaped(list.object, to: &buffer)
+                case .name: HTML.writeEscaped(list.noun, to: &buffer)
+                case .count: buffer.writeString(String(min(list.maxCount, ItemList.maxItems)))
+                case .items:
+                    plans.plan(for: list, at: itemPath, number: Self.templateIndex + 1).write(fresh, to: &buffer)
+                default: break
+                }
             }
+            return made.bytes
         }
+        buffer.writeBytes(bytes)
     }
 
     static func == (a: ItemListSlot, b: ItemListSlot) -> Bool {

@@ -18,6 +18,9 @@ final class ItemPlans: Sendable {
     /// Where the form is sent: the Add button goes there with the new item's place as fragment.
     let action: String
     private let plans = Mutex<[String: RenderPlan]>([:])
+    /// The new-item templates' markup by list path (`ItemListSlot`), for lists whose new items
+    /// read no clock: the same for every request.
+    private let templates = Mutex<[String: [UInt8]]>([:])
     /// At most this many item paths keep their plans: nested lists make paths many
     /// (`members[499].doses[499]`), and a browser chooses which it sends. A path beyond is
     /// rendered for its request and not kept.
@@ -55,6 +58,15 @@ final class ItemPlans: Sendable {
             if plans.count < Self.capacity { plans[path] = plan }
         }
         return plan
+    }
+
+    /// The template markup of the list at `path`: kept, else made by `make` and kept when `keeps`
+    /// (within ``capacity`` paths).
+    func template(at path: String, keeps: Bool, _ make: () -> [UInt8]) -> [UInt8] {
+        if keeps, let known = templates.withLock({ $0[path] }) { return known }
+        let made = make()
+        if keeps { templates.withLock { if $0.count < Self.capacity { $0[path] = made } } }
+        return made
     }
 
     /// The fields of an item at `path`, named as its inputs are (`members[1].age`).
