@@ -120,7 +120,7 @@ extension FormSchema {
         var lists = itemLists
         var names: [String] = []
         for step in path.split(separator: ".") {
-            guard let (name, index, _) = Submission.itemInput(step + ".x"),
+            guard let (name, index) = Submission.itemStep(step),
                 let list = lists.first(where: { $0.name == name })
             else { break }
             names.append("\(list.object) \(index + 1)")

@@ -23,7 +23,8 @@ package final class XFormRuleJudge: RuleJudge {
     package var judgesAnswersAlone: Bool { judge.judgesAnswersAlone }
     /// Option label by value, by select node path: `jr:choice-name`'s answers.
     let optionLabels: [String: [String: String]]
-    /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`).
+    /// Fields whose answers are geo text, by their type (`geopoint`, `geotrace`, `geoshape`), by
+    /// rule key (an item's: `members[].home`).
     let geoTypes: [String: String]
     package let computedTexts: [String: ComputedText]
     package let conditionallyRequired: Set<String>
@@ -47,11 +48,11 @@ package final class XFormRuleJudge: RuleJudge {
         var labels: [String: [String: String]] = [:]
         var geoTypes: [String: String] = [:]
         for node in rules.nodes {
-            guard let name = node.field, let field = rules.field(of: node, in: schema) else { continue }
-            // An item's geo answers are checked as text (its names are its own).
-            let inItem = !rules.repeats(around: node).isEmpty
-            if !inItem, let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) {
-                geoTypes[name] = type
+            guard node.field != nil, let field = rules.field(of: node, in: schema) else { continue }
+            // By rule key: an item's for every item (`members[].home`, ``ItemList/ruleKey(_:)``).
+            let key = rules.repeats(around: node).compactMap { $0.repeat?.list }.map { "\($0)[]." }.joined()
+            if let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) {
+                geoTypes[key + field.name] = type
             }
             if field.kind.hasOptions {
                 var byValue: [String: String] = [:]
@@ -115,10 +116,13 @@ package final class XFormRuleJudge: RuleJudge {
             of: itemLists, in: checked.values, parent: nil, session: session, into: &submitted, counts: &counts)
         // A geo answer that is not one is a type error, and empty for the rules.
         var typeIssues: [FieldIssue] = []
-        for (name, type) in geoTypes.sorted(by: { $0.key < $1.key }) {
+        let geoAnswers =
+            geoTypes.isEmpty
+            ? [] : submitted.keys.sorted().compactMap { name in geoTypes[ItemList.ruleKey(name)].map { (name, $0) } }
+        for (name, type) in geoAnswers {
             guard let text = submitted[name], !text.isEmpty, !XFormGeo.isValid(text, type: type) else { continue }
             submitted[name] = ""
-            let label = field(named: name).map(FieldWording.init)?.noun ?? name
+            let label = field(atInput: name).map(FieldWording.init)?.noun ?? name
             typeIssues.append(
                 FieldIssue(field: name, code: .type, message: "Enter \(label) as \(XFormGeo.example(type: type))"))
         }

@@ -20,8 +20,8 @@ struct XFormRepeatWebTests {
             <model>
               <instance><data id="roster">
                 <village/><visits/>
-                <members jr:template=""><mname/><age/><pregnant/><number/></members>
-                <members><mname/><age/><pregnant/><number/></members>
+                <members jr:template=""><mname/><age/><pregnant/><number/><home/></members>
+                <members><mname/><age/><pregnant/><number/><home/></members>
                 <visit jr:template=""><on/></visit>
                 <total/>
                 <meta><instanceID/></meta>
@@ -32,6 +32,7 @@ struct XFormRepeatWebTests {
               <bind nodeset="/data/members/age" type="int" constraint=". &lt; 120"/>
               <bind nodeset="/data/members/pregnant" type="string" relevant="/data/members/age &gt;= 12"/>
               <bind nodeset="/data/members/number" type="int" calculate="position(..)"/>
+              <bind nodeset="/data/members/home" type="geopoint"/>
               <bind nodeset="/data/visit/on" type="date" required="true()"/>
               <bind nodeset="/data/total" type="int" calculate="sum(/data/members/age)"/>
               <bind nodeset="/data/meta/instanceID" type="string" readonly="true()" jr:preload="uid"/>
@@ -46,6 +47,7 @@ struct XFormRepeatWebTests {
                   <input ref="/data/members/mname"><label>Name</label><hint>Person <output value="position(..)"/> of <output value="count(/data/members)"/></hint></input>
                   <input ref="/data/members/age"><label>Age</label></input>
                   <input ref="/data/members/number"><label>Number</label></input>
+                  <input ref="/data/members/home"><label>Home</label></input>
                   <select1 ref="/data/members/pregnant"><label>Pregnant?</label>
                     <item><label>Yes</label><value>yes</value></item>
                     <item><label>No</label><value>no</value></item>
@@ -152,7 +154,7 @@ struct XFormRepeatWebTests {
         let instance = try #require(try await XFormSubmissionTests.instance(of: id, in: data))
         #expect(
             instance.xml.contains(
-                "<members><mname>Ada</mname><age>34</age><pregnant>no</pregnant><number>1</number></members><members><mname>Bo</mname><age>3</age><number>2</number></members>"
+                "<members><mname>Ada</mname><age>34</age><pregnant>no</pregnant><number>1</number><home/></members><members><mname>Bo</mname><age>3</age><number>2</number><home/></members>"
             ), "\(instance.xml)")
         #expect(instance.xml.contains("<visit><on>2026-11-01</on></visit><visit><on>2026-11-08</on></visit>"))
         #expect(instance.xml.contains("<total>37</total>") && !instance.xml.contains("template"))
@@ -169,6 +171,11 @@ struct XFormRepeatWebTests {
                 refused.body.contains(#"{"code":"required","field":"members[1].mname","message":"Name each member"}"#),
                 "\(refused.body)")
             #expect(refused.body.contains(#""code":"constraint","field":"members[1].age""#))
+            // An item's geopoint is judged as ODK writes one.
+            let nowhere = try await XFormSubmissionTests.send(
+                client, path, json: #"{"village":"K","members":[{"mname":"Ada","home":"somewhere"}]}"#)
+            #expect(nowhere.status == .unprocessableContent)
+            #expect(nowhere.body.contains(#""code":"type","field":"members[0].home""#), "\(nowhere.body)")
             let visits = try await XFormSubmissionTests.send(
                 client, path, json: #"{"village":"K","visits":1,"members":[]}"#)
             #expect(

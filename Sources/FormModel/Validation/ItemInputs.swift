@@ -81,7 +81,7 @@ extension UInt8 {
 
 extension Submission {
     /// Every input by the name a page gives it: the fields as they are, each item's under
-    /// `LIST[INDEX].NAME` (numbered in order) with its lists within; files apart (``pageFiles``).
+    /// `LIST[INDEX].NAME` (numbered in order) with its lists within; files apart.
     public var pageInputs: [String: [String]] {
         var inputs = fields
         for (list, items) in self.items {
@@ -90,17 +90,6 @@ extension Submission {
             }
         }
         return inputs
-    }
-
-    /// Every file by the name a page gives its field, items' under `LIST[INDEX].NAME`.
-    public var pageFiles: [String: [SubmittedFile]] {
-        var files = self.files
-        for (list, items) in self.items {
-            for (index, item) in items.enumerated() {
-                for (name, sent) in item.pageFiles { files["\(list)[\(index)].\(name)"] = sent }
-            }
-        }
-        return files
     }
 
     /// How many items each of `lists` holds, by the list's path (`members`,
@@ -159,7 +148,7 @@ extension Submission {
             items[name, default: []].append(Self.newItem(of: list, clock: clock))
             return true
         }
-        guard let (outer, index, _) = Self.itemStep(step), let list = lists.first(where: { $0.name == outer }),
+        guard let (outer, index) = Self.itemStep(step), let list = lists.first(where: { $0.name == outer }),
             index < (items[outer]?.count ?? 0)
         else { return false }
         return items[outer]![index].addItem(named: name, through: steps.dropFirst(), lists: list.lists, clock: clock)
@@ -169,7 +158,7 @@ extension Submission {
     /// or people do not remove items from its list (``ItemList/addRemove``).
     public mutating func removeItem(at path: String, lists: [ItemList]) -> Bool {
         let steps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard let first = steps.first, let (name, index, _) = Self.itemStep(first), index < (items[name]?.count ?? 0),
+        guard let first = steps.first, let (name, index) = Self.itemStep(first), index < (items[name]?.count ?? 0),
             let list = lists.first(where: { $0.name == name })
         else { return false }
         if steps.count == 1 {
@@ -180,8 +169,12 @@ extension Submission {
         return items[name]![index].removeItem(at: steps.dropFirst().joined(separator: "."), lists: list.lists)
     }
 
-    /// `members[2]` as (`members`, 2).
-    private static func itemStep(_ step: String) -> (String, Int, String)? {
-        itemInput(step + ".x")
+    /// `members[2]` as (`members`, 2); nil for any other step (an index of one to six digits).
+    static func itemStep(_ step: some StringProtocol) -> (list: String, index: Int)? {
+        guard step.hasSuffix("]"), let open = step.firstIndex(of: "["), open != step.startIndex else { return nil }
+        let digits = step[step.index(after: open)..<step.index(before: step.endIndex)]
+        guard (1...6).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let index = Int(digits)
+        else { return nil }
+        return (String(step[..<open]), index)
     }
 }
