@@ -140,8 +140,8 @@ struct XFormControlTests {
             result.warnings(.renamedField) == [
                 "The question /visit/spouse/name is the field spouse_name (name is the field of an earlier question)."
             ])
-        #expect(XFormMapper.validName("sel-1.x") == "sel_1_x")
-        #expect(XFormMapper.validName("été") == "_t_")
+        #expect(ImportNames.valid("sel-1.x") == "sel_1_x")
+        #expect(ImportNames.valid("été") == "_t_")
     }
 
     @Test("groups are flattened in document order, Outer – Inner; an unlabelled group makes none")

@@ -39,19 +39,14 @@ extension ODataFormMapper {
             let (itemSchema, itemBinding) = withItems(
                 child.schema, binding: child.binding, set: composition.childSet, mapped: mapped, depth: depth + 1,
                 visiting: above)
-            let name = uniqueName(XFormMapper.validName(composition.navigation), taken: taken)
+            let name = ImportNames.unique(ImportNames.valid(composition.navigation), taken: taken)
             taken.insert(name)
             guard var list = itemList(name: name, from: itemSchema, binding: itemBinding, composition: composition)
             else { continue }
             // The child's option lists join the form's, renamed where an id is taken.
             var renamed: [String: String] = [:]
             for optionList in itemSchema.lists {
-                var id = optionList.id
-                var n = 2
-                while schema.lists.contains(where: { $0.id == id }) {
-                    id = "\(optionList.id)_\(n)"
-                    n += 1
-                }
+                let id = ImportNames.unique(optionList.id, taken: Set(schema.lists.map(\.id)))
                 renamed[optionList.id] = id
                 var copy = optionList
                 copy.id = id

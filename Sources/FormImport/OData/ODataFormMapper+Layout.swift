@@ -68,14 +68,9 @@ extension ODataFormMapper {
         var taken = Set(result)
         for (i, property) in properties.enumerated()
         where !property.name.isPlainASCIIName || property.name == "_csrf" {
-            var cleaned = String(
-                String.UnicodeScalarView(
-                    property.name.unicodeScalars.map {
-                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? $0 : "_"
-                    }))
-            if cleaned.first.map({ !$0.isLetter && $0 != "_" }) ?? true { cleaned = "_" + cleaned }
+            var cleaned = ImportNames.valid(property.name)
             if cleaned == "_csrf" { cleaned = "csrf_" }
-            let name = uniqueName(cleaned, taken: taken)
+            let name = ImportNames.unique(cleaned, taken: taken)
             taken.insert(name)
             result[i] = name
             report.warn(
@@ -84,13 +79,6 @@ extension ODataFormMapper {
                 file: metadata.file, line: property.line)
         }
         return result
-    }
-
-    func uniqueName(_ base: String, taken: Set<String>) -> String {
-        guard taken.contains(base) else { return base }
-        var n = 2
-        while taken.contains("\(base)_\(n)") { n += 1 }
-        return "\(base)_\(n)"
     }
 
     // MARK: Rules

@@ -224,7 +224,7 @@ extension ODataFormMapper {
     func mediaField(of type: StructuredTypeDecl, layout: TypeLayout, _ tables: TypeTables) -> Field? {
         guard layout.chain.contains(where: { metadata.types[$0]?.hasStream == true }) else { return nil }
         var file = Field(
-            name: uniqueName("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File",
+            name: ImportNames.unique("file", taken: Set(layout.fieldNames)), kind: .attachments, label: "File",
             required: true,
             constraints: Constraints(maxCount: 1), location: SourceLocation(line: type.line))
         let acceptable = (typeAnnotation(Term.acceptableMediaTypes, tables)?.value.collection ?? []).compactMap(

@@ -116,7 +116,7 @@ extension XFormMapper {
         let spec = repeats[repeatNode]
         let repeatInfo = nodes[repeatNode].repeat
         return ItemList(
-            name: repeatInfo?.list ?? Self.validName(nodeElements[repeatNode].localName),
+            name: repeatInfo?.list ?? ImportNames.valid(nodeElements[repeatNode].localName),
             label: spec?.label ?? nodeElements[repeatNode].localName, object: object, maxCount: ItemList.maxItems,
             startCount: repeatInfo?.count == nil ? spec?.startCount : nil, addRemove: repeatInfo?.addRemove ?? true,
             groups: groups, location: SourceLocation(line: spec?.line ?? nodes[repeatNode].line))
@@ -136,16 +136,12 @@ extension XFormMapper {
         let steps = nodes[node].path.split(separator: "/").map { step in
             String(step.split(separator: ":").last ?? step)
         }
-        let base = Self.validName(steps.last ?? "field")
+        let base = ImportNames.valid(steps.last ?? "field")
         var name = base
         if taken.contains(name), steps.count > 2 {
-            name = Self.validName(steps[steps.count - 2]) + "_" + base
+            name = ImportNames.valid(steps[steps.count - 2]) + "_" + base
         }
-        if taken.contains(name) {
-            var n = 2
-            while taken.contains("\(name)_\(n)") { n += 1 }
-            name = "\(name)_\(n)"
-        }
+        name = ImportNames.unique(name, taken: taken)
         taken.insert(name)
         if name != steps.last {
             let why =
@@ -156,18 +152,6 @@ extension XFormMapper {
             )
         }
         return name
-    }
-
-    /// `[A-Za-z_][A-Za-z0-9_]*`, from any name.
-    static func validName(_ name: String) -> String {
-        var out = String(
-            name.unicodeScalars.map { scalar -> Character in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
-                    ? Character(scalar) : "_"
-            })
-        if out.isEmpty { return "field" }
-        if let first = out.unicodeScalars.first, ("0"..."9").contains(first) { out = "_" + out }
-        return out
     }
 
     // MARK: Kinds
@@ -314,7 +298,7 @@ extension XFormMapper {
             field.kind = .valueList
             field.presentation.searchable = searchable
             let (options, external) = staticOptions(itemset)
-            field.list = Self.listID(field.name, among: lists)
+            field.list = ImportNames.unique(field.name, taken: Set(lists.map(\.id)))
             lists.append(
                 OptionList(
                     id: field.list!, groups: options.isEmpty ? [] : [OptionGroup(options: options)],
@@ -341,24 +325,12 @@ extension XFormMapper {
                 ? .buttons : options.count <= FormSchema.maxChips ? .chips : .valueList
         }
         if options.isEmpty {
-            field.list = Self.listID(field.name, among: lists)
+            field.list = ImportNames.unique(field.name, taken: Set(lists.map(\.id)))
             lists.append(OptionList(id: field.list!, groups: [], external: true))
         } else {
             field.options = [OptionGroup(options: options)]
         }
         return used
-    }
-
-    /// A field's option list id: its name, numbered when an earlier field (an item's, whose names
-    /// are its own) took it.
-    static func listID(_ name: String, among lists: [OptionList]) -> String {
-        var id = name
-        var n = 2
-        while lists.contains(where: { $0.id == id }) {
-            id = "\(name)_\(n)"
-            n += 1
-        }
-        return id
     }
 
     /// Every option an itemset can offer, read from its inline instance with any filter left
