@@ -134,14 +134,12 @@ extension FormSchema {
     public func field(atInput name: String) -> Field? {
         var lists = itemLists
         var found: ItemList?
-        var rest = Substring(name)
-        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]"),
-            Int(rest[rest.index(after: open)..<close]) != nil, rest[close...].dropFirst().first == "."
-        {
-            guard let next = lists.first(where: { $0.name == rest[..<open] }) else { return nil }
+        var rest = name
+        while let (list, _, after) = Submission.itemInput(rest) {
+            guard let next = lists.first(where: { $0.name == list }) else { return nil }
             found = next
             lists = next.lists
-            rest = rest[rest.index(close, offsetBy: 2)...]
+            rest = after
         }
         guard let found, !rest.contains(".") else { return nil }
         return found.fields.flatMap { [$0] + ($0.children ?? []) }.first { $0.name == rest }

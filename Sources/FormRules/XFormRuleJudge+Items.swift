@@ -85,23 +85,15 @@ extension XFormRuleJudge {
         field(named: name) ?? schema.field(atInput: name)
     }
 
-    /// `members[1].age` as (`members`, 1, `age`); nil when the name starts with no item.
-    private static func itemStep(_ name: Substring) -> (String, Int, Substring)? {
-        guard let open = name.firstIndex(of: "["), let close = name[open...].firstIndex(of: "]"),
-            let index = Int(name[name.index(after: open)..<close]), name[close...].dropFirst().first == "."
-        else { return nil }
-        return (String(name[..<open]), index, name[name.index(close, offsetBy: 2)...])
-    }
-
     /// Where an issue stands in form order: its field's place, an item's after its list's place
     /// by item, then by its field's place in the item.
     func rank(of name: String) -> [Int] {
         if let place = order[name] { return [place] }
         var rank: [Int] = []
         var lists = itemLists
-        var rest = Substring(name)
+        var rest = name
         var top = true
-        while let (list, index, after) = Self.itemStep(rest) {
+        while let (list, index, after) = Submission.itemInput(rest) {
             if top { rank.append(order[list] ?? -1) }
             top = false
             guard let found = lists.first(where: { $0.name == list }) else { break }

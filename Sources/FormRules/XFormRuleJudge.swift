@@ -48,12 +48,9 @@ package final class XFormRuleJudge: RuleJudge {
         var labels: [String: [String: String]] = [:]
         var geoTypes: [String: String] = [:]
         for node in rules.nodes {
-            guard node.field != nil, let field = rules.field(of: node, in: schema) else { continue }
-            // By rule key: an item's for every item (`members[].home`, ``ItemList/ruleKey(_:)``).
-            let key = rules.repeats(around: node).compactMap { $0.repeat?.list }.map { "\($0)[]." }.joined()
-            if let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) {
-                geoTypes[key + field.name] = type
-            }
+            guard let key = rules.ruleKey(of: node), let field = rules.field(of: node, in: schema) else { continue }
+            // By rule key: an item's for every item (`members[].home`).
+            if let type = node.type, ["geopoint", "geotrace", "geoshape"].contains(type) { geoTypes[key] = type }
             if field.kind.hasOptions {
                 var byValue: [String: String] = [:]
                 for option in schema.options(for: field) { byValue[option.value] = option.label }
@@ -62,11 +59,8 @@ package final class XFormRuleJudge: RuleJudge {
         }
         optionLabels = labels
         var texts: [String: ComputedText] = [:]
-        // An item's field by its rule key (`members[].age`, ``ItemList/ruleKey(_:)``).
-        func key(_ node: XFormNode) -> String? {
-            guard let field = node.field else { return nil }
-            return rules.repeats(around: node).compactMap { $0.repeat?.list }.map { "\($0)[]." }.joined() + field
-        }
+        // An item's field by its rule key (`members[].age`).
+        let key = rules.ruleKey(of:)
         let formNodes = rules.nodes
         for node in formNodes {
             guard let name = key(node), node.leftOut == nil else { continue }

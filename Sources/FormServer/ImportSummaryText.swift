@@ -82,7 +82,7 @@ enum ImportSummaryText {
                 var counts = "\(list.minCount)..\(list.maxCount)"
                 if let start = list.startCount { counts += ", starts with \(start)" }
                 let node = rules?.nodes.first {
-                    $0.repeat?.list == list.name && repeatLists(of: $0, in: rules!) == lists
+                    $0.repeat?.list == list.name && rules!.repeatLists(around: $0) == lists
                 }
                 if let count = node?.repeat?.count {
                     counts += ", count \(count.compiled ?? count.source)"
@@ -98,7 +98,7 @@ enum ImportSummaryText {
             }
             for field in group.fields {
                 var line = fieldLine(field, path: prefix + field.name, section: section, group: group, form: form)
-                let node = rules?.nodes.first { $0.field == field.name && repeatLists(of: $0, in: rules!) == lists }
+                let node = rules?.nodes.first { $0.field == field.name && rules!.repeatLists(around: $0) == lists }
                 if let binds = node?.bind { line += " | rules " + expressions(binds) }
                 lines.append(line)
                 for child in field.children ?? [] {
@@ -110,11 +110,6 @@ enum ImportSummaryText {
             }
         }
         return lines
-    }
-
-    /// The names of the item lists a node's repeats are, outermost first.
-    private static func repeatLists(of node: XFormNode, in rules: XFormRules) -> [String] {
-        rules.repeats(around: node).compactMap { $0.repeat?.list }
     }
 
     /// An XForm's languages, and how many of its nodes carry each kind of bind expression (the

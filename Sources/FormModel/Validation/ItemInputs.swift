@@ -53,7 +53,7 @@ extension Submission {
 
     /// `members[12].age` as (`members`, 12, `age`); nil for any other name. The index is at most
     /// six digits: more items than that are refused by their count long before.
-    static func itemInput(_ name: String) -> (list: String, index: Int, rest: String)? {
+    public static func itemInput(_ name: String) -> (list: String, index: Int, rest: String)? {
         guard let open = name.utf8.firstIndex(of: UInt8(ascii: "[")), open != name.utf8.startIndex else { return nil }
         var index = 0
         var digits = 0

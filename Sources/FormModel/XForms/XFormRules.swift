@@ -54,15 +54,26 @@ public struct XFormRules: Codable, Sendable, Hashable {
         nodes.filter { $0.repeat != nil && $0.leftOut == nil && node.path.hasPrefix($0.path + "/") }
     }
 
+    /// The names of the item lists a node's repeats are, outermost first.
+    public func repeatLists(around node: XFormNode) -> [String] {
+        repeats(around: node).compactMap { $0.repeat?.list }
+    }
+
+    /// A field node's name as the form's rules name it for every item at once
+    /// (``ItemList/ruleKey(_:)``): `members[].age`; a form's own field's name; nil for no field.
+    public func ruleKey(of node: XFormNode) -> String? {
+        node.field.map { field in repeatLists(around: node).map { "\($0)[]." }.joined() + field }
+    }
+
     /// The field a node stands for, a form's or an item's (through its repeats' lists).
     public func field(of node: XFormNode, in schema: FormSchema) -> Field? {
         guard let name = node.field else { return nil }
-        let around = repeats(around: node)
+        let around = repeatLists(around: node)
         guard !around.isEmpty else { return schema.field(named: name) }
         var lists = schema.itemLists
         var list: ItemList?
-        for repeatNode in around {
-            list = lists.first { $0.name == repeatNode.repeat?.list }
+        for name in around {
+            list = lists.first { $0.name == name }
             lists = list?.lists ?? []
         }
         return list?.fields.flatMap { [$0] + ($0.children ?? []) }.first { $0.name == name }
