@@ -150,3 +150,19 @@ extension FormSchema {
         itemLists.first { $0.name == name }
     }
 }
+
+extension [FieldGroup] {
+    /// The groups with `change` made to them and to the groups of every item list within, at
+    /// every level; a list's groups left with neither fields nor a list within go.
+    public func editingWithinItems(_ change: (inout [FieldGroup]) -> Void) -> [FieldGroup] {
+        var groups = self
+        change(&groups)
+        for g in groups.indices {
+            guard var list = groups[g].items else { continue }
+            list.groups = list.groups.editingWithinItems(change)
+            list.groups.removeAll { $0.fields.isEmpty && $0.items == nil }
+            groups[g].items = list
+        }
+        return groups
+    }
+}

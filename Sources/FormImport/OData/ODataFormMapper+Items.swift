@@ -52,7 +52,13 @@ extension ODataFormMapper {
                 copy.id = id
                 schema.lists.append(copy)
             }
-            list.groups = Self.renamingLists(list.groups, renamed)
+            list.groups = list.groups.editingWithinItems { groups in
+                for g in groups.indices {
+                    for f in groups[g].fields.indices {
+                        if let id = groups[g].fields[f].list { groups[g].fields[f].list = renamed[id] ?? id }
+                    }
+                }
+            }
             if let index = schema.sections.firstIndex(where: { $0.kind == .properties }) {
                 schema.sections[index].groups.append(FieldGroup(items: list))
             } else {
@@ -199,22 +205,5 @@ extension ODataFormMapper {
         }
         walk(facets)
         return found
-    }
-
-    /// Groups whose fields' `list` ids were renamed.
-    private static func renamingLists(_ groups: [FieldGroup], _ renamed: [String: String]) -> [FieldGroup] {
-        groups.map { group in
-            var group = group
-            group.fields = group.fields.map { field in
-                var field = field
-                if let list = field.list { field.list = renamed[list] ?? list }
-                return field
-            }
-            if var list = group.items {
-                list.groups = renamingLists(list.groups, renamed)
-                group.items = list
-            }
-            return group
-        }
     }
 }

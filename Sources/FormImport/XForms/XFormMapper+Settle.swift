@@ -23,7 +23,7 @@ extension XFormMapper {
                     line: issue.location?.line ?? 0)
                 schema.sections = schema.sections.map { section in
                     var section = section
-                    section.groups = Self.editing(section.groups) { groups in
+                    section.groups = section.groups.editingWithinItems { groups in
                         groups.removeAll { $0.items?.name == subject && $0.items?.location == issue.location }
                     }
                     return section
@@ -45,7 +45,7 @@ extension XFormMapper {
                 line: issue.location?.line ?? 0)
             schema.sections = schema.sections.map { section in
                 var section = section
-                section.groups = Self.editing(section.groups) { groups in
+                section.groups = section.groups.editingWithinItems { groups in
                     for g in groups.indices {
                         if remove {
                             groups[g].fields.removeAll { $0.name == subject && $0.location == issue.location }
@@ -72,19 +72,6 @@ extension XFormMapper {
             }
         }
         return schema
-    }
-
-    /// `groups` with `change` made to them and to the groups of every item list within, at every level.
-    private static func editing(_ groups: [FieldGroup], _ change: (inout [FieldGroup]) -> Void) -> [FieldGroup] {
-        var groups = groups
-        change(&groups)
-        for g in groups.indices {
-            guard var list = groups[g].items else { continue }
-            list.groups = editing(list.groups, change)
-            list.groups.removeAll { $0.fields.isEmpty && $0.items == nil }
-            groups[g].items = list
-        }
-        return groups
     }
 
     /// Whether a field of a list's items (or of lists within) takes its options from `list`.
