@@ -11,6 +11,8 @@ extension XFormJudge {
     struct Repeat: Sendable {
         /// The repeat node's path as the rules write it (`/data/members`), and by local names.
         let nodePath: String
+        /// Its parent's path as the rules write it (`/data`).
+        let parentPath: String
         let path: [String]
         /// The item list's name (`members`).
         let list: String
@@ -64,7 +66,9 @@ extension XFormJudge {
             let parent = Array(path.dropLast())
             found.append(
                 Repeat(
-                    nodePath: node.path, path: path, list: repeatInfo.list, outer: outer,
+                    nodePath: node.path,
+                    parentPath: String(node.path[..<(node.path.lastIndex(of: "/") ?? node.path.endIndex)]),
+                    path: path, list: repeatInfo.list, outer: outer,
                     parentSteps: outer.map { Array(parent.dropFirst(found[$0].path.count)) } ?? parent,
                     count: index(repeatInfo.count), relevant: index(node.bind?.relevant)))
         }
@@ -130,12 +134,12 @@ extension XFormJudge {
     func placed(in instance: XPathDocument, items: [[Item]]) -> [Placed] {
         var placed: [Placed] = []
         for step in steps {
-            let parentPath = step.node.path.lastIndex(of: "/").map { String(step.node.path[..<$0]) }
             guard let scope = step.scope else {
                 guard let node = instance.node(at: step.path) else { continue }
                 placed.append(
                     Placed(
-                        step: step, node: node, key: step.node.path, parentKey: parentPath, field: step.node.field))
+                        step: step, node: node, key: step.node.path, parentKey: step.parentPath, field: step.node.field)
+                )
                 continue
             }
             // A repeat's own node has its parent outside the item; any other node, within.
@@ -146,7 +150,7 @@ extension XFormJudge {
                 placed.append(
                     Placed(
                         step: step, node: node, key: Self.key(step.node.path, item: item.path),
-                        parentKey: parentPath.map { Self.key($0, item: parentItem) },
+                        parentKey: step.parentPath.map { Self.key($0, item: parentItem) },
                         field: step.node.field.map { "\(item.path).\($0)" }))
             }
         }
@@ -185,10 +189,8 @@ extension XFormJudge {
     ) -> Set<String> {
         var shown: Set<String> = []
         for (index, repeatInfo) in repeats.enumerated() {
-            let parentPath = String(
-                repeatInfo.nodePath[..<(repeatInfo.nodePath.lastIndex(of: "/") ?? repeatInfo.nodePath.startIndex)])
             for place in lists[index] {
-                guard relevant[Self.key(parentPath, item: place.outer)] ?? true else { continue }
+                guard relevant[Self.key(repeatInfo.parentPath, item: place.outer)] ?? true else { continue }
                 let own = items[index].filter { Self.outerItem(of: $0.path) == place.outer }
                 let applies =
                     own.isEmpty

@@ -32,6 +32,8 @@ package final class XFormJudge: Sendable {
         /// local names from that repeat's node.
         let scope: Int?
         let relative: [String]
+        /// The path of the node's group (its parent), as ``XFormNode/path`` writes it.
+        let parentPath: String?
 
         init(
             path: [String], node: XFormNode, parent: Int?, relevant: Int?, calculate: Int?, readonly: Int?,
@@ -48,6 +50,7 @@ package final class XFormJudge: Sendable {
             self.itemset = itemset
             self.scope = scope
             self.relative = relative
+            parentPath = node.path.lastIndex(of: "/").map { String(node.path[..<$0]) }
         }
     }
 
