@@ -12,7 +12,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, gone, import_form, type_into, value
+from conftest import WAIT, describe_violations, failing_violations, gone, import_form, type_into, value
 # The same two browsers, one each way, and the fixture that picks one (test_items.py).
 from test_items import admin, admin_js, admin_nojs  # noqa: F401
 
@@ -66,7 +66,7 @@ def test_items_of_an_xform(admin, form_id, size):
 
     press(b, "button[name=_add][value=members]")
     if b.js:
-        WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.NAME, "members[1].mname"))
+        WebDriverWait(b.driver, WAIT).until(lambda d: d.find_elements(By.NAME, "members[1].mname"))
         assert same_page(b), "Add loaded a page"
         assert b.driver.switch_to.active_element.get_attribute("name") == "members[1].mname"
     assert heading(b, "members") == "Household members (2)"
@@ -76,12 +76,12 @@ def test_items_of_an_xform(admin, form_id, size):
     type_into(b, "visits", "2")
     if b.js:
         # The rules, asked as the answers change: two visits, Bo's pregnancy question hidden.
-        WebDriverWait(b.driver, 10).until(lambda d: heading(b, "visit") == "Visits made (2)")
-        WebDriverWait(b.driver, 10).until(lambda d: cell_hidden(b, "members[1].pregnant"))
+        WebDriverWait(b.driver, WAIT).until(lambda d: heading(b, "visit") == "Visits made (2)")
+        WebDriverWait(b.driver, WAIT).until(lambda d: cell_hidden(b, "members[1].pregnant"))
         assert not cell_hidden(b, "members[0].pregnant")
         # A third member, added and taken out again without a page load.
         press(b, "button[name=_add][value=members]")
-        WebDriverWait(b.driver, 10).until(lambda d: d.find_elements(By.NAME, "members[2].mname"))
+        WebDriverWait(b.driver, WAIT).until(lambda d: d.find_elements(By.NAME, "members[2].mname"))
         assert b.driver.find_element(By.CSS_SELECTOR, "[id='item-members[2]'] legend").text == "Member 3"
         press(b, "[id='item-members[2]'] button[name=_remove]")
         assert heading(b, "members") == "Household members (2)"

@@ -121,7 +121,7 @@ extension XFormMapper {
             }
             report.warn(
                 .repeatUnsupported,
-                "Repeat '\(label)' (\(path), \(Words.count(Self.controlCount(in: repeatElement), "question"))) is nested more than \(ItemList.maxDepth) levels deep and was left out; an item list holds lists \(ItemList.maxDepth) levels deep at most.",
+                "Repeat '\(label)' (\(path), \(Words.count(Self.controlCount(in: repeatElement), "question"))) is nested more than \(ItemList.maxDepth) levels deep and was left out: an item list holds lists \(ItemList.maxDepth) levels deep at most. Move its questions into the repeat around it, or make it a repeat of its own outside.",
                 line: repeatElement.line)
             return
         }
