@@ -3,7 +3,9 @@
 public struct XFormNode: Codable, Sendable, Hashable {
     /// Why a node that a control or a repeat names is not part of the form.
     public enum LeftOut: String, Codable, Sendable, Hashable {
-        /// Inside a repeat, which is not supported yet (`repeat-unsupported`).
+        /// Inside a repeat left out: one nested deeper than item lists go (`repeat-unsupported`),
+        /// one with no question Fieldwork can show, or any repeat of a version imported before
+        /// repeats were item lists.
         case `repeat`
         /// Its control is not supported (`odk:rank`, an external app...): `control-unsupported`.
         case control
