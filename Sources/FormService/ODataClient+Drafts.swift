@@ -62,11 +62,15 @@ extension ODataClient {
         }
     }
 
+    /// A draft action bound to the draft (`active` false: activation, preparation, discard) or
+    /// to the active entity (the Edit action, with `PreserveChanges` and the ETag the person saw).
     func draftAction(
-        _ action: String, key: [String: FieldValue], binding: ServiceBinding
+        _ action: String, key: [String: FieldValue], binding: ServiceBinding, active: Bool = false,
+        etag: String? = nil
     ) async throws(ServiceFailure) -> ServiceAnswer {
-        let (keys, values) = draftKey(key, binding: binding)
+        let (keys, values) = active ? (binding.keys, key) : draftKey(key, binding: binding)
         var headers = versionHeaders(binding.version)
+        if let etag { headers.append(("If-Match", etag)) }
         switch binding.version {
         case .v4:
             var draftBinding = binding
@@ -76,7 +80,8 @@ extension ODataClient {
             let target = try entityURL(
                 values, binding: draftBinding, suffix: "/" + PercentEncoding.pathSegment(qualified))
             headers.append(("Content-Type", contentType(.v4)))
-            return try await change(.POST, url: target, headers: headers, body: Array("{}".utf8))
+            let body = active ? "{\"PreserveChanges\":true}" : "{}"
+            return try await change(.POST, url: target, headers: headers, body: Array(body.utf8))
         case .v2:
             var parameters: [(String, String)] = []
             for property in keys {
@@ -89,6 +94,7 @@ extension ODataClient {
                 }
                 parameters.append((property.name, literal))
             }
+            if active { parameters.append(("PreserveChanges", "true")) }
             return try await change(
                 .POST, url: url(PercentEncoding.pathSegment(action), query: parameters), headers: headers, body: nil)
         }

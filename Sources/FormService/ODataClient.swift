@@ -88,13 +88,17 @@ package final class ODataClient: Sendable {
     ///   - requestID: the create's own id, recorded before sending (`Repeatability-Request-ID`).
     ///   - firstSent: when it was first sent (`Repeatability-First-Sent`), the same on a repeat.
     ///   - kinds: the form's field kinds, so that values come back as the form holds them.
+    ///   - deep: whether the items of the values' lists go along under their compositions'
+    ///     navigation properties (a deep insert); otherwise only the parent's fields are sent.
     package func create(
         _ values: [String: FieldValue], binding: ServiceBinding, kinds: [String: FieldKind] = [:], requestID: UUID,
-        firstSent: Date
+        firstSent: Date, deep: Bool = false
     ) async throws(ServiceFailure) -> ODataEntity {
         try await guarded { () async throws(ServiceFailure) in
             let json = connection.json(binding.version)
-            let body = try writable { () throws(ODataValueError) in try json.body(values, binding: binding) }
+            let body = try writable { () throws(ODataValueError) in
+                deep ? try json.deepBody(values, binding: binding) : try json.body(values, binding: binding)
+            }
             var headers = versionHeaders(binding.version) + [("Content-Type", contentType(binding.version))]
             headers.append(("Repeatability-Request-ID", requestID.uuidString.lowercased()))
             headers.append(("Repeatability-First-Sent", ODataClient.imfFixdate(firstSent)))
@@ -106,13 +110,16 @@ package final class ODataClient: Sendable {
         }
     }
 
-    /// The entity with this key, as the service holds it now.
+    /// The entity with this key, as the service holds it now; with `expand`, its compositions'
+    /// items too (``ODataEntity/items``), every level.
     package func read(
-        key: [String: FieldValue], binding: ServiceBinding, kinds: [String: FieldKind] = [:]
+        key: [String: FieldValue], binding: ServiceBinding, kinds: [String: FieldKind] = [:], expand: Bool = false
     ) async throws(ServiceFailure) -> ODataEntity {
         try await guarded { () async throws(ServiceFailure) in
+            let expansion = expand ? Self.expansion(binding, version: binding.version) : ""
+            let query = expansion.isEmpty ? [] : [("$expand", expansion)]
             let answer = try await exchange(
-                .GET, url: try entityURL(key, binding: binding), headers: versionHeaders(binding.version),
+                .GET, url: try entityURL(key, binding: binding, query: query), headers: versionHeaders(binding.version),
                 accept: accept(binding.version), exposure: .read)
             try check(answer, binding: binding)
             return try await entity(answer, binding: binding, kinds: kinds, created: false)
@@ -271,23 +278,25 @@ package final class ODataClient: Sendable {
                 throw .outcomeUnknown("the object was created but could not be read back: \(error)")
             }
             return try json.entity(
-                json.entityObject(ODataJSON.parse(readBack.body, entity: true)), binding: binding, kinds: kinds,
+                json.entityObject(ODataJSON.parse(readBack.body, entity: true, binding: binding)), binding: binding,
+                kinds: kinds,
                 headerETag: readBack.headers.first(name: "etag"))
         }
         return try json.entity(
-            json.entityObject(ODataJSON.parse(answer.body, entity: true)), binding: binding, kinds: kinds,
+            json.entityObject(ODataJSON.parse(answer.body, entity: true, binding: binding)), binding: binding,
+            kinds: kinds,
             headerETag: answer.headers.first(name: "etag"))
     }
 
     /// The URL of an entity by its key, with an optional path after it (a bound action).
     func entityURL(
-        _ key: [String: FieldValue], binding: ServiceBinding, suffix: String = ""
+        _ key: [String: FieldValue], binding: ServiceBinding, suffix: String = "", query: [(String, String)] = []
     ) throws(ServiceFailure) -> String {
         let predicate = try writable { () throws(ODataValueError) in
             try ODataLiteral.keyPredicate(
                 key, keys: binding.keys, version: binding.version, timeZone: connection.timeZone)
         }
-        return url(PercentEncoding.pathSegment(binding.entitySet) + predicate + suffix)
+        return url(PercentEncoding.pathSegment(binding.entitySet) + predicate + suffix, query: query)
     }
 
     /// A URL below the root, with the query options and SAP's client and language.

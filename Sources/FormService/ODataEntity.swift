@@ -14,15 +14,20 @@ package struct ODataEntity: Sendable, Hashable {
     package var uri: String?
     /// `__metadata.type` (V2) or `@odata.type` (V4), when given.
     package var type: String?
+    /// The items of each composition the answer held inline (a deep insert's answer, a read with
+    /// `$expand`), by the form's item list name, in the service's order; a list the answer did not
+    /// hold is absent.
+    package var items: [String: [ODataEntity]]
 
     package init(
         values: [String: FieldValue], key: [String: FieldValue], etag: String? = nil, uri: String? = nil,
-        type: String? = nil
+        type: String? = nil, items: [String: [ODataEntity]] = [:]
     ) {
         self.values = values
         self.key = key
         self.etag = etag
         self.uri = uri
         self.type = type
+        self.items = items
     }
 }

@@ -31,15 +31,21 @@ package enum ODataErrorBody {
         let top = placed.removeFirst()
         var kept: [ServiceMessage] = []
         var seen = Set<[String?]>()
-        for message in placed where seen.insert([message.message, message.field]).inserted {
+        for message in placed where seen.insert(dedupKey(message)).inserted {
             kept.append(message)
         }
         let detailTargetsField = kept.contains { $0.field != nil }
         let repeated = kept.contains { $0.message == top.message }
         if top.field != nil || (!detailTargetsField && !repeated) {
-            if seen.insert([top.message, top.field]).inserted { kept.insert(top, at: 0) }
+            if seen.insert(dedupKey(top)).inserted { kept.insert(top, at: 0) }
         }
         return Array(kept.prefix(maxMessages))
+    }
+
+    /// What makes two messages one: their words and field; for one under no field, its target too
+    /// (two items' messages may say the same thing).
+    private static func dedupKey(_ message: ServiceMessage) -> [String?] {
+        [message.message, message.field, message.field == nil ? message.path : nil]
     }
 
     /// The message for an answer that carries none people can read.
@@ -66,6 +72,33 @@ package enum ODataErrorBody {
             name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
         else { return nil }
         return name
+    }
+
+    /// A target that names an item's property: the steps from the entity to the item, each a
+    /// navigation property and the item's key predicate as written (`_Booking`,
+    /// `(BookingUUID=…,IsActiveEntity=false)`), and the property (`FlightDate`). Read from
+    /// `in/_Booking(…)/FlightDate`, `_Booking(…)/_BookSupplement(…)/Price`,
+    /// `to_Item(SalesOrder='1',ItemPosition='10')/Quantity` and SAP V2's absolute
+    /// `/SalesOrderSet('1')/to_Item(…)/Quantity`; nil for a target that names no item.
+    package static func itemSteps(
+        fromTarget target: String
+    ) -> (steps: [(navigation: String, predicate: String)], property: String)? {
+        var segments = splitOutsideQuotes(target.trimmingSpaces)
+        if segments.count > 2, segments[0].isEmpty, segments[1].hasSuffix(")") { segments.removeFirst(2) }
+        while let first = segments.first, first.isEmpty || first == "$Parameter" || first == "in" || first == "_it" {
+            segments.removeFirst()
+        }
+        guard segments.count >= 2, let property = segments.last,
+            property.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
+        var steps: [(navigation: String, predicate: String)] = []
+        for segment in segments.dropLast() {
+            guard segment.hasSuffix(")"), let open = segment.firstIndex(of: "("), open > segment.startIndex else {
+                return nil
+            }
+            steps.append((String(segment[..<open]), String(segment[open...])))
+        }
+        return (steps, property)
     }
 
     // MARK: JSON
@@ -104,9 +137,10 @@ package enum ODataErrorBody {
         } else {
             severity = severityOf(word: object["severity"]?.string)
         }
+        let target = object["target"]?.string
         return ServiceMessage(
-            message: text, code: code, target: object["target"]?.string.flatMap(property(fromTarget:)),
-            severity: severity)
+            message: text, code: code, target: target.flatMap(property(fromTarget:)), severity: severity,
+            path: target)
     }
 
     // MARK: XML
@@ -130,7 +164,7 @@ package enum ODataErrorBody {
             let target = (child(element, "target") ?? child(element, "propertyref"))?.textContent
             return ServiceMessage(
                 message: text, code: code?.isEmpty == false ? code : nil, target: target.flatMap(property(fromTarget:)),
-                severity: severityOf(word: child(element, "severity")?.textContent.trimmingSpaces))
+                severity: severityOf(word: child(element, "severity")?.textContent.trimmingSpaces), path: target)
         }
         guard let top = read(root) else { return nil }
         var out = [top]

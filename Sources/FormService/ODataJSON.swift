@@ -244,16 +244,22 @@ package struct ODataJSON: Sendable, Hashable {
             uri = object["@odata.id"]?.string ?? object["@odata.editLink"]?.string
             type = object["@odata.type"]?.string
         }
-        return ODataEntity(values: values, key: key, etag: etag ?? headerETag, uri: uri, type: type)
+        let items = binding.compositions == nil ? [:] : try inlineItems(object, binding: binding)
+        return ODataEntity(values: values, key: key, etag: etag ?? headerETag, uri: uri, type: type, items: items)
     }
 
     /// An answer's bytes as JSON, or a bad answer.
     /// - Parameter entity: the answer is one entity (``entityObject(_:)``, ``entity(_:binding:kinds:headerETag:)``):
     ///   its objects and arrays but V2's wrappers and metadata are not built (navigation
     ///   properties and their links, complex values: none is read).
-    package static func parse(_ bytes: [UInt8], entity: Bool = false) throws(ServiceFailure) -> JSONValue {
+    /// - Parameter binding: with `entity`, the binding whose compositions' items are read too.
+    package static func parse(
+        _ bytes: [UInt8], entity: Bool = false, binding: ServiceBinding? = nil
+    ) throws(ServiceFailure) -> JSONValue {
+        let kept: Set<String>? =
+            !entity ? nil : binding?.compositions == nil ? entityContainers : containers(of: binding!)
         do {
-            return try JSONReader.parse(bytes, keepingContainersNamed: entity ? entityContainers : nil)
+            return try JSONReader.parse(bytes, keepingContainersNamed: kept)
         } catch {
             throw .badAnswer(error.description)
         }

@@ -17,16 +17,22 @@ package struct ServiceMessage: Sendable, Hashable, CustomStringConvertible {
     /// The form's field bound to `target`; nil for the summary.
     package var field: String?
     package var severity: Severity
+    /// The target as the service wrote it (`in/_Booking(…)/FlightDate`), for a message about an
+    /// item (``ODataErrorBody/itemSteps(fromTarget:)``).
+    package var path: String?
+    /// The item input the message is about (`_Booking[1].FlightDate`), once placed.
+    package var item: String?
 
     package init(
         message: String, code: String? = nil, target: String? = nil, field: String? = nil,
-        severity: Severity = .error
+        severity: Severity = .error, path: String? = nil
     ) {
         self.message = message
         self.code = code
         self.target = target
         self.field = field
         self.severity = severity
+        self.path = path
     }
 
     package var description: String {

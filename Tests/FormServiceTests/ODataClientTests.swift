@@ -373,7 +373,10 @@ func refusalPlaced() async throws {
             failed
                 == .refused(
                     status: 400,
-                    messages: [ServiceMessage(message: "Too high", code: "P", target: "Price", field: "price")]))
+                    messages: [
+                        ServiceMessage(
+                            message: "Too high", code: "P", target: "Price", field: "price", path: "Price")
+                    ]))
     }
 }
 

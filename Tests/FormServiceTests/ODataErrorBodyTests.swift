@@ -28,9 +28,13 @@ func sapJSON() {
         """#)
     #expect(
         messages == [
-            ServiceMessage(message: "Price must be positive", code: "ZT/001", target: "Price", field: "price"),
-            ServiceMessage(message: "Unknown currency", code: "ZT/002", target: "CurrencyCode", field: "currency"),
-            ServiceMessage(message: "Check the dates", code: "ZT/003", severity: .warning),
+            ServiceMessage(
+                message: "Price must be positive", code: "ZT/001", target: "Price", field: "price",
+                path: "/TravelSet('T1')/Price"),
+            ServiceMessage(
+                message: "Unknown currency", code: "ZT/002", target: "CurrencyCode", field: "currency",
+                path: "CurrencyCode"),
+            ServiceMessage(message: "Check the dates", code: "ZT/003", severity: .warning, path: ""),
         ])
 }
 
@@ -69,7 +73,10 @@ func sapXML() {
         <message>Bad price</message><target>Price</target><severity>error</severity></errordetail>
         </errordetails></innererror></error>
         """
-    #expect(read(400, body) == [ServiceMessage(message: "Bad price", code: "A", target: "Price", field: "price")])
+    #expect(
+        read(400, body) == [
+            ServiceMessage(message: "Bad price", code: "A", target: "Price", field: "price", path: "Price")
+        ])
 }
 
 // OData JSON Format v4.01 §20 (error response).
@@ -84,9 +91,11 @@ func v4JSON() {
         """#)
     #expect(
         messages == [
-            ServiceMessage(message: "Price too high", code: "400", target: "Price", field: "price"),
-            ServiceMessage(message: "Currency unknown", code: "C1", target: "CurrencyCode", field: "currency"),
-            ServiceMessage(message: "Booking limit", code: "C2", severity: .warning),
+            ServiceMessage(message: "Price too high", code: "400", target: "Price", field: "price", path: "in/Price"),
+            ServiceMessage(
+                message: "Currency unknown", code: "C1", target: "CurrencyCode", field: "currency",
+                path: "$Parameter/in/CurrencyCode"),
+            ServiceMessage(message: "Booking limit", code: "C2", severity: .warning, path: "_Booking(1)/Seats"),
         ])
 }
 
@@ -96,14 +105,14 @@ func v4GeneralTop() {
         400,
         #"{"error":{"code":"400","message":"Several errors","details":[{"code":"C","message":"Bad","target":"Price"}]}}"#
     )
-    #expect(messages == [ServiceMessage(message: "Bad", code: "C", target: "Price", field: "price")])
+    #expect(messages == [ServiceMessage(message: "Bad", code: "C", target: "Price", field: "price", path: "Price")])
 }
 
 @Test("a target naming no field of the form goes to the summary")
 func unboundTarget() {
     #expect(
         read(400, #"{"error":{"code":"C","message":"No","target":"Unbound"}}"#)
-            == [ServiceMessage(message: "No", code: "C", target: "Unbound")])
+            == [ServiceMessage(message: "No", code: "C", target: "Unbound", path: "Unbound")])
 }
 
 @Test("an HTML error page becomes a generic message with the status")
@@ -125,4 +134,34 @@ func targets() {
     #expect(ODataErrorBody.property(fromTarget: "/TravelSet(TravelID='a/b',X=1)/Price") == "Price")
     #expect(ODataErrorBody.property(fromTarget: "_Booking/Seats") == nil)
     #expect(ODataErrorBody.property(fromTarget: "") == nil)
+}
+
+@Test("a target naming an item's property gives the steps to the item and the property")
+func itemTargets() {
+    let booking = ODataErrorBody.itemSteps(
+        fromTarget: "in/_Booking(BookingUUID=9378f87b-1c83-4deb-8af0-910cfb6ce482,IsActiveEntity=false)/FlightDate")
+    #expect(booking?.steps.map(\.navigation) == ["_Booking"])
+    #expect(
+        booking?.steps.first?.predicate == "(BookingUUID=9378f87b-1c83-4deb-8af0-910cfb6ce482,IsActiveEntity=false)")
+    #expect(booking?.property == "FlightDate")
+    let nested = ODataErrorBody.itemSteps(
+        fromTarget: "/SalesOrderSet('1')/to_Item(SalesOrder='1',Item='10')/to_Line('a/b')/Qty")
+    #expect(nested?.steps.map(\.navigation) == ["to_Item", "to_Line"])
+    #expect(nested?.steps.last?.predicate == "('a/b')")
+    #expect(nested?.property == "Qty")
+    #expect(ODataErrorBody.itemSteps(fromTarget: "in/Price") == nil)
+    #expect(ODataErrorBody.itemSteps(fromTarget: "_Booking/FlightDate") == nil)
+}
+
+@Test("two items' messages in the same words are both kept, each with its target")
+func itemMessagesKept() {
+    let messages = read(
+        400,
+        #"""
+        {"error":{"code":"F","message":"Flight date outside the travel","target":"in/_Booking(B=1)/FlightDate","details":[
+          {"code":"F","message":"Flight date outside the travel","target":"in/_Booking(B=1)/FlightDate"},
+          {"code":"F","message":"Flight date outside the travel","target":"in/_Booking(B=2)/FlightDate"}]}}
+        """#)
+    #expect(messages.map(\.path) == ["in/_Booking(B=1)/FlightDate", "in/_Booking(B=2)/FlightDate"])
+    #expect(messages.allSatisfy { $0.field == nil && $0.target == nil })
 }

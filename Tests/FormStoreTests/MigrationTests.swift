@@ -16,6 +16,7 @@ struct MigrationTests {
                 "FormWeb.AddServiceConnections", "FormWeb.IndexObjectLists", "FormWeb.IndexObjectChanges",
                 "FormWeb.AddWebhooks", "FormWeb.AddXFormRules", "FormWeb.AddObjectInstances",
                 "FormWeb.AddListInstances", "FormWeb.HashSessionKeys", "FormWeb.AddSecondFactors",
+                "FormWeb.AddServiceItems",
             ])
     }
 }

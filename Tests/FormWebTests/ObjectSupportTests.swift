@@ -26,7 +26,7 @@ struct ObjectSupportTests {
         let token = SubmissionTokenRecord()
         let change = ChangeRecord()
         #expect(named(object) == reflected(object))
-        #expect(named(object).count == 13)
+        #expect(named(object).count == 14)
         // The raw INSERT of a create writes these columns in this order.
         #expect(ObjectRecord.keys.map(\.description) == ObjectRecord.columns)
         #expect(named(token) == reflected(token))

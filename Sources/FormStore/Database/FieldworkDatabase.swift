@@ -176,6 +176,7 @@ package struct FieldworkDatabase: Sendable {
         AddListInstances(),
         HashSessionKeys(),
         AddSecondFactors(),
+        AddServiceItems(),
     ]
 
     /// Runs the migrations not run yet; an instance starting beside another waits for its turn,

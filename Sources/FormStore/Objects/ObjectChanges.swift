@@ -120,6 +120,7 @@ extension ObjectStore {
         record.serviceKey = try row.decode(column: "service_key", as: String?.self)
         record.serviceRequest = try row.decode(column: "service_request", as: UUID?.self)
         record.serviceETag = try row.decode(column: "service_etag", as: String?.self)
+        record.serviceItems = try row.decode(column: "service_items", as: String?.self)
         return record
     }
 }

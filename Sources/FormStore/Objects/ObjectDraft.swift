@@ -39,6 +39,7 @@ struct ObjectDraft: Sendable {
             record.serviceKey = service.key
             record.serviceRequest = service.requestID
             record.serviceETag = service.etag
+            record.serviceItems = service.itemsText
         }
         return record
     }
@@ -116,7 +117,7 @@ struct ObjectDraft: Sendable {
                 .text(record.keyText), .uuid(record.creatorUserID), .text(record.creatorBrowser), .date(now),
                 .date(now),
                 .text(record.serviceState), .text(record.serviceKey), .uuid(record.serviceRequest),
-                .text(record.serviceETag),
+                .text(record.serviceETag), .text(record.serviceItems),
             ]
         }
         return statement

@@ -52,6 +52,10 @@ final class ObjectRecord: Model, @unchecked Sendable {
     @OptionalField(key: "service_etag")
     var serviceETag: String?
 
+    /// Where each item lives in the service, as JSON (``ServiceLink/items``).
+    @OptionalField(key: "service_items")
+    var serviceItems: String?
+
     init() {}
 
     /// The columns, in the order of ``properties``: the raw `INSERT` of a create writes them
@@ -59,6 +63,7 @@ final class ObjectRecord: Model, @unchecked Sendable {
     static let columns = [
         "id", "form_id", "form_version", "values", "key_text", "creator_user_id", "creator_browser", "created_at",
         "updated_at", "service_state", "service_key", "service_request", "service_etag",
+        "service_items",
     ]
 
     /// The stored properties in declaration order, named rather than found by reflection:
@@ -67,7 +72,7 @@ final class ObjectRecord: Model, @unchecked Sendable {
     var properties: [any AnyProperty] {
         [
             _id, _formID, _formVersion, _values, _keyText, _creatorUserID, _creatorBrowser, _createdAt, _updatedAt,
-            _serviceState, _serviceKey, _serviceRequest, _serviceETag,
+            _serviceState, _serviceKey, _serviceRequest, _serviceETag, _serviceItems,
         ]
     }
 }

@@ -204,6 +204,7 @@ package struct ObjectStore: Sendable {
         set("service_key", .text(link.key))
         set("service_request", .uuid(link.requestID))
         set("service_etag", .text(link.etag))
+        set("service_items", .text(link.itemsText))
         set("updated_at", .date(Date()))
         if let values { set("values", .values(StoredValues(values))) }
         if let keyText { set("key_text", .text(keyText)) }

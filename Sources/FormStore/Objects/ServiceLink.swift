@@ -21,16 +21,47 @@ package struct ServiceLink: Sendable, Hashable {
     package var requestID: UUID?
     /// The entity's ETag as last read.
     package var etag: String?
+    /// Where each of the object's items lives in the service, by the item's `_id` (items of
+    /// lists within items too): its key and ETag. Empty for an object without items there.
+    package var items: [String: Item]
 
-    package init(state: State, key: String? = nil, requestID: UUID? = nil, etag: String? = nil) {
+    /// One item's place in the service.
+    package struct Item: Sendable, Hashable, Codable {
+        /// The item entity's key, as ``ServiceLink/key`` is written.
+        package var key: String
+        /// Its ETag as last read, when known.
+        package var etag: String?
+
+        package init(key: String, etag: String? = nil) {
+            self.key = key
+            self.etag = etag
+        }
+    }
+
+    package init(
+        state: State, key: String? = nil, requestID: UUID? = nil, etag: String? = nil, items: [String: Item] = [:]
+    ) {
         self.state = state
         self.key = key
         self.requestID = requestID
         self.etag = etag
+        self.items = items
     }
 
     init?(_ record: ObjectRecord) {
         guard let raw = record.serviceState, let state = State(rawValue: raw) else { return nil }
-        self.init(state: state, key: record.serviceKey, requestID: record.serviceRequest, etag: record.serviceETag)
+        let items =
+            record.serviceItems.flatMap { try? JSONDecoder().decode([String: Item].self, from: Data($0.utf8)) } ?? [:]
+        self.init(
+            state: state, key: record.serviceKey, requestID: record.serviceRequest, etag: record.serviceETag,
+            items: items)
+    }
+
+    /// ``items`` as the column holds them: JSON, nil when there are none.
+    var itemsText: String? {
+        guard !items.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(items)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -42,7 +42,7 @@ final class ServiceClients: Sendable {
             decoded = known
         } else {
             guard let binding = try form.binding() else { return nil }
-            decoded = (binding, Self.kinds(of: schema), !ValueHelpReferences.referring(binding).isEmpty)
+            decoded = (binding, Self.kinds(of: schema), ValueHelpReferences.refers(binding))
             bindings.withLock { $0[key] = decoded }
         }
         let client = try await client(connection.connectionID)

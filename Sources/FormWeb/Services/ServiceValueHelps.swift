@@ -62,7 +62,8 @@ final class ServiceValueHelps: Sendable {
         _ value: String, field: String, formValues: [String: FieldValue], target: ServiceTarget
     ) -> String {
         let filters = filters(of: field, in: formValues, target: target)
-        return "l|\(target.client.connection.rootText)|\(field)|\(value)|\(describe(filters))"
+        return
+            "l|\(target.client.connection.rootText)|\(target.binding.entitySet)|\(field)|\(value)|\(describe(filters))"
     }
 
     /// The whole list of a fixed-value help up to one more than a list shown whole may hold,
@@ -157,51 +158,103 @@ final class ServiceValueHelps: Sendable {
         return filled
     }
 
-    /// Checks every value of the form's service-fed lists in the service; a value it does not
+    /// One value to look up: the input it came from (`CurrencyCode`, `_Booking[1].AirlineID`),
+    /// its field, the values beside it (the object's, or its item's) and where it is asked.
+    private struct Ask {
+        var input: String
+        var field: String
+        /// The field's label, for the messages.
+        var label: String
+        var value: String
+        var formValues: [String: FieldValue]
+        var target: ServiceTarget
+    }
+
+    /// Checks every value of the form's service-fed lists in the service, its items' too (each
+    /// in its composition's value help, filtered by its own item's values); a value it does not
     /// have, or cannot be asked about, becomes an issue under its field.
     func check(_ result: inout ValidationResult, schema: FormSchema, target: ServiceTarget) async {
         // Every value to look up, asked at once: a service that hangs costs one time limit, not
         // one per field.
-        var asks: [(field: Field, value: String)] = []
-        for field in Self.fed(schema, target) {
-            switch result.values[field.name] {
-            case .choice(let value): asks.append((field, value))
-            case .choices(let values): asks += values.map { (field, $0) }
-            default: continue
-            }
-        }
+        var asks: [Ask] = []
+        Self.collect(&asks, values: result.values, fields: Self.fed(schema, target), prefix: nil, target: target)
+        Self.collectItems(
+            &asks, values: result.values, lists: schema.itemLists, schema: schema, prefix: nil, target: target)
         guard !asks.isEmpty else { return }
-        let rows = await lookups(asks.map { ($0.field.name, $0.value) }, formValues: result.values, target: target)
+        let rows = await lookups(asks)
         let answers = rows.map { row in row.map { $0 != nil } }
         var refused = Set<String>()
         let before = result.issues.count
-        for (ask, found) in zip(asks, answers) where !refused.contains(ask.field.name) {
+        for (ask, found) in zip(asks, answers) where !refused.contains(ask.input) {
             switch found {
             case true?:
                 continue
             case false?:
                 result.issues.append(
                     FieldIssue(
-                        field: ask.field.name, code: .notAnOption,
+                        field: ask.input, code: .notAnOption,
                         message:
-                            "Choose \(ask.field.displayName) from the list: \(ask.value) is not one of its options."))
+                            "Choose \(ask.label) from the list: \(ask.value) is not one of its options."))
             case nil:
                 result.issues.append(
                     FieldIssue(
-                        field: ask.field.name, code: .unchecked,
+                        field: ask.input, code: .unchecked,
                         message:
-                            "\(ask.field.displayName) could not be checked because the service did not answer. Send the form again to try again."
+                            "\(ask.label) could not be checked because the service did not answer. Send the form again to try again."
                     ))
             }
-            refused.insert(ask.field.name)
+            refused.insert(ask.input)
         }
-        // Issues in form order, as validation gives them.
+        // Issues in form order, as validation gives them; an item's after the form's own fields.
         guard result.issues.count > before else { return }
         var order: [String: Int] = [:]
         schema.forEachField { field in
             if order[field.name] == nil { order[field.name] = order.count }
         }
+        for ask in asks where order[ask.input] == nil { order[ask.input] = order.count }
         result.issues.sort { (order[$0.field] ?? Int.max) < (order[$1.field] ?? Int.max) }
+    }
+
+    private static func collect(
+        _ asks: inout [Ask], values: [String: FieldValue], fields: [Field], prefix: String?, target: ServiceTarget
+    ) {
+        for field in fields {
+            let input = prefix.map { "\($0).\(field.name)" } ?? field.name
+            switch values[field.name] {
+            case .choice(let value):
+                asks.append(
+                    Ask(
+                        input: input, field: field.name, label: field.displayName, value: value, formValues: values,
+                        target: target))
+            case .choices(let chosen):
+                asks += chosen.map {
+                    Ask(
+                        input: input, field: field.name, label: field.displayName, value: $0, formValues: values,
+                        target: target)
+                }
+            default: continue
+            }
+        }
+    }
+
+    /// The asks of every item of the lists that stand for compositions, every level.
+    private static func collectItems(
+        _ asks: inout [Ask], values: [String: FieldValue], lists: [ItemList], schema: FormSchema, prefix: String?,
+        target: ServiceTarget
+    ) {
+        for list in lists {
+            guard let composition = target.binding.compositions?[list.name],
+                case .items(let items)? = values[list.name]
+            else { continue }
+            let itemTarget = ServiceTarget(client: target.client, binding: composition.binding, kinds: [:])
+            let fed = list.fields.filter { feeds($0, schema, itemTarget) }
+            for (index, item) in items.enumerated() {
+                let path = ItemList.itemPath(list.name, index, in: prefix)
+                collect(&asks, values: item.values, fields: fed, prefix: path, target: itemTarget)
+                collectItems(
+                    &asks, values: item.values, lists: list.lists, schema: schema, prefix: path, target: itemTarget)
+            }
+        }
     }
 
     /// The rows of several values at once, in order: each from the cache when it is there, the
@@ -211,10 +264,19 @@ final class ServiceValueHelps: Sendable {
     private func lookups(
         _ asks: [(field: String, value: String)], formValues: [String: FieldValue], target: ServiceTarget
     ) async -> [ValueHelpRow??] {
+        await lookups(
+            asks.map {
+                Ask(
+                    input: $0.field, field: $0.field, label: $0.field, value: $0.value, formValues: formValues,
+                    target: target)
+            })
+    }
+
+    private func lookups(_ asks: [Ask]) async -> [ValueHelpRow??] {
         var rows = [ValueHelpRow??](repeating: nil, count: asks.count)
         var missing: [Int] = []
         for (index, ask) in asks.enumerated() {
-            let key = Self.lookupKey(ask.value, field: ask.field, formValues: formValues, target: target)
+            let key = Self.lookupKey(ask.value, field: ask.field, formValues: ask.formValues, target: ask.target)
             if let hit = cached(key)?.found { rows[index] = .some(hit) } else { missing.append(index) }
         }
         guard !missing.isEmpty else { return rows }
@@ -227,7 +289,7 @@ final class ServiceValueHelps: Sendable {
                             index,
                             .some(
                                 try await self.lookup(
-                                    ask.value, field: ask.field, formValues: formValues, target: target))
+                                    ask.value, field: ask.field, formValues: ask.formValues, target: ask.target))
                         )
                     } catch {
                         return (index, nil)

@@ -44,7 +44,16 @@ final class ValueHelpReferences: Sendable {
 
     /// The binding with each referenced value help that can be followed resolved (kept for the
     /// connection), the others as imported.
+    /// The items' bindings are resolved as well, every level.
     func resolve(_ binding: ServiceBinding, client: ODataClient, connection: UUID) async -> ServiceBinding {
+        var withItems = binding
+        if var compositions = binding.compositions {
+            for (name, composition) in compositions {
+                compositions[name]?.binding = await resolve(composition.binding, client: client, connection: connection)
+            }
+            withItems.compositions = compositions
+        }
+        let binding = withItems
         let fields = Self.referring(binding)
         guard !fields.isEmpty else { return binding }
         var tasks: [(key: String, field: String, started: ContinuousClock.Instant, task: Following)] = []
@@ -85,7 +94,7 @@ final class ValueHelpReferences: Sendable {
         _ bindings: [ServiceBinding], client: ODataClient
     ) async -> (followed: Int, unresolved: [Unresolved]) {
         await withTaskGroup(of: Result<ValueHelp, Unresolved>.self) { group in
-            for binding in bindings {
+            for binding in bindings.flatMap(withinItems) {
                 for field in referring(binding) {
                     group.addTask {
                         await follow(binding.valueHelps[field]!, field: field, binding: binding, client: client)
@@ -102,6 +111,16 @@ final class ValueHelpReferences: Sendable {
             }
             return (followed, unresolved.sorted { ($0.property, $0.field) < ($1.property, $1.field) })
         }
+    }
+
+    /// A binding and those of its items, every level.
+    static func withinItems(_ binding: ServiceBinding) -> [ServiceBinding] {
+        [binding] + (binding.compositions ?? [:]).values.flatMap { withinItems($0.binding) }
+    }
+
+    /// Whether the binding or one of its items' has a reference still to follow.
+    static func refers(_ binding: ServiceBinding) -> Bool {
+        withinItems(binding).contains { !referring($0).isEmpty }
     }
 
     /// The fields whose value help is a reference still to follow, in name order.

@@ -129,7 +129,7 @@ struct ObjectSubmissions: Sendable {
         guard let record else { throw ServiceObjectsError.notRecorded }
         switch try await writer.send(
             record, values: result.values, target: target, requestID: requestID, draft: draft.kept,
-            keepsRefusedDraft: draft.keepsRefused)
+            keepsRefusedDraft: draft.keepsRefused, schema: form.schema)
         {
         case .created(let object):
             // The files become the object's once the service holds it: a refusal keeps them staged
@@ -166,7 +166,7 @@ struct ObjectSubmissions: Sendable {
             return .refused(result, serverValues: serverValues)
         }
         switch try await ServiceObjects(objects: objects, webhooks: webhooks).update(
-            object, values: result.values, target: target, etag: etag)
+            object, values: result.values, target: target, etag: etag, schema: form.schema)
         {
         case .done(let updated):
             // The files stay in Fieldwork: the new ones become the object's, the dropped ones go.

@@ -103,7 +103,7 @@ struct ServiceConnections: Sendable {
         case nil: served = []
         }
         var drift = ServiceDrift.compare(imported: imported, served: served)
-        if imported.contains(where: { !ValueHelpReferences.referring($0).isEmpty }) {
+        if imported.contains(where: ValueHelpReferences.refers) {
             let (followed, unresolved) = await ValueHelpReferences.check(imported, client: client)
             drift.valueHelpReferences = ServiceDrift.References(followed: followed, unresolved: unresolved)
         }

@@ -63,10 +63,12 @@ struct ServiceObjects: Sendable {
     ///     these values and activated again, in place of a new draft (a new one when it is gone).
     ///   - keepsRefusedDraft: whether a draft whose activation the service refused stays open for
     ///     the corrected form (the browser's create view, which discards it on Cancel, as Fiori
-    ///     elements does); otherwise it is discarded at once (the JSON API has no Cancel).
+    ///     elements does); otherwise it is discarded at once (the JSON API has no Cancel). An object
+    ///     with items never keeps one (``createWithItems(_:record:target:requestID:replacing:schema:)``).
+    ///   - schema: the form's, for the names of its items in messages.
     func send(
         _ record: StoredObject, values: [String: FieldValue], target: ServiceTarget, requestID: UUID,
-        draft: ServiceDraft? = nil, keepsRefusedDraft: Bool = false
+        draft: ServiceDraft? = nil, keepsRefusedDraft: Bool = false, schema: FormSchema
     ) async throws
         -> Written
     {
@@ -75,14 +77,21 @@ struct ServiceObjects: Sendable {
         let sendable = Self.sendable(values, binding: binding)
         do {
             var entity: ODataEntity
-            if binding.draft != nil, let draft, let kept = try await Self.goOn(draft, with: sendable, target: target) {
+            var itemLinks: [String: ServiceLink.Item] = [:]
+            let withItems = Self.hasItems(values, binding: binding)
+            if withItems {
+                (entity, itemLinks) = try await createWithItems(
+                    values, record: record, target: target, requestID: requestID, replacing: draft, schema: schema)
+            } else if binding.draft != nil, let draft,
+                let kept = try await Self.goOn(draft, with: sendable, target: target)
+            {
                 entity = kept
             } else {
                 entity = try await client.create(
                     sendable, binding: binding, kinds: target.kinds, requestID: requestID,
                     firstSent: record.createdAt ?? Date())
             }
-            if binding.draft != nil {
+            if binding.draft != nil, !withItems {
                 let activation: Result<ODataEntity, ServiceFailure>
                 do {
                     activation = .success(
@@ -109,7 +118,7 @@ struct ServiceObjects: Sendable {
             var stored = values
             for (name, value) in entity.values where binding.fields[name] != nil { stored[name] = value }
             let key = ServiceKey.encode(entity.key, binding: binding, timeZone: client.connection.timeZone)
-            let link = ServiceLink(state: .created, key: key, requestID: requestID, etag: entity.etag)
+            let link = ServiceLink(state: .created, key: key, requestID: requestID, etag: entity.etag, items: itemLinks)
             // The parent page lists each object with its key in the service.
             let shownKey = ServiceKey.display(key, binding: binding)
             let keyText =
@@ -286,9 +295,12 @@ extension ServiceObjects {
 
     /// Sends the changed fields of an edit (`PATCH` / `MERGE` with `If-Match`): the ETag the edit
     /// view showed when given, so that a save over someone else's later change meets a 412,
-    /// else the one last read.
+    /// else the one last read. A draft root's edit goes through its Edit action
+    /// (``editThroughDraft(_:key:changes:values:etag:target:schema:)``); the items of an entity
+    /// without drafts follow its own change, one request each.
     func update(
-        _ object: StoredObject, values: [String: FieldValue], target: ServiceTarget, etag shown: String? = nil
+        _ object: StoredObject, values: [String: FieldValue], target: ServiceTarget, etag shown: String? = nil,
+        schema: FormSchema
     ) async throws -> Changed {
         guard let link = object.service, link.state == .created, let keyText = link.key,
             let key = ServiceKey.decode(keyText, binding: target.binding, timeZone: target.client.connection.timeZone)
@@ -303,21 +315,51 @@ extension ServiceObjects {
         }
         let sendable = Self.sendable(changes, binding: target.binding)
         var etag = link.etag
-        if !sendable.isEmpty {
+        var itemLinks = link.items
+        let withItems =
+            Self.hasItems(values, binding: target.binding) || Self.hasItems(object.values, binding: target.binding)
+        if target.binding.draft?.edit != nil {
             do {
-                let answer = try await target.client.update(
-                    key: key, changes: sendable, etag: shown ?? link.etag, binding: target.binding, kinds: target.kinds)
-                etag = answer.etag ?? answer.entity?.etag ?? etag
+                let (active, links) = try await editThroughDraft(
+                    object, key: key, changes: sendable, values: values, etag: shown ?? link.etag, target: target,
+                    schema: schema)
+                etag = active.etag ?? etag
+                if withItems { itemLinks = links }
             } catch {
                 return try await changeFailure(error, object: object, link: link, target: target)
+            }
+        } else {
+            if !sendable.isEmpty {
+                do {
+                    let answer = try await target.client.update(
+                        key: key, changes: sendable, etag: shown ?? link.etag, binding: target.binding,
+                        kinds: target.kinds)
+                    etag = answer.etag ?? answer.entity?.etag ?? etag
+                } catch {
+                    return try await changeFailure(error, object: object, link: link, target: target)
+                }
+            }
+            if withItems {
+                var writer = ServiceItemWriter(client: target.client, draft: false, links: link.items)
+                do {
+                    try await writer.write(
+                        old: object.values, new: values, parent: key, binding: target.binding, schema: schema)
+                    itemLinks = writer.links
+                } catch {
+                    return try await partlyApplied(
+                        writer.placing(error, schema: schema), writer: writer, object: object, link: link, etag: etag,
+                        parentChanged: !sendable.isEmpty, target: target)
+                }
             }
         }
         do {
             var updated = object
             updated.values = values
             updated.service?.etag = etag
+            updated.service?.items = itemLinks
             var newLink = link
             newLink.etag = etag
+            newLink.items = itemLinks
             let announce = try await webhooks.announcing(.updated, formID: object.formID)
             try await objects.settle(
                 formID: object.formID, id: object.id, link: newLink, values: values, alongside: announce)
