@@ -43,8 +43,10 @@ extension ODataJSON {
     /// The items an entity object holds inline, by list name: V4 `"_Booking": [ … ]`, V2
     /// `"to_Item": {"results": [ … ]}` (or a plain array); a deferred link or an absent member is
     /// no list.
+    /// - Parameter kinds: the form's field kinds, an item's field named as rules name it
+    ///   (`_Booking[].FlightDate`).
     func inlineItems(
-        _ object: [String: JSONValue], binding: ServiceBinding
+        _ object: [String: JSONValue], binding: ServiceBinding, kinds: [String: FieldKind]
     ) throws(ServiceFailure) -> [String: [ODataEntity]] {
         var lists: [String: [ODataEntity]] = [:]
         for (name, composition) in binding.compositions ?? [:] {
@@ -56,10 +58,13 @@ extension ODataJSON {
                 rows = results
             default: continue
             }
+            let prefix = name + "[]."
+            var within: [String: FieldKind] = [:]
+            for (key, kind) in kinds where key.hasPrefix(prefix) { within[String(key.dropFirst(prefix.count))] = kind }
             var items: [ODataEntity] = []
             for row in rows {
                 guard let member = row.object else { throw .badAnswer("an item of the answer is not an object") }
-                items.append(try entity(member, binding: composition.binding))
+                items.append(try entity(member, binding: composition.binding, kinds: within))
             }
             lists[name] = items
         }

@@ -244,7 +244,7 @@ package struct ODataJSON: Sendable, Hashable {
             uri = object["@odata.id"]?.string ?? object["@odata.editLink"]?.string
             type = object["@odata.type"]?.string
         }
-        let items = binding.compositions == nil ? [:] : try inlineItems(object, binding: binding)
+        let items = binding.compositions == nil ? [:] : try inlineItems(object, binding: binding, kinds: kinds)
         return ODataEntity(values: values, key: key, etag: etag ?? headerETag, uri: uri, type: type, items: items)
     }
 

@@ -943,6 +943,12 @@ class Service:
         if role == "preparation":
             return self.answer_entity(environ, set_name, entity, 200)
         if role == "edit":
+            # As SAP Gateway does for an action on an entity with an ETag (Fiori elements sends
+            # the active entity's): a stale one is refused before a draft is made.
+            given = environ.get("HTTP_IF_MATCH")
+            if given and given.strip() != "*" and etag_of(entity) not in [g.strip() for g in given.split(",")]:
+                return sap_error(412, "/IWBEP/CM_MGW_RT/191",
+                                 "The entity has been changed since it was read (ETag mismatch)")
             return self.edit(environ, set_name, t, entity)
         return self.activate(environ, set_name, t, entity)
 

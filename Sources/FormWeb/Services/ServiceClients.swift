@@ -83,8 +83,18 @@ final class ServiceClients: Sendable {
     }
 
     /// Each field's kind, by name: values come back from the service as the form holds them.
+    /// Items' fields are named as their rules name them: `_Booking[].FlightDate`.
     static func kinds(of schema: FormSchema) -> [String: FieldKind] {
-        Dictionary(schema.allFields.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        var kinds = Dictionary(schema.allFields.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        func add(_ lists: [ItemList], prefix: String) {
+            for list in lists {
+                let within = "\(prefix)\(list.name)[]."
+                for field in list.fields where kinds[within + field.name] == nil { kinds[within + field.name] = field.kind }
+                add(list.lists, prefix: within)
+            }
+        }
+        add(schema.itemLists, prefix: "")
+        return kinds
     }
 }
 

@@ -305,3 +305,45 @@ extension ServiceItemWriter {
         }
     }
 }
+
+extension ServiceItemWriter {
+    /// The object's lists as the service holds them (`entity` read with its items), and where
+    /// each item lives: an item keeps its `_id` where a link names its key, one the service has
+    /// that Fieldwork did not know (added in Fiori) gets a new one, one it no longer has goes. A
+    /// list the answer did not hold stays as it was.
+    static func refreshed(
+        _ values: [String: FieldValue], entity: ODataEntity, binding: ServiceBinding,
+        links: [String: ServiceLink.Item], timeZone: TimeZone
+    ) -> (values: [String: FieldValue], links: [String: ServiceLink.Item]) {
+        var values = values
+        var kept: [String: ServiceLink.Item] = [:]
+        for (name, composition) in binding.compositions ?? [:] {
+            let ours = items(values[name])
+            guard let theirs = entity.items[name] else {
+                for id in FieldValue.itemIDs([name: .items(ours)]) { kept[id] = links[id] }
+                continue
+            }
+            var refreshed: [ItemValues] = []
+            for item in theirs {
+                let known = ours.first { own in
+                    guard let id = own.id, let link = links[id],
+                        let key = ServiceKey.decode(link.key, binding: composition.binding, timeZone: timeZone)
+                    else { return false }
+                    return sameItem(key, item.key, composition.binding, timeZone)
+                }
+                let id = known?.id ?? UUID().uuidString.lowercased()
+                var itemValues = known?.values ?? [:]
+                for field in composition.binding.fields.keys { itemValues[field] = item.values[field] }
+                let (within, withinLinks) = Self.refreshed(
+                    itemValues, entity: item, binding: composition.binding, links: links, timeZone: timeZone)
+                kept[id] = ServiceLink.Item(
+                    key: ServiceKey.encode(item.key, binding: composition.binding, timeZone: timeZone),
+                    etag: item.etag)
+                kept.merge(withinLinks) { _, new in new }
+                refreshed.append(ItemValues(id: id, values: within))
+            }
+            values[name] = .items(refreshed)
+        }
+        return (values, kept)
+    }
+}

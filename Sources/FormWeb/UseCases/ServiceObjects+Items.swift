@@ -106,18 +106,27 @@ extension ServiceObjects {
 }
 
 extension ServiceObjects {
-    /// An edit of an entity without drafts whose item requests stopped at a failure: what the
-    /// service took is kept (the parent's new ETag, where each item now lives), the object's
-    /// values are not (the form shows what was sent, to send again: only what is left goes), and
-    /// the page says what was applied and what was not.
+    /// An edit of an entity without drafts whose item requests stopped at a failure: the object
+    /// is stored as the service now holds it (read back, the items it took keeping the ids they
+    /// were sent with, so that sending the form again changes them rather than adding them
+    /// twice), the form shows what was sent, and the page says what was applied and what was not.
     func partlyApplied(
-        _ failure: ServiceFailure, writer: ServiceItemWriter, object: StoredObject, link: ServiceLink, etag: String?,
-        parentChanged: Bool, target: ServiceTarget
+        _ failure: ServiceFailure, writer: ServiceItemWriter, object: StoredObject, values: [String: FieldValue],
+        link: ServiceLink, etag: String?, parentChanged: Bool, target: ServiceTarget
     ) async throws -> Changed {
         var kept = link
         kept.etag = etag
         kept.items = writer.links
-        try await objects.settle(formID: object.formID, id: object.id, link: kept)
+        var partly = object
+        partly.values = values
+        partly.service = kept
+        let (now, notice) = await current(partly, target: target)
+        if notice == nil, let read = now.service {
+            try await objects.settle(formID: object.formID, id: object.id, link: read, values: now.values)
+        } else {
+            // Not read back: where the items live is kept, the values as they were.
+            try await objects.settle(formID: object.formID, id: object.id, link: kept)
+        }
         let done = (parentChanged ? ["the object's own fields changed"] : []) + writer.applied
         var issues: [FieldIssue]
         switch failure {

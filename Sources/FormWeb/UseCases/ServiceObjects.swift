@@ -260,12 +260,21 @@ extension ServiceObjects {
             return (object, "This object's key in the service cannot be read; the values below are those last read.")
         }
         do {
-            let entity = try await target.client.read(key: key, binding: target.binding, kinds: target.kinds)
+            let withItems = target.binding.compositions?.isEmpty == false
+            let entity = try await target.client.read(
+                key: key, binding: target.binding, kinds: target.kinds, expand: withItems)
             var updated = object
             for name in target.binding.fields.keys {
                 if let value = entity.values[name] { updated.values[name] = value } else { updated.values[name] = nil }
             }
             updated.service?.etag = entity.etag ?? link.etag
+            if withItems {
+                // The items too, each keeping its id: an edit from here changes the right ones.
+                let (values, links) = ServiceItemWriter.refreshed(
+                    updated.values, entity: entity, binding: target.binding, links: link.items, timeZone: timeZone)
+                updated.values = values
+                updated.service?.items = links
+            }
             return (updated, nil)
         } catch .notFound {
             return (object, "The service no longer has this object; the values below are those last read.")
@@ -347,8 +356,8 @@ extension ServiceObjects {
                     itemLinks = writer.links
                 } catch {
                     return try await partlyApplied(
-                        writer.placing(error, schema: schema), writer: writer, object: object, link: link, etag: etag,
-                        parentChanged: !sendable.isEmpty, target: target)
+                        writer.placing(error, schema: schema), writer: writer, object: object, values: values,
+                        link: link, etag: etag, parentChanged: !sendable.isEmpty, target: target)
                 }
             }
         }
