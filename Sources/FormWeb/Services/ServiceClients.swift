@@ -89,7 +89,9 @@ final class ServiceClients: Sendable {
         func add(_ lists: [ItemList], prefix: String) {
             for list in lists {
                 let within = "\(prefix)\(list.name)[]."
-                for field in list.fields where kinds[within + field.name] == nil { kinds[within + field.name] = field.kind }
+                for field in list.fields where kinds[within + field.name] == nil {
+                    kinds[within + field.name] = field.kind
+                }
                 add(list.lists, prefix: within)
             }
         }
