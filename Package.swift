@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Markdown in imported labels and hints (ODK's subset), read at import only.
+        .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
         // Already in the graph through the packages above; listed because targets import them
         // (scripts/import-check refuses an import a target does not declare).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -57,7 +59,9 @@ let package = Package(
         // The importers (native spec, OData) -> FormModel, reading XML through FormXML.
         .target(
             name: "FormImport",
-            dependencies: ["BoundedPatterns", "FormModel", "FormXML", "FormRules"],
+            dependencies: [
+                "BoundedPatterns", "FormModel", "FormXML", "FormRules", .product(name: "Ink", package: "Ink"),
+            ],
             resources: [.copy("Resources/fieldwork-form-1.xsd")]
         ),
         // The store: Fluent records and migrations, the form, object, account, attachment and

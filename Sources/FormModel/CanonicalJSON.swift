@@ -62,7 +62,7 @@ extension Field: Codable {
         case minSelected, maxSelected, minCount, maxCount, maxSize, accept, upperCase
         case prefix, suffix, rows, searchable, displayOnly
         case datePrecision = "precision"
-        case masked
+        case masked, labelFormat, hintFormat
         case list, options, children
     }
 
@@ -94,7 +94,9 @@ extension Field: Codable {
             searchable: try c.decodeIfPresent(Bool.self, forKey: .searchable) ?? false,
             displayOnly: try c.decodeIfPresent(Bool.self, forKey: .displayOnly) ?? false,
             datePrecision: try c.decodeIfPresent(DatePrecision.self, forKey: .datePrecision),
-            masked: try c.decodeIfPresent(Bool.self, forKey: .masked) ?? false
+            masked: try c.decodeIfPresent(Bool.self, forKey: .masked) ?? false,
+            labelFormat: try c.decodeIfPresent(RichText.self, forKey: .labelFormat),
+            hintFormat: try c.decodeIfPresent(RichText.self, forKey: .hintFormat)
         )
         self.init(
             name: try c.decode(String.self, forKey: .name),
@@ -150,6 +152,8 @@ extension Field: Codable {
         if presentation.displayOnly { try c.encode(true, forKey: .displayOnly) }
         try c.encodeIfPresent(presentation.datePrecision, forKey: .datePrecision)
         if presentation.masked { try c.encode(true, forKey: .masked) }
+        try c.encodeIfPresent(presentation.labelFormat, forKey: .labelFormat)
+        try c.encodeIfPresent(presentation.hintFormat, forKey: .hintFormat)
         try c.encodeIfPresent(list, forKey: .list)
         try c.encodeIfPresent(options, forKey: .options)
         try c.encodeIfPresent(children, forKey: .children)

@@ -194,13 +194,21 @@ public struct Presentation: Sendable, Hashable {
     /// A text typed without being shown (an XForm's `masked`): a password-style input, and
     /// dots in place of the value on the pages that sum an object up.
     public var masked: Bool
+    /// The label as its source formatted it (an XForm's Markdown, ``RichText``); the field's
+    /// `label` is its plain text. Nil for a label without marks.
+    public var labelFormat: RichText?
+    /// The hint as its source formatted it; the field's `hint` is its plain text.
+    public var hintFormat: RichText?
 
     @inlinable
     public init(
         prefix: String? = nil, suffix: String? = nil, rows: Int? = nil, searchable: Bool = false,
-        displayOnly: Bool = false, datePrecision: DatePrecision? = nil, masked: Bool = false
+        displayOnly: Bool = false, datePrecision: DatePrecision? = nil, masked: Bool = false,
+        labelFormat: RichText? = nil, hintFormat: RichText? = nil
     ) {
         self.masked = masked
+        self.labelFormat = labelFormat
+        self.hintFormat = hintFormat
         self.prefix = prefix
         self.suffix = suffix
         self.rows = rows

@@ -17,6 +17,15 @@ final class FieldViewModel: KeyPathContext {
     /// (slots), where `label` (for attributes) shows them as the import did.
     let shownLabel: PageText
     let labelHidden: Bool
+    /// The label as its source formatted it (``RichTextMarkup``), HTML made from escaped runs;
+    /// empty for a plain label or one whose words are computed from the answers.
+    let labelMarkup: [String]
+    /// The shown label when it has no markup: one of the two is given.
+    let labelText: [PageText]
+    /// The hint as its source formatted it, likewise.
+    let hintMarkup: [String]
+    /// The hint when it has no markup.
+    let hintText: [PageText]
     let srSuffix: [PageText]
     let required: Bool
     let optional: Bool
@@ -69,7 +78,9 @@ final class FieldViewModel: KeyPathContext {
 
     static let templateKeys: [String: PartialKeyPath<FieldViewModel> & Sendable] = [
         "name": \.name, "id": \.id, "kind": \.kind, "partial": \.partial, "label": \.label, "shownLabel": \.shownLabel,
-        "labelHidden": \.labelHidden, "srSuffix": \.srSuffix, "required": \.required, "optional": \.optional,
+        "labelHidden": \.labelHidden, "labelMarkup": \.labelMarkup, "hintMarkup": \.hintMarkup,
+        "labelText": \.labelText, "hintText": \.hintText,
+        "srSuffix": \.srSuffix, "required": \.required, "optional": \.optional,
         "hint": \.hint, "hintID": \.hintID, "countID": \.countID, "fieldset": \.fieldset, "readonly": \.readonly,
         "disabled": \.disabled,
         "openList": \.openList, "multiple": \.multiple, "inputType": \.inputType, "attrs": \.attrs,
@@ -207,6 +218,13 @@ final class FieldViewModel: KeyPathContext {
         label = visibleLabel ?? PageText(field.displayName)
         shownLabel = builder.text(computed?.label, field: field.name) ?? label
         labelHidden = visibleLabel == nil
+        labelMarkup =
+            visibleLabel == nil || computed?.label != nil
+            ? [] : field.presentation.labelFormat.map { [RichTextMarkup.html($0)] } ?? []
+        hintMarkup =
+            computed?.hint != nil ? [] : field.presentation.hintFormat.map { [RichTextMarkup.html($0)] } ?? []
+        labelText = labelMarkup.isEmpty ? [shownLabel] : []
+        hintText = hintMarkup.isEmpty ? hint.map { [$0] } ?? [] : []
         self.srSuffix = srSuffix
         // A question required depending on the answers is marked for the answers given (a slot).
         let conditional = builder.conditionallyRequired.contains(ItemList.ruleKey(field.name))

@@ -12,10 +12,12 @@ package struct PageLayout: KeyPathContext {
     let adminStyles: Bool
     /// Only the pages of a form with item lists load `items.css` and `items-regular.css`.
     let itemStyles: Bool
+    /// Only the pages of a form whose labels or hints are formatted load `rich.css`.
+    let richStyles: Bool
 
     package static let templateKeys: [String: PartialKeyPath<PageLayout> & Sendable] = [
         "title": \.title, "htmlClass": \.htmlClass, "regularMedia": \.regularMedia, "bodyClass": \.bodyClass,
-        "adminStyles": \.adminStyles, "itemStyles": \.itemStyles,
+        "adminStyles": \.adminStyles, "itemStyles": \.itemStyles, "richStyles": \.richStyles,
     ]
 
     /// - Parameters:
@@ -24,9 +26,11 @@ package struct PageLayout: KeyPathContext {
     ///   - regularMedia: when the regular-width stylesheet applies; the viewport decides unless a slot sets it.
     ///   - body: the page's kind, for the `fw-body--<body>` class.
     ///   - items: whether the page shows item lists (their stylesheets are linked).
+    ///   - rich: whether the page shows formatted labels or hints (``RichTextMarkup``).
     package init(
         title: PageText, htmlClass: PageText = "fw-page fw-layout-auto",
-        regularMedia: PageText = PageText(LayoutMode.auto.regularMedia), body: String, items: Bool = false
+        regularMedia: PageText = PageText(LayoutMode.auto.regularMedia), body: String, items: Bool = false,
+        rich: Bool = false
     ) {
         self.title = title
         self.htmlClass = htmlClass
@@ -34,6 +38,7 @@ package struct PageLayout: KeyPathContext {
         bodyClass = "fw-body fw-body--\(body)"
         adminStyles = body == "admin"
         itemStyles = items
+        richStyles = rich
     }
 }
 

@@ -101,7 +101,7 @@ package enum PageViewModel {
                 htmlClass:
                     "fw-page \(slot: registry.sentinel(PageSlots.LayoutClass())) fw-presentation-\(schema.regular.rawValue)",
                 regularMedia: "\(slot: registry.sentinel(PageSlots.RegularMedia()))",
-                body: "create", items: !schema.itemLists.isEmpty)
+                body: "create", items: !schema.itemLists.isEmpty, rich: schema.hasFormattedText)
             self.title = title
             submit = mode == .create ? PageText(schema.submit) : "Save"
             action = home

@@ -108,13 +108,18 @@ package final class XFormJudge: Sendable {
     /// record's new `instanceID`) and no preloaded value (the time, the user's name, a new id) is
     /// shown or read. Then the same answers always get the same verdict, whoever asks and whenever.
     package let judgesAnswersAlone: Bool
+    /// The words of each formatted label without its marks (the field's `label` when its
+    /// `labelFormat` is set), by node path: messages name a question by them.
+    let plainLabels: [String: String]
 
     /// Compiles a version's rules: the expressions the importer checked (`compiled`; one not
     /// enforced, or never checked, has none and is skipped). Throws when an instance does not
     /// parse or libxml2 refuses an expression: the import checks both, so that is a stored
     /// version gone bad.
-    package init(rules: XFormRules) throws {
+    /// - Parameter plainLabels: the words of formatted labels, by node path (``plainLabels``).
+    package init(rules: XFormRules, plainLabels: [String: String] = [:]) throws {
         self.rules = rules
+        self.plainLabels = plainLabels
         let template = try XPathDocument.parse(Array(rules.primaryInstance.utf8))
         var secondary: [String: XPathDocument] = [:]
         for (id, instance) in rules.secondaryInstances {
@@ -451,6 +456,7 @@ package final class XFormJudge: Sendable {
 
     /// A node's label in the default language, outputs left out; its name when it has none.
     private func label(_ node: XFormNode) -> String {
+        if let plain = plainLabels[node.path] { return plain }
         let text = node.label?.segments(in: rules.translations).map { XFormSegment.joined($0, placeholder: "") }
         let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         return trimmed.isEmpty ? node.field ?? node.path : trimmed

@@ -32,7 +32,14 @@ package final class XFormRuleJudge: RuleJudge {
 
     /// - Throws: when the stored rules no longer compile (``XFormJudge/init(rules:)``).
     package init(rules: XFormRules, schema: FormSchema) throws {
-        judge = try XFormJudge(rules: rules)
+        var plainLabels: [String: String] = [:]
+        for node in rules.nodes {
+            guard let field = rules.field(of: node, in: schema), field.presentation.labelFormat != nil,
+                let label = field.label
+            else { continue }
+            plainLabels[node.path] = label
+        }
+        judge = try XFormJudge(rules: rules, plainLabels: plainLabels)
         self.rules = rules
         fields = schema.allFields
         byName = Dictionary(fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -154,6 +154,11 @@ enum ImportSummaryText {
         if let textType = field.constraints.textType, textType != .text { kind += "(\(textType.rawValue))" }
         if field.constraints.multiple { kind += ", multiple" }
         if field.presentation.displayOnly { kind += ", display only" }
+        // A label or hint with ODK's formatting: its marks read (RichText), the label its words.
+        let formatted = [
+            field.presentation.labelFormat.map { _ in "label" }, field.presentation.hintFormat.map { _ in "hint" },
+        ].compactMap { $0 }
+        if !formatted.isEmpty { kind += ", formatted " + formatted.joined(separator: " and ") }
         var columns = [
             section.kind.rawValue, group.label.map(quoted) ?? "-", path, kind, field.label.map(quoted) ?? "-",
             field.required ? "required" : "optional", editability(field.editable),

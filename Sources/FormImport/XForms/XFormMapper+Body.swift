@@ -79,7 +79,7 @@ extension XFormMapper {
         if case .some(nil) = found { return }
         let index = found ?? nil
         let label = text(of: group.child("label", in: XFormNamespace.xforms))
-        let shown = display(label)
+        let shown = plain(label)
         var inner = context
         if let index {
             nodes[index].control = "group"
@@ -111,7 +111,7 @@ extension XFormMapper {
         }
         let path = nodes[index].path
         let label =
-            display(text(of: repeatElement.child("label", in: XFormNamespace.xforms)))
+            plain(text(of: repeatElement.child("label", in: XFormNamespace.xforms)))
             ?? (context.enclosing?.path == path ? context.enclosing?.label : nil)
             ?? nodeElements[index].localName
         guard context.repeats.count < ItemList.maxDepth else {

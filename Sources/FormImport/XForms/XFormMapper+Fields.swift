@@ -166,10 +166,14 @@ extension XFormMapper {
         let readonly = XFormBind.isTrue(bind?.readonly)
         let calculated = bind?.calculate != nil
         let written = XFormMapper.trimmed(nodeElements[question.node].text)
+        let label = formatted(node.label)
+        let hint = formatted(node.hint, guidance: true)
         var field = Field(
-            name: name, kind: .text, label: display(node.label), hint: display(node.hint) ?? guidance(node.hint),
+            name: name, kind: .text, label: label.plain, hint: hint.plain,
             required: XFormBind.isTrue(bind?.required), editable: readonly || calculated ? .no : .yes,
             defaultValue: written.isEmpty ? nil : written)
+        field.presentation.labelFormat = label.format
+        field.presentation.hintFormat = hint.format
         var used: Set<String> = []
         switch control {
         case "input":
@@ -311,7 +315,7 @@ extension XFormMapper {
             checkAttributes(item, known: [])
             let value = XFormMapper.trimmed(item.child("value", in: XFormNamespace.xforms)?.text ?? "")
             guard !value.isEmpty, seen.insert(value).inserted else { continue }
-            let label = display(text(of: item.child("label", in: XFormNamespace.xforms))) ?? value
+            let label = plain(text(of: item.child("label", in: XFormNamespace.xforms))) ?? value
             options.append(Option(value: value, label: label))
         }
         if searchable || words.contains("minimal") || options.isEmpty {
@@ -379,7 +383,7 @@ extension XFormMapper {
             var label: String?
             if let ref = itemset.labelItext {
                 let id = XFormMapper.trimmed(item.children.first { $0.localName == ref }?.text ?? "")
-                label = display(XFormText(itext: id))
+                label = plain(XFormText(itext: id))
             } else if let ref = itemset.label {
                 label = item.children.first { $0.localName == ref }.map { XFormMapper.trimmed($0.text) }
             }

@@ -134,6 +134,28 @@ extension XFormMapper {
         return shown.isEmpty ? nil : shown
     }
 
+    /// A text as ``display(_:)`` gives it, with ODK's formatting read (``ODKMarkdown``): its
+    /// words without the marks, and the format when it has one. A text with outputs keeps its
+    /// marks as written: its words are made for each answer.
+    func formatted(_ text: XFormText?, guidance: Bool = false) -> (plain: String?, format: RichText?) {
+        let given = display(text)
+        guard let shown = given ?? (guidance ? self.guidance(text) : nil) else { return (nil, nil) }
+        if given != nil, let segments = text?.segments(in: translations),
+            segments.contains(where: { if case .output = $0 { true } else { false } })
+        {
+            return (shown, nil)
+        }
+        guard let rich = ODKMarkdown.read(shown) else { return (shown, nil) }
+        return (rich.plainText, rich.isFormatted ? rich : nil)
+    }
+
+    /// The words of a text without ODK's marks, for where no format is shown (an option, a
+    /// group's heading, a list's label).
+    func plain(_ text: XFormText?) -> String? {
+        guard let shown = display(text) else { return nil }
+        return ODKMarkdown.read(shown)?.plainText ?? shown
+    }
+
     /// The guidance of a hint given through itext, in the default language.
     func guidance(_ text: XFormText?) -> String? {
         guard let id = text?.itext, let segments = translations.text(id)?.guidance else { return nil }
