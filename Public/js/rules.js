@@ -101,13 +101,18 @@ export function enhance(root) {
         if (typeof value === "string") body.append(name, value);
       }
       const mine = ++asked;
-      try {
-        const answer = await fetch(form.dataset.rules, {
+      const request = () =>
+        fetch(form.dataset.rules, {
           method: "POST",
           credentials: "same-origin",
           headers: { Accept: "application/json" },
           body,
         });
+      try {
+        // A POST is not sent again by the browser when the connection it went out on was closed
+        // meanwhile (a kept-alive one the server let go): asking the rules changes nothing, so
+        // a network failure is asked again once before the Update button takes over.
+        const answer = await request().catch(() => new Promise((done) => setTimeout(done, 300)).then(request));
         // Only the answer to the latest answers counts.
         if (mine !== asked) return;
         // Refused (an expired form or session, a server error): the Update button asks instead.
