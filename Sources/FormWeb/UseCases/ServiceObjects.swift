@@ -327,7 +327,8 @@ extension ServiceObjects {
         var itemLinks = link.items
         let withItems =
             Self.hasItems(values, binding: target.binding) || Self.hasItems(object.values, binding: target.binding)
-        if target.binding.draft?.edit != nil {
+        let itemsChanged = (target.binding.compositions ?? [:]).keys.contains { values[$0] != object.values[$0] }
+        if target.binding.draft?.edit != nil, !sendable.isEmpty || itemsChanged {
             do {
                 let (active, links) = try await editThroughDraft(
                     object, key: key, changes: sendable, values: values, etag: shown ?? link.etag, target: target,
@@ -337,7 +338,7 @@ extension ServiceObjects {
             } catch {
                 return try await changeFailure(error, object: object, link: link, target: target)
             }
-        } else {
+        } else if target.binding.draft?.edit == nil {
             if !sendable.isEmpty {
                 do {
                     let answer = try await target.client.update(
@@ -348,7 +349,7 @@ extension ServiceObjects {
                     return try await changeFailure(error, object: object, link: link, target: target)
                 }
             }
-            if withItems {
+            if withItems, itemsChanged {
                 var writer = ServiceItemWriter(client: target.client, draft: false, links: link.items)
                 do {
                     try await writer.write(
