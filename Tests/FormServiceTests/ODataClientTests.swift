@@ -26,8 +26,8 @@ private let v4Answer = #"{"@odata.etag":"W/\"1\"","TravelID":7,"Price":10.5,"IsA
 private let requestID = UUID(uuidString: "7D444840-9DC0-11D1-B245-5FFDCE74FAD2")!
 private let sent = Date(timeIntervalSince1970: 1_795_716_000)
 
-/// A client for the test server with short limits, shut down after `body`.
-private func withClient<T>(
+/// A client for the test server with short limits, shut down after `body` (the module's tests share it).
+func withClient<T>(
     _ server: TestServer, path: String = "/s/", auth: ServiceAuth = .none, timeLimit: Duration = .seconds(60),
     sizeLimit: Int = 1 << 20, sapClient: String? = nil, _ body: (ODataClient) async throws -> T
 ) async throws -> T {

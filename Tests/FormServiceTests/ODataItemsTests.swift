@@ -67,19 +67,6 @@ private let travelKey: [String: FieldValue] = [
     "TravelUUID": .text("7a000000-0000-4000-8000-000000000001"), "IsActiveEntity": .bool(true),
 ]
 
-private func withClient<T>(_ server: TestServer, _ body: (ODataClient) async throws -> T) async throws -> T {
-    let http = ServiceHTTPClient()
-    do {
-        let connection = try ODataConnection(serviceRoot: server.base + "/s/", auth: .none)
-        let result = try await body(try ODataClient(connection: connection, http: http))
-        try await http.shutdown()
-        return result
-    } catch {
-        try? await http.shutdown()
-        throw error
-    }
-}
-
 @Test("a deep insert writes each list's items under its navigation property, every level, and reads them back")
 func deepInsert() async throws {
     let answer = #"""

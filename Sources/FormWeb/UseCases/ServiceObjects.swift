@@ -75,10 +75,10 @@ struct ServiceObjects: Sendable {
         let client = target.client
         let binding = target.binding
         let sendable = Self.sendable(values, binding: binding)
+        let withItems = Self.hasItems(values, binding: binding)
         do {
             var entity: ODataEntity
             var itemLinks: [String: ServiceLink.Item] = [:]
-            let withItems = Self.hasItems(values, binding: binding)
             if withItems {
                 (entity, itemLinks) = try await createWithItems(
                     values, record: record, target: target, requestID: requestID, replacing: draft, schema: schema)
@@ -140,7 +140,8 @@ struct ServiceObjects: Sendable {
             switch failure {
             case .refused(_, let messages):
                 try await objects.delete(formID: record.formID, id: record.id)
-                return .refused(Self.issues(messages, binding: binding), draft: draft)
+                // A create with items discarded the draft it replaced (createWithItems).
+                return .refused(Self.issues(messages, binding: binding), draft: withItems ? nil : draft)
             case .notWritable(let error):
                 try await objects.delete(formID: record.formID, id: record.id)
                 return .refused([
