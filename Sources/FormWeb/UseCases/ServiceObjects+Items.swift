@@ -89,6 +89,13 @@ extension ServiceObjects {
         let draft = try await client.editDraft(key: key, etag: etag, binding: binding, kinds: target.kinds)
         var writer = ServiceItemWriter(client: client, draft: true, links: object.service?.items ?? [:])
         do {
+            if let known = object.service?.items, !known.isEmpty {
+                // The draft's items, found by the active ones' keys: a service whose drafts have
+                // keys of their own (SAP's V2 drafts, a `DraftUUID`) names them differently.
+                let copy = try await client.read(key: draft.key, binding: binding, expand: true)
+                writer.links = ServiceItemWriter.links(
+                    object.values, entity: copy, binding: binding, known: known, timeZone: client.connection.timeZone)
+            }
             if !changes.isEmpty {
                 _ = try await client.updateDraft(
                     key: draft.key, changes: changes, etag: draft.etag ?? "*", binding: binding, kinds: target.kinds)
