@@ -18,12 +18,17 @@ enum ODKMarkdown {
     /// text read may still have no format (``RichText/isFormatted``): an escaped mark, a link to
     /// an address not allowed; its ``RichText/plainText`` is then its words.
     static func read(_ text: String) -> RichText? {
-        guard text.contains(where: { "*_#[<\\".contains($0) }) else { return nil }
+        // A label is a few lines; one longer than this is shown as written, so that no text makes
+        // the reading (regular expressions over the text, Ink) take long.
+        guard text.utf8.count <= maxLength, text.contains(where: { "*_#[<\\".contains($0) }) else { return nil }
         let reading = Reading()
         let prepared = reading.prepare(text)
         let html = reading.parser().html(from: prepared)
         return reading.richText(html)
     }
+
+    /// The longest text read, in UTF-8 bytes.
+    static let maxLength = 8_000
 
     /// A mark of ours in the text Ink reads: private-use characters, which Ink passes as text.
     fileprivate static let open: Character = "\u{E100}"
