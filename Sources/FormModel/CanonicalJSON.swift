@@ -188,11 +188,12 @@ extension FieldGroup: Codable {
     }
 }
 
-/// `{"name", "label", "object", "minCount", "maxCount", "startCount"?, "addRemove"?, "groups"}`:
-/// an item's groups as a section's; `startCount` and `addRemove` only when not their defaults.
+/// `{"name", "label", "object", "minCount", "maxCount", "startCount"?, "startItems"?, "addRemove"?,
+/// "groups"}`: an item's groups as a section's; `startCount`, `startItems` and `addRemove` only
+/// when not their defaults.
 extension ItemList: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, label, object, minCount, maxCount, startCount, addRemove, groups
+        case name, label, object, minCount, maxCount, startCount, startItems, addRemove, groups
     }
 
     public init(from decoder: any Decoder) throws {
@@ -204,6 +205,7 @@ extension ItemList: Codable {
             minCount: try c.decodeIfPresent(Int.self, forKey: .minCount) ?? 0,
             maxCount: try c.decodeIfPresent(Int.self, forKey: .maxCount) ?? ItemList.defaultMaxCount,
             startCount: try c.decodeIfPresent(Int.self, forKey: .startCount),
+            startItems: try c.decodeIfPresent([[String: String]].self, forKey: .startItems),
             addRemove: try c.decodeIfPresent(Bool.self, forKey: .addRemove) ?? true,
             groups: try c.decode([FieldGroup].self, forKey: .groups))
     }
@@ -216,6 +218,7 @@ extension ItemList: Codable {
         try c.encode(minCount, forKey: .minCount)
         try c.encode(maxCount, forKey: .maxCount)
         try c.encodeIfPresent(startCount, forKey: .startCount)
+        try c.encodeIfPresent(startItems, forKey: .startItems)
         if !addRemove { try c.encode(false, forKey: .addRemove) }
         try c.encode(groups, forKey: .groups)
     }

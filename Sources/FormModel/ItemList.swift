@@ -19,6 +19,9 @@ public struct ItemList: Sendable, Hashable {
     /// How many items a new form starts with when not `minCount` (an XForm's repeat: the
     /// items its instance holds beside the template).
     public var startCount: Int?
+    /// The values the items a new form starts with hold, item by item, by field name (an XForm's
+    /// instance: the items beside the template, as written); nil when they hold none.
+    public var startItems: [[String: String]]?
     /// Whether people add and remove items: false when the form gives the count (an XForm's
     /// repeat with `jr:count`, whose rules give it per submission) or fixes it
     /// (`jr:noAddRemove`). The page then shows no Add or Remove.
@@ -38,9 +41,10 @@ public struct ItemList: Sendable, Hashable {
 
     public init(
         name: String, label: String, object: String? = nil, minCount: Int = 0,
-        maxCount: Int = ItemList.defaultMaxCount, startCount: Int? = nil, addRemove: Bool = true,
-        groups: [FieldGroup], location: SourceLocation? = nil
+        maxCount: Int = ItemList.defaultMaxCount, startCount: Int? = nil, startItems: [[String: String]]? = nil,
+        addRemove: Bool = true, groups: [FieldGroup], location: SourceLocation? = nil
     ) {
+        self.startItems = startItems
         self.name = name
         self.label = label
         self.object = object ?? label

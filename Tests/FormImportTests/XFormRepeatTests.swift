@@ -121,3 +121,44 @@ struct XFormRepeatTests {
         #expect(!noKids.instanceXML.contains("<kid"))
     }
 }
+
+@Test("a repeat's items beside its template start a new form with the values the instance writes in them")
+func prefilledItems() throws {
+    let source = """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml"
+                xmlns:jr="http://openrosa.org/javarosa">
+          <h:head><h:title>Household</h:title>
+            <model>
+              <instance><data id="household"><village/>
+                <members jr:template=""><member_name/><member_age>18</member_age></members>
+                <members><member_name>Ann</member_name><member_age>34</member_age></members>
+                <members><member_name>Joe</member_name><member_age/></members>
+              </data></instance>
+              <bind nodeset="/data/village" type="string"/>
+              <bind nodeset="/data/members/member_name" type="string"/>
+              <bind nodeset="/data/members/member_age" type="int"/>
+            </model>
+          </h:head>
+          <h:body>
+            <input ref="/data/village"><label>Village</label></input>
+            <repeat nodeset="/data/members"><label>Members</label>
+              <input ref="/data/members/member_name"><label>Name</label></input>
+              <input ref="/data/members/member_age"><label>Age</label></input>
+            </repeat>
+          </h:body>
+        </h:html>
+        """
+    let result = try FormImporter.importDocuments([ImportDocument(name: "household.xml", data: Array(source.utf8))])
+    let form = try #require(result.forms.first)
+    let list = try #require(form.itemLists.first)
+    #expect(list.startCount == 2)
+    #expect(list.startItems == [["member_name": "Ann", "member_age": "34"], ["member_name": "Joe"]])
+    let start = Submission.starting(form.itemLists)
+    let items = try #require(start.items["members"])
+    #expect(items.map { $0.fields["member_name"] } == [["Ann"], ["Joe"]])
+    // An item without its own value takes the template's, as a new item does.
+    #expect(items.map { $0.fields["member_age"] } == [["34"], ["18"]])
+    // Kept in the canonical JSON.
+    let again = try FormSchema.fromCanonicalJSON(try form.canonicalJSON())
+    #expect(again.itemLists.first?.startItems == list.startItems)
+}

@@ -118,8 +118,35 @@ extension XFormMapper {
         return ItemList(
             name: repeatInfo?.list ?? ImportNames.valid(nodeElements[repeatNode].localName),
             label: spec?.label ?? nodeElements[repeatNode].localName, object: object, maxCount: ItemList.maxItems,
-            startCount: repeatInfo?.count == nil ? spec?.startCount : nil, addRemove: repeatInfo?.addRemove ?? true,
+            startCount: repeatInfo?.count == nil ? spec?.startCount : nil,
+            startItems: repeatInfo?.count == nil ? startItems(repeatNode) : nil,
+            addRemove: repeatInfo?.addRemove ?? true,
             groups: groups, location: SourceLocation(line: spec?.line ?? nodes[repeatNode].line))
+    }
+
+    /// The values the instance writes in the items it starts with (the repeat's nodes beside
+    /// `jr:template`, or all of them without one), each by its field's name; nil when they hold
+    /// none. A list within an item starts as its own template says.
+    private func startItems(_ repeatNode: Int) -> [[String: String]]? {
+        let element = nodeElements[repeatNode]
+        let path = nodes[repeatNode].path
+        guard let slash = path.lastIndex(of: "/"), let parent = pathIndex[String(path[..<slash])] else { return nil }
+        var items: [[String: String]] = []
+        for sibling in nodeElements[parent].children
+        where sibling.localName == element.localName && sibling.namespaceURI == element.namespaceURI
+            && sibling.attribute("template", in: XFormNamespace.javaRosa) == nil
+        {
+            var values: [String: String] = [:]
+            for child in sibling.children where child.children.isEmpty {
+                guard let index = pathIndex[path + "/" + child.localName], let field = nodes[index].field else {
+                    continue
+                }
+                let text = XFormMapper.trimmed(child.text)
+                if !text.isEmpty { values[field] = text }
+            }
+            items.append(values)
+        }
+        return items.contains { !$0.isEmpty } ? items : nil
     }
 
     func location(of element: XFormElement) -> SourceLocation {

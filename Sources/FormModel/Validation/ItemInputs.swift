@@ -109,11 +109,21 @@ extension Submission {
     }
 
     /// The items a new form starts with: each list's first count of new items (`min-count`, or
-    /// what an XForm's instance holds), theirs within.
+    /// what an XForm's instance holds, with the values it writes in them), theirs within.
     public static func starting(_ lists: [ItemList], clock: ClockReading? = nil) -> Submission {
         var start = Submission()
         for list in lists {
-            start.items[list.name] = Array(repeating: newItem(of: list, clock: clock), count: list.firstCount)
+            let new = newItem(of: list, clock: clock)
+            var items = Array(repeating: new, count: list.firstCount)
+            for (index, written) in (list.startItems ?? []).prefix(items.count).enumerated() {
+                for field in list.fields.flatMap({ [$0] + ($0.children ?? []) }) {
+                    guard let value = written[field.name] else { continue }
+                    var given = field
+                    given.defaultValue = value
+                    items[index].fields[field.name] = given.initialValues(at: clock)
+                }
+            }
+            start.items[list.name] = items
         }
         return start
     }
