@@ -13,10 +13,19 @@ extension FormSchema {
         return id.unicodeScalars.allSatisfy { isLowerAlnum($0) || $0 == "-" } && id.count <= 100
     }
 
-    /// Whether a text is a valid field name: `[A-Za-z_][A-Za-z0-9_]*`.
+    /// Whether a text is a valid field name: `[A-Za-z_][A-Za-z0-9_]*`, decided on the bytes (the
+    /// OData importer asks it of every property name).
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigitScalar || $0 == "_" }
+        var text = name
+        return text.withUTF8 { bytes in
+            func isLetter(_ byte: UInt8) -> Bool {
+                byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
+            }
+            guard let first = bytes.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+            return bytes.allSatisfy {
+                $0 == UInt8(ascii: "_") || isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+            }
+        }
     }
 
     private static func isLowerAlnum(_ s: Unicode.Scalar) -> Bool {

@@ -1,3 +1,4 @@
+import FormModel
 import Testing
 
 @testable import FormImport
@@ -10,8 +11,10 @@ struct ASCIITextTests {
         #expect("Edm.String".hasASCIIPrefix("Edm.", andMore: true) && !"Edm.".hasASCIIPrefix("Edm.", andMore: true))
         #expect("Edm.".hasASCIIPrefix("Edm.") && !"Ed".hasASCIIPrefix("Edm.") && !"".hasASCIIPrefix("Edm."))
         #expect(!"EdmX.String".hasASCIIPrefix("Edm.") && !"édm.String".hasASCIIPrefix("Edm."))
-        for name in ["Name", "_id", "a1_b2", "x"] { #expect(name.isPlainASCIIName, "\(name)") }
-        for name in ["", "1a", "a-b", "a.b", "naïve", "a b", "_csrf!"] { #expect(!name.isPlainASCIIName, "\(name)") }
+        for name in ["Name", "_id", "a1_b2", "x"] { #expect(FormSchema.isValidName(name), "\(name)") }
+        for name in ["", "1a", "a-b", "a.b", "naïve", "a b", "_csrf!"] {
+            #expect(!FormSchema.isValidName(name), "\(name)")
+        }
         #expect("UI.LineItem".asciiTailKey != "UI.LineIten".asciiTailKey)
         #expect("ab".asciiTailKey != "b".asciiTailKey, "the length counts")
         let path = "Namespace.Type/Property@UI.Hidden"

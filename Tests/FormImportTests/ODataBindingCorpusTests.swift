@@ -30,7 +30,7 @@ struct ODataBindingCorpusTests {
                 for (field, property) in binding.fields {
                     #expect(property.type.hasPrefix("Edm."), "\(form.id)/\(field): \(property.type)")
                     #expect(
-                        field == property.name || !property.name.isPlainASCIIName,
+                        field == property.name || !FormSchema.isValidName(property.name),
                         "\(form.id)/\(field) is bound to \(property.name)")
                 }
             }

@@ -52,21 +52,6 @@ extension String {
         }
     }
 
-    /// Whether the text is a plain name, `[A-Za-z_][A-Za-z0-9_]*` (`FormSchema.isValidName`),
-    /// decided on the bytes.
-    var isPlainASCIIName: Bool {
-        var text = self
-        return text.withUTF8 { bytes in
-            guard let first = bytes.first,
-                first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
-            else { return false }
-            return bytes.allSatisfy {
-                $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
-                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-            }
-        }
-    }
-
     /// The length and the last seven bytes in one number: for a handful of texts (the terms of
     /// a target's annotations) as good a hash as every byte, at a fraction of the cost.
     var asciiTailKey: UInt64 {

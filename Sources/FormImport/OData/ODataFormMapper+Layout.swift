@@ -64,10 +64,10 @@ extension ODataFormMapper {
     func fieldNames(_ properties: [PropertyDecl], typeName: String) -> [String] {
         var result = properties.map(\.name)
         // Property names are unique in a type; only a name made valid can clash.
-        guard result.contains(where: { !$0.isPlainASCIIName || $0 == "_csrf" }) else { return result }
+        guard result.contains(where: { !FormSchema.isValidName($0) || $0 == "_csrf" }) else { return result }
         var taken = Set(result)
         for (i, property) in properties.enumerated()
-        where !property.name.isPlainASCIIName || property.name == "_csrf" {
+        where !FormSchema.isValidName(property.name) || property.name == "_csrf" {
             var cleaned = ImportNames.valid(property.name)
             if cleaned == "_csrf" { cleaned = "csrf_" }
             let name = ImportNames.unique(cleaned, taken: taken)
