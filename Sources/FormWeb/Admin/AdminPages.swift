@@ -36,11 +36,7 @@ struct AdminPage {
 
     /// "22 November 2026, 14:30 UTC".
     static func timestamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMMM yyyy, HH:mm 'UTC'"
-        return formatter.string(from: date)
+        DisplayDate.timestamp(date)
     }
 }
 
