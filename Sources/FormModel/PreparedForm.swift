@@ -93,13 +93,16 @@ public struct PreparedForm: Sendable {
     /// With `keep` (a create view's starting answers), the verdict is kept for the next view
     /// when it depends on the answers alone; answers being typed are not kept, so they never
     /// push the starting answers' verdict out.
-    /// - Parameter itemCounts: how many items each list shows, by path, when the page knows
-    ///   (its new items' empty fields are no values).
+    /// - Parameters:
+    ///   - itemCounts: how many items each list shows, by path, when the page knows (its new
+    ///     items' empty fields are no values).
+    ///   - lookedUp: the caller asked ``knownVerdict(for:)`` already and found none.
     public func rulesVerdict(
-        for values: [String: [String]], itemCounts: [String: Int] = [:], session: RuleSession, keep: Bool = false
+        for values: [String: [String]], itemCounts: [String: Int] = [:], session: RuleSession, keep: Bool = false,
+        lookedUp: Bool = false
     ) -> RuleVerdict? {
         guard let rules else { return nil }
-        if let known = knownVerdict(for: values) { return known }
+        if !lookedUp, let known = knownVerdict(for: values) { return known }
         var context = ValidationContext(
             mode: mode, serverValues: serverValues(known: values), clock: clock(now: session.now))
         context.requiredByRules = true

@@ -29,7 +29,7 @@ extension RenderState {
         let (session, values, counts) = (RuleSession(form, viewer: viewer), values, itemCounts)
         guard
             let verdict = await BlockingWork.run({
-                form.rulesVerdict(for: values, itemCounts: counts, session: session, keep: keep)
+                form.rulesVerdict(for: values, itemCounts: counts, session: session, keep: keep, lookedUp: true)
             })
         else { return }
         show(verdict, of: form)
