@@ -24,6 +24,9 @@ struct ServiceItemWriter {
     /// The item a failure was about, by its path (`_Booking[1]`), when the failure came from a
     /// request for one item.
     private(set) var failedAt: String?
+    /// Whether that item is one being removed: it has no cells on the page, so its messages go in
+    /// the summary with its name.
+    private var failedRemoving = false
 
     /// One item where the service has it.
     struct Place {
@@ -136,12 +139,14 @@ struct ServiceItemWriter {
             let key = ServiceKey.decode(link.key, binding: binding, timeZone: timeZone)
         else { return }
         failedAt = path
+        failedRemoving = true
         do {
             try await client.deleteItem(key: key, etag: draft ? nil : link.etag, binding: binding, draft: draft)
         } catch .notFound {
             // Gone already.
         }
         failedAt = nil
+        failedRemoving = false
         links[id] = nil
         for within in FieldValue.itemIDs(item.values) { links[within] = nil }
         applied.append("\(Self.name(path, schema)) removed")
@@ -240,12 +245,14 @@ extension ServiceItemWriter {
             messages: messages.map { message in
                 var message = message
                 if let failedAt {
-                    if let field = message.field {
+                    if let field = message.field, !failedRemoving {
                         message.field = failedAt + "." + field
                     } else {
+                        message.field = nil
                         // Naming no field of the item: in the summary, with the item's name, and
                         // never under a field of the object's own that has the property's name.
-                        message.message = "\(Self.name(failedAt, schema)): \(message.message)"
+                        let removed = failedRemoving ? " (removed)" : ""
+                        message.message = "\(Self.name(failedAt, schema))\(removed): \(message.message)"
                         message.target = nil
                     }
                 } else if message.field == nil, let path = message.path, let input = input(forTarget: path) {
