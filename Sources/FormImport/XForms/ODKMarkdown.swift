@@ -47,8 +47,7 @@ enum ODKMarkdown {
             var text = source.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             text.unicodeScalars.removeAll { (0xE000...0xF8FF).contains($0.value) }
             text = tags(text)
-            text = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            text = XFormInstanceWriter.escape(text, attribute: false).replacingOccurrences(of: "\"", with: "&quot;")
             // ODK's escapes: \\ \* \_ \#; any other backslash stays one (Collect: `\a` is `\a`).
             text = text.replacingOccurrences(of: "\\\\", with: "&#92;").replacingOccurrences(of: "\\*", with: "&#42;")
                 .replacingOccurrences(of: "\\_", with: "&#95;").replacingOccurrences(of: "\\#", with: "&#35;")
@@ -143,7 +142,10 @@ enum ODKMarkdown {
                 })
             // What the prepared text cannot hold, should Ink still find it: its own words as text.
             for target in [Modifier.Target.html, .codeBlocks, .inlineCode, .lists, .blockquotes, .tables, .images] {
-                parser.addModifier(Modifier(target: target) { input in Self.escaped(String(input.markdown)) })
+                parser.addModifier(
+                    Modifier(target: target) { input in
+                        XFormInstanceWriter.escape(String(input.markdown), attribute: false)
+                    })
             }
             parser.addModifier(Modifier(target: .horizontalLines) { _ in "" })
             return parser
@@ -264,41 +266,10 @@ enum ODKMarkdown {
             return String(html[html.index(after: start)..<end.lowerBound])
         }
 
-        /// Text with the entities the prepared text and Ink write made characters again.
+        /// Text with the entities the prepared text and Ink write made characters again, as an XML
+        /// parser reads references.
         static func decoded(_ text: String) -> String {
-            guard text.contains("&") else { return text }
-            var out = ""
-            var index = text.startIndex
-            while index < text.endIndex {
-                if text[index] == "&", let end = text[index...].prefix(12).firstIndex(of: ";") {
-                    let name = text[text.index(after: index)..<end]
-                    let scalar: Unicode.Scalar? =
-                        switch name {
-                        case "amp": "&"
-                        case "lt": "<"
-                        case "gt": ">"
-                        case "quot": "\""
-                        case "apos", "#39": "'"
-                        default:
-                            name.hasPrefix("#x") || name.hasPrefix("#X")
-                                ? UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-                                : name.hasPrefix("#") ? UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init) : nil
-                        }
-                    if let scalar {
-                        out.unicodeScalars.append(scalar)
-                        index = text.index(after: end)
-                        continue
-                    }
-                }
-                out.append(text[index])
-                index = text.index(after: index)
-            }
-            return out
-        }
-
-        static func escaped(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;")
+            text.contains("&") ? XFormSource.decode(Array(text.utf8)) : text
         }
 
         /// A span's `style` read as Collect reads it: its `color` and `font-family`, each taken to
