@@ -1,5 +1,6 @@
 import FormModel
 import FormXML
+import Foundation
 import NIOHTTP1
 
 /// Reads a service's refusal into messages placed as Fieldwork places its own. Knows the shapes
@@ -193,14 +194,41 @@ package enum ODataErrorBody {
         }
     }
 
-    /// Splits a target at `/`, but not inside a key's quoted string (`/Set('a/b')/Price`).
-    private static func splitOutsideQuotes(_ text: String) -> [String] {
+    /// The values of a key predicate as a service writes it in a target, by property name:
+    /// `(BookingUUID=1f…,IsActiveEntity=false)`, `(SalesOrder='1',ItemPosition='10')`, `('1')` and
+    /// `(guid'…')` (a single value, under ""), percent-encoded or not; quotes and a V2 type
+    /// prefix taken off, a doubled quote made one.
+    package static func keyValues(_ predicate: String) -> [String: String] {
+        let text = predicate.removingPercentEncoding ?? predicate
+        guard text.hasPrefix("("), text.hasSuffix(")"), text.count >= 2 else { return [:] }
+        var values: [String: String] = [:]
+        for part in splitOutsideQuotes(String(text.dropFirst().dropLast()), at: ",") {
+            let written = part.trimmingSpaces
+            var name = ""
+            var literal = Substring(written)
+            if let equals = written.firstIndex(of: "="), !written[..<equals].contains("'") {
+                name = String(written[..<equals]).trimmingSpaces
+                literal = Substring(String(written[written.index(after: equals)...]).trimmingSpaces)
+            }
+            if let open = literal.firstIndex(of: "'"), literal.count >= 2, literal.hasSuffix("'"),
+                open < literal.index(before: literal.endIndex)
+            {
+                literal = literal[literal.index(after: open)..<literal.index(before: literal.endIndex)]
+            }
+            values[name] = literal.replacingOccurrences(of: "''", with: "'")
+        }
+        return values
+    }
+
+    /// Splits a target at `/` (or a key predicate's inside at `,`), but not inside a key's quoted
+    /// string (`/Set('a/b')/Price`).
+    private static func splitOutsideQuotes(_ text: String, at separator: Character = "/") -> [String] {
         var parts: [String] = []
         var current = ""
         var quoted = false
         for character in text {
             if character == "'" { quoted.toggle() }
-            if character == "/" && !quoted {
+            if character == separator && !quoted {
                 parts.append(current)
                 current = ""
             } else {

@@ -165,3 +165,18 @@ func itemMessagesKept() {
     #expect(messages.map(\.path) == ["in/_Booking(B=1)/FlightDate", "in/_Booking(B=2)/FlightDate"])
     #expect(messages.allSatisfy { $0.field == nil && $0.target == nil })
 }
+
+@Test("a key predicate's values are read as services write them")
+func targetKeyValues() {
+    let uuid = "9378f87b-1c83-4deb-8af0-910cfb6ce482"
+    #expect(
+        ODataErrorBody.keyValues("(BookingUUID=\(uuid),IsActiveEntity=false)")
+            == ["BookingUUID": uuid, "IsActiveEntity": "false"])
+    #expect(
+        ODataErrorBody.keyValues("(SalesOrder='1',SalesOrderItem='O''Neil,10')")
+            == ["SalesOrder": "1", "SalesOrderItem": "O'Neil,10"])
+    #expect(ODataErrorBody.keyValues("(guid'\(uuid)')") == ["": uuid])
+    #expect(ODataErrorBody.keyValues("('a=b')") == ["": "a=b"])
+    #expect(ODataErrorBody.keyValues("(SalesOrder%3D'1')") == ["SalesOrder": "1"])
+    #expect(ODataErrorBody.keyValues("no key").isEmpty)
+}

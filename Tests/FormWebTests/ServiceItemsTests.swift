@@ -31,19 +31,6 @@ private func key(_ uuid: String, active: Bool) -> [String: FieldValue] {
     ["BookingUUID": .text(uuid), "IsActiveEntity": .bool(active)]
 }
 
-@Test("a key predicate's values are read as services write them")
-func predicates() {
-    #expect(
-        ServiceKeyPredicate.values("(BookingUUID=\(first),IsActiveEntity=false)")
-            == ["BookingUUID": first, "IsActiveEntity": "false"])
-    #expect(
-        ServiceKeyPredicate.values("(SalesOrder='1',SalesOrderItem='O''Neil,10')")
-            == ["SalesOrder": "1", "SalesOrderItem": "O'Neil,10"])
-    #expect(ServiceKeyPredicate.values("(guid'\(first)')") == ["": first])
-    #expect(ServiceKeyPredicate.values("(SalesOrder%3D'1')") == ["SalesOrder": "1"])
-    #expect(ServiceKeyPredicate.values("no key").isEmpty)
-}
-
 @Test("the items of an object as the service holds them keep their ids; one added there gets one, one gone goes")
 func refreshedItems() {
     let links = [

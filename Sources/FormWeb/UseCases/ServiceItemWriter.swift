@@ -171,7 +171,7 @@ struct ServiceItemWriter {
         guard
             let place = places.first(where: { place in
                 place.navigations == navigations
-                    && Self.sameKey(ServiceKeyPredicate.values(steps.last!.predicate), place.key, place.binding)
+                    && Self.sameKey(ODataErrorBody.keyValues(steps.last!.predicate), place.key, place.binding)
             }), let field = place.binding.field(forProperty: property)
         else { return nil }
         return place.path + "." + field
@@ -193,44 +193,6 @@ struct ServiceItemWriter {
             if edm.plainText.lowercased() != text.lowercased() { return false }
         }
         return true
-    }
-}
-
-/// The values of a key predicate as a service writes it in a target: `(BookingUUID=1f…,IsActiveEntity=false)`,
-/// `(SalesOrder='1',ItemPosition='10')`, `('1')`, `(guid'…')`, percent-encoded or not.
-enum ServiceKeyPredicate {
-    static func values(_ predicate: String) -> [String: String] {
-        var text = Substring(predicate.removingPercentEncoding ?? predicate)
-        guard text.first == "(", text.last == ")" else { return [:] }
-        text = text.dropFirst().dropLast()
-        var parts: [Substring] = []
-        var start = text.startIndex
-        var quoted = false
-        for index in text.indices {
-            if text[index] == "'" { quoted.toggle() }
-            if text[index] == ",", !quoted {
-                parts.append(text[start..<index])
-                start = text.index(after: index)
-            }
-        }
-        parts.append(text[start...])
-        var values: [String: String] = [:]
-        for part in parts {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            let (name, raw) = pair.count == 2 ? (String(pair[0]), pair[1]) : ("", pair[0])
-            values[name.trimmingCharacters(in: .whitespaces)] = literal(raw.trimmingCharacters(in: .whitespaces))
-        }
-        return values
-    }
-
-    /// A literal's value: quotes and a V2 type prefix (`guid'…'`, `datetime'…'`) taken off, a
-    /// doubled quote made one.
-    private static func literal(_ raw: String) -> String {
-        guard let open = raw.firstIndex(of: "'"), raw.hasSuffix("'"), raw.count >= 2,
-            open < raw.index(before: raw.endIndex)
-        else { return raw }
-        let inner = raw[raw.index(after: open)..<raw.index(before: raw.endIndex)]
-        return inner.replacingOccurrences(of: "''", with: "'")
     }
 }
 
