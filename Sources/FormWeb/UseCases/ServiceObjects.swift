@@ -326,8 +326,6 @@ extension ServiceObjects {
         let sendable = Self.sendable(changes, binding: target.binding)
         var etag = link.etag
         var itemLinks = link.items
-        let withItems =
-            Self.hasItems(values, binding: target.binding) || Self.hasItems(object.values, binding: target.binding)
         let itemsChanged = (target.binding.compositions ?? [:]).keys.contains { values[$0] != object.values[$0] }
         if target.binding.draft?.edit != nil, !sendable.isEmpty || itemsChanged {
             do {
@@ -335,7 +333,8 @@ extension ServiceObjects {
                     object, key: key, changes: sendable, values: values, etag: shown ?? link.etag, target: target,
                     schema: schema)
                 etag = active.etag ?? etag
-                if withItems { itemLinks = links }
+                // Where the items live now (none for an object without items).
+                itemLinks = links
             } catch {
                 return try await changeFailure(error, object: object, link: link, target: target)
             }
@@ -350,7 +349,7 @@ extension ServiceObjects {
                     return try await changeFailure(error, object: object, link: link, target: target)
                 }
             }
-            if withItems, itemsChanged {
+            if itemsChanged {
                 var writer = ServiceItemWriter(client: target.client, draft: false, links: link.items)
                 do {
                     try await writer.write(
