@@ -148,11 +148,19 @@ extension ServiceObjects {
                 )
             ]
         case .notFound:
-            issues = [FieldIssue(field: "", code: .service, message: "The service no longer has an item you changed.")]
+            issues = [
+                FieldIssue(
+                    field: "", code: .service,
+                    message:
+                        "The service no longer has an item you changed. Open the object again to see its items as they are now."
+                )
+            ]
         default:
             guard !done.isEmpty else { return .away(Self.awayMessage(failure)) }
             issues = [
-                FieldIssue(field: "", code: .service, message: "The service did not answer while the items were sent.")
+                FieldIssue(
+                    field: "", code: .service,
+                    message: "The service did not answer while the items were sent. Send the form again to try again.")
             ]
         }
         if !done.isEmpty {
