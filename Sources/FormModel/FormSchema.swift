@@ -137,11 +137,20 @@ public struct FormSchema: Sendable, Hashable {
         optionGroups(for: field).flatMap(\.options)
     }
 
-    /// Whether the form contains a field of a kind (e.g. attachments, so it needs multipart).
+    /// Whether the form contains a field of a kind (e.g. attachments, so it needs multipart),
+    /// its item lists' fields included.
     public func contains(kind: FieldKind) -> Bool {
         var found = false
         forEachField { if $0.kind == kind { found = true } }
-        return found
+        func within(_ lists: [ItemList]) -> Bool {
+            lists.contains { list in
+                list.fields.contains { field in
+                    field.kind == kind || (field.children ?? []).contains { $0.kind == kind }
+                }
+                    || within(list.lists)
+            }
+        }
+        return found || within(itemLists)
     }
 
     /// The one rule for required marking, used by both the view and the server check.

@@ -102,8 +102,6 @@ public struct SchemaIssue: Error, Sendable, Hashable, CustomStringConvertible {
         public static let itemsTooDeep = Code("items-too-deep")
         /// An item list outside `<properties>`.
         public static let itemsNotAllowed = Code("items-not-allowed")
-        /// An attachments field inside an item list.
-        public static let attachmentsInItems = Code("attachments-in-items")
         /// A field inside an item list with `prefill`.
         public static let prefillInItems = Code("prefill-in-items")
     }

@@ -44,12 +44,6 @@ extension FormSchema {
                 checkField(
                     field, names: &names,
                     twice: "is used twice in the items of \"\(list.name)\"; names must be unique in an item", add: add)
-                if field.kind == .attachments {
-                    add(
-                        .attachmentsInItems,
-                        "The field \"\(field.name)\" in the items of \"\(list.name)\" takes attachments; item lists hold no attachments: put it outside the list.",
-                        field.name, field.location)
-                }
                 if field.prefill != nil {
                     add(
                         .prefillInItems,

@@ -162,3 +162,38 @@ func prefilledItems() throws {
     let again = try FormSchema.fromCanonicalJSON(try form.canonicalJSON())
     #expect(again.itemLists.first?.startItems == list.startItems)
 }
+
+@Test("a repeat's upload is an attachments field of its items, up to one per item of the list")
+func uploadsInItems() throws {
+    let source = """
+        <h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml"
+                xmlns:jr="http://openrosa.org/javarosa">
+          <h:head><h:title>Household photos</h:title>
+            <model>
+              <instance><data id="photos"><village/>
+                <member jr:template=""><name/><photo/></member>
+              </data></instance>
+              <bind nodeset="/data/village" type="string"/>
+              <bind nodeset="/data/member/name" type="string" required="true()"/>
+              <bind nodeset="/data/member/photo" type="binary"/>
+            </model>
+          </h:head>
+          <h:body>
+            <input ref="/data/village"><label>Village</label></input>
+            <group ref="/data/member"><label>Members</label>
+              <repeat nodeset="/data/member">
+                <input ref="/data/member/name"><label>Name</label></input>
+                <upload ref="/data/member/photo" mediatype="image/*"><label>Photo</label></upload>
+              </repeat>
+            </group>
+          </h:body>
+        </h:html>
+        """
+    let result = try FormImporter.importDocuments([ImportDocument(name: "photos.xml", data: Array(source.utf8))])
+    #expect(result.warnings.isEmpty, "\(result.warnings)")
+    let form = try #require(result.forms.first)
+    let photo = try #require(form.itemLists.first?.fields.first { $0.name == "photo" })
+    #expect(photo.kind == .attachments)
+    #expect(form.contains(kind: .attachments))
+    #expect(form.attachmentsFields.map { "\($0.field.name) ×\($0.times)" } == ["photo ×\(ItemList.maxItems)"])
+}

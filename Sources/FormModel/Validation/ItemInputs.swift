@@ -188,3 +188,89 @@ extension Submission {
         return (String(step[..<open]), index)
     }
 }
+
+extension Submission {
+    /// Calls `body` for every attachments field of the form and of each of its items, at every
+    /// level, with the submission holding that field's inputs (the form's own, or the item's, as
+    /// ``gatheringItems(of:)`` made it) and the field's input name on the page (`scan`,
+    /// `members[1].photo`, numbered in order). ``ItemList/ruleKey(_:)`` of that name
+    /// (`members[].photo`) is the same for every item of a list.
+    public mutating func forEachAttachmentsInput(
+        of schema: FormSchema, _ body: (inout Submission, _ field: Field, _ input: String) throws -> Void
+    ) rethrows {
+        for field in schema.fields(of: .attachments) { try body(&self, field, field.name) }
+        try forEachItemAttachments(schema.itemLists, parent: nil, body)
+    }
+
+    private mutating func forEachItemAttachments(
+        _ lists: [ItemList], parent: String?, _ body: (inout Submission, Field, String) throws -> Void
+    ) rethrows {
+        for list in lists {
+            guard var items = self.items[list.name], !items.isEmpty else { continue }
+            let fields = list.fields.flatMap { [$0] + ($0.children ?? []) }.filter { $0.kind == .attachments }
+            for index in items.indices {
+                let path = ItemList.itemPath(list.name, index, in: parent)
+                for field in fields { try body(&items[index], field, "\(path).\(field.name)") }
+                try items[index].forEachItemAttachments(list.lists, parent: path, body)
+            }
+            self.items[list.name] = items
+        }
+    }
+}
+
+extension FormSchema {
+    /// Every attachments field of the form and of its item lists, at every level, with how
+    /// many of it one object may hold: 1 for a form's own, the most items of its lists for an
+    /// item's (`max-count` of each list it is in, multiplied, within ``ItemList/maxItemsInObject``).
+    public var attachmentsFields: [(field: Field, times: Int)] {
+        var found = fields(of: .attachments).map { ($0, 1) }
+        func walk(_ lists: [ItemList], times: Int) {
+            for list in lists {
+                let (product, overflow) = times.multipliedReportingOverflow(by: min(list.maxCount, ItemList.maxItems))
+                let within = overflow ? ItemList.maxItemsInObject : min(product, ItemList.maxItemsInObject)
+                for field in list.fields.flatMap({ [$0] + ($0.children ?? []) }) where field.kind == .attachments {
+                    found.append((field, within))
+                }
+                walk(list.lists, times: within)
+            }
+        }
+        walk(itemLists, times: 1)
+        return found
+    }
+}
+
+extension Submission {
+    /// The submission with every item that carries a stored item's id (`_id`) holding that
+    /// item's stored files, at every level: a client that sends no files (the JSON API) keeps
+    /// each item's with the item, wherever its list now puts it.
+    public func holdingFiles(of stored: [String: FieldValue]) -> Submission {
+        var byItem: [String: [String: [SubmittedFile]]] = [:]
+        func collect(_ values: [String: FieldValue]) {
+            for case .items(let items) in values.values {
+                for item in items {
+                    if let id = item.id {
+                        for case (let name, .files(let files)) in item.values { byItem[id, default: [:]][name] = files }
+                    }
+                    collect(item.values)
+                }
+            }
+        }
+        collect(stored)
+        guard !byItem.isEmpty else { return self }
+        func hold(_ submission: inout Submission) {
+            for name in submission.items.keys {
+                for index in submission.items[name]!.indices {
+                    if let id = FormValidator.itemID(submission.items[name]![index].first(FormValidator.itemIDName)),
+                        let files = byItem[id]
+                    {
+                        submission.items[name]![index].files.merge(files) { sent, _ in sent }
+                    }
+                    hold(&submission.items[name]![index])
+                }
+            }
+        }
+        var held = self
+        hold(&held)
+        return held
+    }
+}

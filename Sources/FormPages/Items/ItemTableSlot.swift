@@ -1,10 +1,10 @@
 import FormModel
 
 /// An item list on the detail page: its label and count, then a table with a column for each
-/// of an item's fields and lists (a list within an item reads "2 doses"), a row an item; at
-/// compact width the stylesheet stacks each row, each value under its column's name. The
-/// values are the request's display texts by their page names (`members[0].age`), as the
-/// detail page's own fields are.
+/// of an item's fields and lists (a list within an item reads "2 doses", files show as the
+/// page's own do), a row an item; at compact width the stylesheet stacks each row, each value
+/// under its column's name. The values are the request's display texts and files by their
+/// page names (`members[0].age`), as the detail page's own fields are.
 struct ItemTableSlot: Slot {
     let list: ItemList
 
@@ -33,11 +33,18 @@ struct ItemTableSlot: Slot {
                             markup.itemTableRow.write(to: &buffer) { part, buffer in
                                 guard part == .items else { return }
                                 for (name, label) in columns {
-                                    markup.itemTableCell.write(to: &buffer) { part in
+                                    markup.itemTableCell.write(to: &buffer) { part, buffer in
                                         switch part {
-                                        case .label: label
-                                        case .text: state.display["\(path).\(name)"] ?? ""
-                                        default: nil
+                                        case .label: HTML.writeEscaped(label, to: &buffer)
+                                        case .text:
+                                            // An attachments field's files as on the page's own: tiles linking to them.
+                                            if let files = state.files["\(path).\(name)"], !files.isEmpty {
+                                                FileListMarkup.writeShown(
+                                                    files, state: state, markup: markup, to: &buffer)
+                                            } else {
+                                                HTML.writeEscaped(state.display["\(path).\(name)"] ?? "", to: &buffer)
+                                            }
+                                        default: break
                                         }
                                     }
                                 }

@@ -43,13 +43,16 @@ package struct AttachmentLimits: Sendable, Hashable {
     }
 
     /// The most a request to a form may send: what its attachments fields allow
-    /// (`max-count` × `max-size` each) plus the text allowance, capped by ``maxRequestBytes``.
+    /// (`max-count` × `max-size` each, times the items an item's may be in) plus the text
+    /// allowance, capped by ``maxRequestBytes``.
     package func requestLimit(for schema: FormSchema) -> Int {
         var total = textAllowance
-        for field in schema.fields(of: .attachments) {
-            let count = field.constraints.maxCount ?? defaultMaxCount
+        for (field, times) in schema.attachmentsFields {
+            let (count, countOverflows) = (field.constraints.maxCount ?? defaultMaxCount).multipliedReportingOverflow(
+                by: times)
             let size = field.constraints.maxSize ?? maxRequestBytes
-            let (product, productOverflows) = count.multipliedReportingOverflow(by: size)
+            let (product, productOverflows) =
+                countOverflows ? (Int.max, true) : count.multipliedReportingOverflow(by: size)
             let (sum, sumOverflows) = total.addingReportingOverflow(product)
             total = productOverflows || sumOverflows ? Int.max : sum
         }

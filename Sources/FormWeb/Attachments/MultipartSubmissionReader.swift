@@ -9,8 +9,9 @@ import NIOFileSystem
 /// enforcing the limits while the bytes arrive, never holding the whole body in memory.
 ///
 /// Plain parts become text fields (a repeated name appends). Parts with a `filename` under
-/// the name of an attachments field of the schema are written to `<staging>/<id>` while their
-/// size is counted and their first 8 KB kept for `ContentSniffer`; everything else is dropped.
+/// the input name of an attachments field of the schema (an item's too) are written to
+/// `<staging>/<id>` while their size is counted and their first 8 KB kept for
+/// `ContentSniffer`; everything else is dropped.
 /// On any error, every file this request staged is removed before the error is thrown.
 struct MultipartSubmissionReader: Sendable {
     /// How much of a file's start `ContentSniffer` gets.
@@ -180,7 +181,8 @@ private struct PartAssembler {
         guard let filename = disposition.filename else {
             return .text(name: name, bytes: ByteBuffer())
         }
-        guard let field = schema.field(named: name), field.kind == .attachments else {
+        // A form's own field by its name, an item's by its input name (`members[1].photo`).
+        guard let field = schema.field(named: name) ?? schema.field(atInput: name), field.kind == .attachments else {
             return .skipped(overCountField: nil, hasName: !filename.isEmpty, sawBytes: false)
         }
         if keptCount[name, default: 0] >= limits.keptFileCount(for: field) {

@@ -201,9 +201,12 @@ struct ObjectAPIController {
             fields.merge(SentObject.inputs(of: name, in: sent.fields)) { _, new in new }
         }
         let target = try await services.target(for: try context.form, schema: prepared.schema)
-        let sentObject = Submission(fields: fields, files: InputStrings.files(of: object.values))
+        // The JSON API sends no files: the object's stay, an item's with the item (by its `_id`).
+        let sentObject = Submission(
+            fields: fields, files: InputStrings.files(of: object.values).filter { !$0.key.contains("[") })
         let outcome = try await submissions.update(
-            sentObject.gatheringItems(of: prepared.schema.itemLists), object: object, form: prepared,
+            sentObject.gatheringItems(of: prepared.schema.itemLists).holdingFiles(of: object.values), object: object,
+            form: prepared,
             viewer: try context.viewer, stagedIDs: [], noLongerOffered: prepared.offeredChoices.missing(in: stored),
             service: target, etag: ServiceContinuation.etag(sent: request.headers[.ifMatch]))
         switch outcome {

@@ -81,7 +81,7 @@ extension ShownAgain {
 extension SubmissionReader {
     /// The view's state for a submission shown again: every entered string kept (unchecked
     /// boxes stay unchecked because they are absent), read-only fields showing the server's
-    /// values, the files fit to keep listed again (``listable(_:schema:viewer:stored:)``), and
+    /// values, the files fit to keep listed again (``listable(_:_:schema:viewer:stored:)``), and
     /// the refusal's issues or the searched list's matches.
     /// - Parameters:
     ///   - serverValues: the read-only fields' values (``PreparedForm/serverValues(known:)``).
@@ -127,7 +127,7 @@ extension SubmissionReader {
             }
         }
         state.stagedFileIDs = received.stagedIDs
-        state.files = try await listable(received, schema: view.schema, viewer: viewer, stored: stored)
+        state.files = try await listable(submission, received, schema: view.schema, viewer: viewer, stored: stored)
         // The questions that apply to these answers, whatever brought the form back.
         if let verdict { state.show(verdict, of: view.form) }
         return state

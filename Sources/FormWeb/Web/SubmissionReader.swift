@@ -49,49 +49,77 @@ struct SubmissionReader: Sendable {
     }
 
     /// Puts the files the form sent back by id (`NAME._kept`) ahead of new uploads: the
-    /// object's own stored files, and this viewer's staged uploads from a refused attempt.
-    /// Any other id is ignored, so no one can attach a file they cannot see.
+    /// object's own stored files, and this viewer's staged uploads from a refused attempt, for
+    /// the form's attachments fields and its items' alike. Any other id is ignored, so no one
+    /// can attach a file they cannot see; an id is taken for the field it was uploaded to or
+    /// stored in (an item's file for the same field of any item of its list: items move).
+    /// - Parameter stored: the object's files by input name (``InputStrings/files(of:prefix:)``).
     func resolveKept(
         _ received: inout ReceivedSubmission, schema: FormSchema, viewer: Viewer, stored: [String: [SubmittedFile]]
     ) async throws {
-        for field in schema.fields(of: .attachments) {
-            let ids = received.submission.fields.removeValue(forKey: InputName.keptFiles(of: field.name)) ?? []
-            guard !ids.isEmpty else { continue }
-            let own = stored[field.name] ?? []
+        var own: [String: [String: SubmittedFile]] = [:]
+        for (input, files) in stored {
+            for file in files { own[ItemList.ruleKey(input), default: [:]][file.id] = file }
+        }
+        // Every id sent back that is not the object's own: staged, looked up at once.
+        var asked: [String] = []
+        received.submission.forEachAttachmentsInput(of: schema) { inputs, field, input in
+            let shape = ItemList.ruleKey(input)
+            for id in inputs.fields[InputName.keptFiles(of: field.name)] ?? [] where own[shape]?[id] == nil {
+                asked.append(id)
+            }
+        }
+        var staged: [String: StoredAttachment] = [:]
+        if !asked.isEmpty {
+            for file in try await attachments.stagedFiles(ids: asked, owner: viewer.ownerKey)
+            where file.formID == schema.id {
+                staged[file.id] = file
+            }
+        }
+        var taken = Set<String>()
+        received.submission.forEachAttachmentsInput(of: schema) { inputs, field, input in
+            let ids = inputs.fields.removeValue(forKey: InputName.keptFiles(of: field.name)) ?? []
+            let shape = ItemList.ruleKey(input)
             var kept: [SubmittedFile] = []
-            var stagedIDs: [String] = []
-            for id in ids {
-                if let file = own.first(where: { $0.id == id }) { kept.append(file) } else { stagedIDs.append(id) }
+            for id in ids where !taken.contains(id) {
+                if let file = own[shape]?[id] {
+                    kept.append(file)
+                } else if let file = staged[id], ItemList.ruleKey(file.field) == shape {
+                    kept.append(file.submitted)
+                    received.stagedIDs.insert(file.id)
+                } else {
+                    continue
+                }
+                // One file, one place: an id sent back twice is kept once.
+                taken.insert(id)
             }
-            if !stagedIDs.isEmpty {
-                let staged = try await attachments.stagedFiles(ids: stagedIDs, owner: viewer.ownerKey)
-                    .filter { $0.field == field.name && $0.formID == schema.id }
-                kept += staged.map(\.submitted)
-                received.stagedIDs.formUnion(staged.map(\.id))
-            }
-            let uploaded = received.submission.files[field.name] ?? []
-            if !kept.isEmpty || !uploaded.isEmpty { received.submission.files[field.name] = kept + uploaded }
+            let uploaded = inputs.files[field.name] ?? []
+            if !kept.isEmpty || !uploaded.isEmpty { inputs.files[field.name] = kept + uploaded }
         }
         received.stagedIDs.formUnion(received.uploadedIDs)
     }
 
-    /// The files of a refused submission to list again: those really kept somewhere (a file
-    /// over `max-size` is named in the submission but nothing of it was stored) and fit to
-    /// keep. A file of the wrong type or size is dropped here and its staged copy deleted, so
-    /// sending the form again does not bring the same refusal back.
+    /// The files of a submission shown again to list, by input name (`scan`,
+    /// `members[1].photo`, as `submission` numbers its items: after an item's Remove, the
+    /// changed one): those really kept somewhere (a file over `max-size` is named in the
+    /// submission but nothing of it was stored) and fit to keep. A file of the wrong type or
+    /// size is dropped here and its staged copy deleted, so sending the form again does not
+    /// bring the same refusal back.
     func listable(
-        _ received: ReceivedSubmission, schema: FormSchema, viewer: Viewer, stored: [String: [SubmittedFile]]
+        _ submission: Submission, _ received: ReceivedSubmission, schema: FormSchema, viewer: Viewer,
+        stored: [String: [SubmittedFile]]
     ) async throws -> [String: [SubmittedFile]] {
         let storedIDs = Set(stored.values.flatMap { $0.map(\.id) })
         let present = Set(
             try await attachments.stagedFiles(ids: Array(received.stagedIDs), owner: viewer.ownerKey).map(\.id))
         var listed: [String: [SubmittedFile]] = [:]
         var unfit: [String] = []
-        for field in schema.fields(of: .attachments) {
-            for file in received.submission.files[field.name] ?? [] {
+        var submission = submission
+        submission.forEachAttachmentsInput(of: schema) { inputs, field, input in
+            for file in inputs.files[field.name] ?? [] {
                 guard storedIDs.contains(file.id) || present.contains(file.id) else { continue }
                 if Self.fits(file, field) {
-                    listed[field.name, default: []].append(file)
+                    listed[input, default: []].append(file)
                 } else if present.contains(file.id) {
                     unfit.append(file.id)
                 }
