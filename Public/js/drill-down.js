@@ -173,11 +173,11 @@ function openList(cell, control, title, multiple, done) {
     const url = new URL(control.dataset.optionsUrl, location.href);
     // The answers that filter this list (`data-filtered-by`: a service value help's In
     // parameters, or `*` for an XForm's filtered itemset), none for another: short values only,
-    // never the form's own controls (`_csrf`, `NAME._q`).
+    // never the form's own controls (`_csrf`, `NAME._q`; an item's `_Booking[0].AirlineID` is a field).
     const by = control.dataset.filteredBy?.split(" ") ?? [];
     for (const [key, value] of new FormData(control.closest("form") ?? undefined)) {
       if (typeof value === "string" && value && value.length <= 200 && key !== control.dataset.name
-        && (by[0] === "*" || by.includes(key)) && !/^_|\._|^(q|page)$/.test(key)) url.searchParams.append(key, value);
+        && (by[0] === "*" || by.includes(key)) && !/^_[^[]*$|\._|^(q|page)$/.test(key)) url.searchParams.append(key, value);
     }
     url.searchParams.set("q", search.value.trim());
     url.searchParams.set("page", page);

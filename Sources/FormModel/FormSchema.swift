@@ -19,8 +19,10 @@ public struct FormSchema: Sendable, Hashable {
     public var sections: [FormSection]
     public var lists: [OptionList]
     /// The other fields whose answers narrow a field's long list, by field: a service value
-    /// help's `In` parameters. The list screen sends only these answers with its search. Set
-    /// where a form is prepared for its service; never stored or written into the canonical JSON.
+    /// help's `In` parameters. The list screen sends only these answers with its search. An
+    /// item's field is keyed by its rule key (`_Booking[].ConnectionID`), the fields narrowing it
+    /// by their names in its item. Set where a form is prepared for its service; never stored or
+    /// written into the canonical JSON.
     public var listFilters: [String: Set<String>] = [:]
 
     public init(
@@ -108,10 +110,14 @@ public struct FormSchema: Sendable, Hashable {
     }
 
     /// Marks the lists of these value-list fields as served by the form's OData service, where
-    /// no options were uploaded for them: an uploaded list still wins.
+    /// no options were uploaded for them: an uploaded list still wins. An item's field is named
+    /// by its rule key (`_Booking[].AirlineID`).
     public mutating func markRemoteLists(forFields names: some Collection<String>) {
         let wanted = Set(names)
-        let ids = Set(allFields.filter { wanted.contains($0.name) && $0.kind == .valueList }.compactMap(\.list))
+        var ids = Set(allFields.filter { wanted.contains($0.name) && $0.kind == .valueList }.compactMap(\.list))
+        forEachItemField { field, key in
+            if wanted.contains(key), field.kind == .valueList, let list = field.list { ids.insert(list) }
+        }
         for index in lists.indices where ids.contains(lists[index].id) && lists[index].external {
             if lists[index].options.isEmpty { lists[index].remote = true }
         }

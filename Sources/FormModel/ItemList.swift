@@ -170,3 +170,62 @@ extension [FieldGroup] {
         return groups
     }
 }
+
+extension FormSchema {
+    /// Calls `body` with every field of the form's item lists, at every level, switch children
+    /// after their switch, and its rule key (`members[].age`, `members[].doses[].given`).
+    public func forEachItemField(_ body: (Field, _ key: String) -> Void) {
+        func walk(_ lists: [ItemList], parent: String) {
+            for list in lists {
+                let within = "\(parent)\(list.name)[]."
+                for field in list.fields {
+                    body(field, within + field.name)
+                    for child in field.children ?? [] { body(child, within + child.name) }
+                }
+                walk(list.lists, parent: within)
+            }
+        }
+        walk(itemLists, parent: "")
+    }
+
+    /// The fields of one item list as a form's own, to ask about as a form's: its groups without
+    /// the lists within, the form's option lists, and the list filters of its fields under their
+    /// own names (``listFilters`` keys an item's by its rule key, `members[].country`).
+    /// - Parameter key: the list's rule key (`members`, `members[].doses`).
+    public func itemForm(of list: ItemList, key: String) -> FormSchema {
+        var groups = list.groups.filter { $0.items == nil }
+        for index in groups.indices { groups[index].items = nil }
+        var form = FormSchema(
+            id: id, title: list.label, object: list.object, submit: submit, regular: regular,
+            sections: [FormSection(kind: .properties, groups: groups)], lists: lists)
+        let within = key + "[]."
+        for (name, filters) in listFilters where name.hasPrefix(within) {
+            let own = name.dropFirst(within.count)
+            if !own.contains(".") { form.listFilters[String(own)] = filters }
+        }
+        return form
+    }
+}
+
+extension Submission {
+    /// The strings under a page's input name, an item's (`members[1].age`) read in its item;
+    /// nil when there are none.
+    public func strings(atInput name: String) -> [String]? {
+        guard let (list, index, rest) = Self.itemInput(name) else { return fields[name] }
+        guard let items = items[list], index < items.count else { return nil }
+        return items[index].strings(atInput: rest)
+    }
+}
+
+extension Submission {
+    /// Puts strings under a page's input name, an item's (`members[1].age`) into its item; a
+    /// name of an item the submission does not have changes nothing.
+    public mutating func set(_ values: [String], atInput name: String) {
+        guard let (list, index, rest) = Self.itemInput(name) else {
+            fields[name] = values
+            return
+        }
+        guard let count = items[list]?.count, index < count else { return }
+        items[list]![index].set(values, atInput: rest)
+    }
+}

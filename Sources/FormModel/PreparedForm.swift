@@ -23,7 +23,8 @@ public struct PreparedForm: Sendable {
     /// The read-only fields that hold a value (not the notes shown in place of a question):
     /// those a form's rules compute.
     public let computedFields: [String]
-    /// The prepared search of each value list, by field name.
+    /// The prepared search of each value list, by field name (an item's by its rule key,
+    /// `members[].country`).
     public let optionSearches: [String: OptionSearch]
     /// An edit's choice fields' values, to find an object's choices no longer offered.
     public let offeredChoices: OfferedChoices
@@ -79,6 +80,10 @@ public struct PreparedForm: Sendable {
             var searches: [String: OptionSearch] = [:]
             for field in schema.fields(of: .valueList) {
                 searches[field.name] = OptionSearch(schema.optionGroups(for: field))
+            }
+            // An item's list by its rule key (`members[].country`): the same for every item.
+            schema.forEachItemField { field, key in
+                if field.kind == .valueList { searches[key] = OptionSearch(schema.optionGroups(for: field)) }
             }
             self.optionSearches = searches
         }

@@ -347,8 +347,15 @@ extension FieldViewModel.Builder {
         if choicesByAnswers.contains(ItemList.ruleKey(field.name)) {
             return [FieldViewModel.Attribute(n: "data-filtered-by", v: "*")]
         }
-        guard let names = schema.listFilters[field.name], !names.isEmpty else { return [] }
-        return [FieldViewModel.Attribute(n: "data-filtered-by", v: PageText(names.sorted().joined(separator: " ")))]
+        // An item's field is keyed by its rule key; the fields narrowing it are its item's.
+        let key = ItemList.ruleKey(field.name)
+        guard let names = schema.listFilters[key], !names.isEmpty else { return [] }
+        let item =
+            key == field.name ? "" : String(field.name[...(field.name.lastIndex(of: ".") ?? field.name.startIndex)])
+        return [
+            FieldViewModel.Attribute(
+                n: "data-filtered-by", v: PageText(names.sorted().map { item + $0 }.joined(separator: " ")))
+        ]
     }
 
     /// The main control's attributes, in a fixed order so the HTML is deterministic.

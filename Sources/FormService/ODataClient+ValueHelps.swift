@@ -20,8 +20,7 @@ extension ODataClient {
                 try query.page(search: search, formValues: formValues, top: top, skip: skip)
             }
             let (rows, total) = try await collection(query, options: options)
-            var fills: [String: [String: String]] = [:]
-            for row in rows where !row.fills.isEmpty { fills[row.option.value] = row.fills }
+            let fills = rows.contains { !$0.fills.isEmpty } ? rows.map(\.fills) : []
             return OptionPage(options: rows.map(\.option), total: total, fills: fills)
         }
     }

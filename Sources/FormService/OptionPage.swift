@@ -4,14 +4,21 @@ import FormModel
 package struct OptionPage: Sendable, Hashable {
     package var options: [Option]
     package var total: Int?
-    /// What choosing an option gives the form's other fields (its value help's `Out` and `InOut`
-    /// parameters), by the option's value, then by field name; options that give nothing are absent.
-    package var fills: [String: [String: String]]
+    /// What choosing each option gives the form's other fields (its value help's `Out` and
+    /// `InOut` parameters), by field name, in the options' order: rows may share a value (the
+    /// flights of one connection, each on its own date) and still give different values. Empty
+    /// when no option gives anything.
+    package var fills: [[String: String]]
 
-    package init(options: [Option], total: Int?, fills: [String: [String: String]] = [:]) {
+    package init(options: [Option], total: Int?, fills: [[String: String]] = []) {
         self.options = options
         self.total = total
         self.fills = fills
+    }
+
+    /// What choosing the option at `index` gives, or nil when it gives nothing.
+    package func fills(at index: Int) -> [String: String]? {
+        index < fills.count && !fills[index].isEmpty ? fills[index] : nil
     }
 }
 

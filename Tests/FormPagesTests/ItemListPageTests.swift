@@ -27,6 +27,38 @@ struct ItemListPageTests {
         return schema
     }
 
+    @Test("an item's long list asks at its own input name, narrowed by its own item's answers")
+    func itemLongList() async throws {
+        var schema = Fixtures.schema([], id: "travel")
+        let bookings = ItemList(
+            name: "_Booking", label: "Bookings", object: "Booking",
+            groups: [
+                FieldGroup(fields: [
+                    Field(name: "AirlineID", kind: .valueList, label: "Airline", list: "carriers"),
+                    Field(name: "ConnectionID", kind: .valueList, label: "Flight", list: "flights"),
+                ])
+            ])
+        schema.sections[1].groups.append(FieldGroup(items: bookings))
+        schema.lists = [
+            OptionList(id: "carriers", groups: [], external: true),
+            OptionList(id: "flights", groups: [], external: true),
+        ]
+        schema.markRemoteLists(forFields: ["_Booking[].AirlineID", "_Booking[].ConnectionID"])
+        schema.listFilters["_Booking[].ConnectionID"] = ["AirlineID"]
+        let view = try await Fixtures.renderer().formView(for: schema, version: 1)
+        var state = RenderState(values: ["_Booking[1].AirlineID": ["AA"]], csrfToken: "t")
+        state.itemCounts = ["_Booking": 2]
+        let html = String(buffer: view.render(state))
+        #expect(
+            html.contains(
+                #"data-name="_Booking[1].ConnectionID" data-options-url="/api/forms/travel/fields/_Booking[1].ConnectionID/options" data-remote"#
+            ))
+        #expect(html.contains(#"data-filtered-by="_Booking[1].AirlineID""#))
+        #expect(html.contains(#"data-filtered-by="_Booking[999999].AirlineID""#), "the new item's template")
+        #expect(!html.contains(#"data-filtered-by="AirlineID""#))
+        #expect(html.contains(#"name="_search" value="_Booking[0].AirlineID""#))
+    }
+
     @Test("each item shows its values and errors under its cells; Add and Remove name the list and the item")
     func items() async throws {
         let view = try await Fixtures.renderer().formView(for: Self.schema, version: 1)

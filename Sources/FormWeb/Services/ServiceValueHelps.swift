@@ -35,7 +35,7 @@ final class ServiceValueHelps: Sendable {
     ) async throws(ServiceFailure) -> OptionPage {
         let formValues = Self.filters(of: field, in: formValues, target: target)
         let key =
-            "p|\(target.client.connection.rootText)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
+            "p|\(target.client.connection.rootText)|\(target.binding.entitySet)|\(field)|\(page)|\(query)|\(Self.describe(formValues))"
         if let hit = cached(key)?.page { return hit }
         let found = try await target.client.options(
             for: field, binding: target.binding, search: query.isEmpty ? nil : query, formValues: formValues,
@@ -70,7 +70,8 @@ final class ServiceValueHelps: Sendable {
     /// with its total when counted; nil when the service did not answer.
     func fixedOptions(_ field: String, formValues: [String: FieldValue], target: ServiceTarget) async -> OptionPage? {
         let formValues = Self.filters(of: field, in: formValues, target: target)
-        let key = "f|\(target.client.connection.rootText)|\(field)|\(Self.describe(formValues))"
+        let key =
+            "f|\(target.client.connection.rootText)|\(target.binding.entitySet)|\(field)|\(Self.describe(formValues))"
         if let hit = cached(key)?.fixed { return hit }
         guard
             let found = try? await target.client.fixedOptions(
@@ -84,30 +85,40 @@ final class ServiceValueHelps: Sendable {
     /// that stands alone, as Fiori elements shows it, a dropdown: one neither filtered by other
     /// fields nor giving them values, that the service answered for, with at most
     /// ``FormSchema/longListThreshold`` options. Such a field is an ordinary choice, checked
-    /// against that list; any other stays a long list. Returns whether the schema has such
-    /// lists, whose options are then good for ``lifetime``.
+    /// against that list; any other stays a long list. An item's fields are asked in their
+    /// composition's value helps. Returns whether the schema has such lists, whose options are
+    /// then good for ``lifetime``.
     func putFixedLists(into schema: inout FormSchema, target: ServiceTarget) async -> Bool {
-        let fields = Self.fed(schema, target).filter { field in
-            guard let help = target.binding.valueHelps[field.name], help.fixedValues else { return false }
-            return !help.parameters.contains { $0.field != nil && $0.field != field.name && $0.kind != .displayOnly }
+        func standing(_ form: FormSchema, _ target: ServiceTarget) -> [(field: Field, target: ServiceTarget)] {
+            Self.fed(form, target).filter { field in
+                guard let help = target.binding.valueHelps[field.name], help.fixedValues else { return false }
+                return !help.parameters.contains {
+                    $0.field != nil && $0.field != field.name && $0.kind != .displayOnly
+                }
+            }.map { ($0, target) }
+        }
+        var fields = standing(schema, target)
+        for (key, list, binding) in ValueHelpScope.compositions(of: schema, binding: target.binding) {
+            fields += standing(
+                schema.itemForm(of: list, key: key), ServiceTarget(client: target.client, binding: binding, kinds: [:]))
         }
         guard !fields.isEmpty else { return false }
-        let lists = await withTaskGroup(of: (String, OptionPage?).self) { group in
-            for field in fields {
-                group.addTask { (field.name, await self.fixedOptions(field.name, formValues: [:], target: target)) }
+        let lists = await withTaskGroup(of: (Int, OptionPage?).self) { group in
+            for (index, (field, target)) in fields.enumerated() {
+                group.addTask { (index, await self.fixedOptions(field.name, formValues: [:], target: target)) }
             }
-            var lists: [String: OptionPage] = [:]
-            for await (name, page) in group { lists[name] = page }
+            var lists: [Int: OptionPage] = [:]
+            for await (index, page) in group { lists[index] = page }
             return lists
         }
-        for field in fields {
+        for (index, (field, _)) in fields.enumerated() {
             // Whole: all the service counted (a service may page below what was asked for).
-            guard let page = lists[field.name], case let options = page.options, !options.isEmpty,
+            guard let page = lists[index], case let options = page.options, !options.isEmpty,
                 options.count <= FormSchema.longListThreshold, (page.total ?? options.count) == options.count,
-                let index = schema.lists.firstIndex(where: { $0.id == field.list })
+                let list = schema.lists.firstIndex(where: { $0.id == field.list })
             else { continue }
-            schema.lists[index].groups = [OptionGroup(options: options)]
-            schema.lists[index].remote = false
+            schema.lists[list].groups = [OptionGroup(options: options)]
+            schema.lists[list].remote = false
         }
         return true
     }
@@ -160,7 +171,7 @@ final class ServiceValueHelps: Sendable {
 
     /// One value to look up: the input it came from (`CurrencyCode`, `_Booking[1].AirlineID`),
     /// its field, the values beside it (the object's, or its item's) and where it is asked.
-    private struct Ask {
+    struct Ask {
         var input: String
         var field: String
         /// The field's label, for the messages.
@@ -272,7 +283,7 @@ final class ServiceValueHelps: Sendable {
             })
     }
 
-    private func lookups(_ asks: [Ask]) async -> [ValueHelpRow??] {
+    func lookups(_ asks: [Ask]) async -> [ValueHelpRow??] {
         var rows = [ValueHelpRow??](repeating: nil, count: asks.count)
         var missing: [Int] = []
         for (index, ask) in asks.enumerated() {
@@ -328,52 +339,6 @@ final class ServiceValueHelps: Sendable {
             }
             entries[key] = entry
         }
-    }
-
-    /// The labels of the chosen values of the service-fed lists, by field and value, looked up at
-    /// once (cached); a value the service does not answer for keeps no label.
-    func labels(
-        of strings: [String: [String]], schema: FormSchema, target: ServiceTarget?
-    ) async -> [String: [String: String]] {
-        guard let target else { return [:] }
-        var asks: [(field: String, value: String)] = []
-        for field in Self.fed(schema, target) {
-            asks += (strings[field.name] ?? []).filter { !$0.isEmpty }.map { (field.name, $0) }
-        }
-        guard !asks.isEmpty else { return [:] }
-        let rows = await lookups(asks, formValues: Self.choices(strings), target: target)
-        var labels: [String: [String: String]] = [:]
-        for (ask, row) in zip(asks, rows) {
-            if let label = row??.option.label { labels[ask.field, default: [:]][ask.value] = label }
-        }
-        return labels
-    }
-
-    /// What "Use this choice" under a long list's matches (without JavaScript) fills in: the
-    /// values the chosen one gives other fields, by field name, replacing theirs.
-    func pick(
-        _ field: String, strings: [String: [String]], schema: FormSchema, readOnly: [String], target: ServiceTarget?
-    ) async -> [String: [String]] {
-        guard let target else { return [:] }
-        var fields = strings
-        return await fill(&fields, schema: schema, readOnly: Set(readOnly), target: target, replacing: field)
-    }
-
-    /// A long list's search in the no-JavaScript page, when the service feeds the list: its first
-    /// page of matches (none when the service did not answer); nil for a list of the form's own.
-    func search(
-        _ search: ListSearch, strings: [String: [String]], schema: FormSchema, readOnly: [String],
-        target: ServiceTarget?
-    ) async -> ListSearch {
-        guard let target, Self.feeds(search.field, schema, target) else { return search }
-        var searched = search
-        let values = Self.choices(strings)
-        let found = try? await page(search.field, query: search.query, page: 1, formValues: values, target: target)
-        let matches = (found?.options ?? []).map { OptionSearch.Match(value: $0.value, label: $0.label) }
-        searched.found = ListSearchResult(
-            query: search.query, matches: matches, total: found?.total ?? matches.count,
-            gives: Self.gives(search.field, schema: schema, readOnly: Set(readOnly), target: target).map(\.displayName))
-        return searched
     }
 
     /// The fields of the form a choice in a field's value help gives values to (its `Out` and

@@ -265,7 +265,7 @@ struct ObjectSubmissions: Sendable {
         let serverValues = form.serverValues(known: known)
         guard let service else { return (serverValues, serverValues) }
         let filled = await valueHelps.fill(
-            &submission.fields, schema: form.schema, readOnly: Set(form.readOnlyFields), target: service)
+            &submission, schema: form.schema, readOnly: Set(form.readOnlyFields), target: service)
         return (serverValues, serverValues.merging(filled) { server, _ in server })
     }
 

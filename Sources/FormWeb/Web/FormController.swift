@@ -88,36 +88,40 @@ struct FormController {
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try context.form
         let view = try await plans.versions.prepared(form, mode: .create)
-        guard let search = view.optionSearches[try context.parameters.require("field")] else {
-            throw HTTPError(.notFound)
-        }
+        // An item's field by its input name (`_Booking[1].AirlineID`, its brackets as written or
+        // percent-encoded): its list is its list's.
+        let sent = try context.parameters.require("field")
+        let field = sent.removingPercentEncoding ?? sent
+        guard let search = view.optionSearches[ItemList.ruleKey(field)] else { throw HTTPError(.notFound) }
         // Read as a form's query string: the list screen's URLSearchParams writes a space as `+`.
         let parameters = QueryString.parse(request.uri.query)
         let query = parameters["q"]?.first ?? ""
         let page = Int(parameters["page"]?.first ?? "") ?? 1
-        let field = try context.parameters.require("field")
         // The other fields' values, as query parameters by field name: they filter a list whose
         // options depend on them.
         var answers = parameters
         answers["q"] = nil
         answers["page"] = nil
         if let target = try await services.target(for: form, schema: view.schema),
-            ServiceValueHelps.feeds(field, view.schema, target)
+            let (scope, own) = ValueHelpScope.of(field, schema: view.schema, target: target),
+            ServiceValueHelps.feeds(own, scope.schema, scope.target)
         {
-            // Fed by the form's service: filtered as its In parameters say.
-            let values = ServiceValueHelps.choices(answers)
+            // Fed by the form's service (an item's field by its composition's value help):
+            // filtered as its In parameters say, by the values of its own item.
+            let values = ServiceValueHelps.choices(scope.local(answers))
             let number = min(max(page, 1), 10_000)
             do {
                 let found = try await valueHelps.page(
-                    field, query: String(query.prefix(200)), page: number, formValues: values, target: target)
+                    own, query: String(query.prefix(200)), page: number, formValues: values, target: scope.target)
                 let total = found.total ?? ((number - 1) * ServiceValueHelps.pageSize + found.options.count)
-                let readOnly = Set(view.readOnlyFields)
+                let readOnly = scope.readOnly(Set(view.readOnlyFields))
                 return try JSONResponse.make(
                     OptionsPage(
-                        options: found.options.map { option in
-                            let fills = found.fills[option.value].map {
-                                ServiceValueHelps.fills(
-                                    $0, of: field, schema: view.schema, readOnly: readOnly, target: target)
+                        options: found.options.enumerated().map { index, option in
+                            let fills = found.fills(at: index).map {
+                                scope.global(
+                                    ServiceValueHelps.fills(
+                                        $0, of: own, schema: scope.schema, readOnly: readOnly, target: scope.target))
                             }
                             return OptionsPage.Option(
                                 value: option.value, label: option.label, fills: fills?.isEmpty == false ? fills : nil)

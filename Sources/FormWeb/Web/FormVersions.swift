@@ -106,13 +106,24 @@ final class FormVersions: Sendable {
         }
         // A form in mode `service` reads its value helps from the service: searched as long
         // lists, but for the fixed-value lists it answers for whole, shown as other choices are.
-        guard form.usesService, let binding = try form.binding() else { return ViewSchema(schema) }
+        guard form.usesService, let stored = try form.binding() else { return ViewSchema(schema) }
+        // The value helps as the service's target reads them: those in services of their own
+        // followed, with their parameters.
+        let target = try? await services.target(for: form, schema: schema)
+        let binding = target?.binding ?? stored
         schema.markRemoteLists(forFields: binding.valueHelps.keys)
         for field in binding.valueHelps.keys {
             let names = ServiceValueHelps.filterNames(of: field, binding: binding)
             if !names.isEmpty { schema.listFilters[field] = names }
         }
-        let target = try? await services.target(for: form, schema: schema)
+        // An item's fields have the value helps of its composition, by their rule keys.
+        for (key, _, itemBinding) in ValueHelpScope.compositions(of: schema, binding: binding) {
+            schema.markRemoteLists(forFields: itemBinding.valueHelps.keys.map { "\(key)[].\($0)" })
+            for field in itemBinding.valueHelps.keys {
+                let names = ServiceValueHelps.filterNames(of: field, binding: itemBinding)
+                if !names.isEmpty { schema.listFilters["\(key)[].\(field)"] = names }
+            }
+        }
         if let target, !(await valueHelps.putFixedLists(into: &schema, target: target)) { return ViewSchema(schema) }
         // Its lists as the service has them now (or, when it could not be asked, long lists for
         // now): asked again when they expire.

@@ -62,6 +62,13 @@ struct ObjectController {
             }
         }
         for list in view.schema.itemLists { state.showItems(object.values[list.name], of: list, in: view.schema) }
+        if labels.keys.contains(where: { $0.contains("[") }) {
+            // An item's value-help choices read as the service names them, as the form's own do.
+            let strings = InputStrings.of(object.values)
+            for (input, known) in labels where input.contains("[") {
+                if let chosen = strings[input]?.first, let label = known[chosen] { state.display[input] = label }
+            }
+        }
         return HTMLResponse.page(try plans.detailPage(for: view).render(state), cacheControl: "no-store")
     }
 

@@ -34,26 +34,35 @@ struct ReceivedSubmission: Sendable {
     /// into its search box; nil when the form was sent to be stored. Asked by its Search button,
     /// or by Enter (``InputName/enter``) while one of the `longLists`' boxes holds a query other
     /// than the one whose matches are shown: Enter in a search box searches, as people expect.
+    /// `longLists` name an item's list by its rule key (`members[].country`); the search names
+    /// the item's input (`members[1].country`).
     func listSearch(longLists: some Collection<String>) -> ListSearch? {
         if let field = controls[InputName.search], !field.isEmpty {
-            return longLists.contains(field) ? search(field) : nil
+            return longLists.contains(ItemList.ruleKey(field)) ? search(field) : nil
         }
         guard controls[InputName.enter] != nil else { return nil }
-        return longLists.sorted().lazy.map(search).first { search in
+        let wanted = Set(longLists)
+        // The boxes the page sent: the form's own lists' and every item's.
+        let boxes = submission.pageInputs.keys.compactMap { name -> String? in
+            guard name.hasSuffix(InputName.searchQuery(of: "")) else { return nil }
+            let field = String(name.dropLast(InputName.searchQuery(of: "").count))
+            return wanted.contains(ItemList.ruleKey(field)) ? field : nil
+        }
+        return boxes.sorted().lazy.map(search).first { search in
             !search.query.isEmpty
-                && search.query != submission.fields[InputName.searchedQuery(of: search.field)]?.first
+                && search.query != submission.strings(atInput: InputName.searchedQuery(of: search.field))?.first
         }
     }
 
     /// The long value list whose chosen match "Use this choice" takes (without JavaScript), to
     /// fill in the fields it gives; nil when the form was sent for anything else.
     func listPick(longLists: some Collection<String>) -> String? {
-        guard let field = controls[InputName.pick], longLists.contains(field) else { return nil }
+        guard let field = controls[InputName.pick], longLists.contains(ItemList.ruleKey(field)) else { return nil }
         return field
     }
 
     private func search(_ field: String) -> ListSearch {
-        ListSearch(field: field, query: submission.fields[InputName.searchQuery(of: field)]?.first ?? "")
+        ListSearch(field: field, query: submission.strings(atInput: InputName.searchQuery(of: field))?.first ?? "")
     }
 }
 

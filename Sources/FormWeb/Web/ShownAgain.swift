@@ -49,12 +49,14 @@ extension ShownAgain {
         }
         if let field = received.listPick(longLists: view.optionSearches.keys) {
             let filled = await valueHelps.pick(
-                field, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
+                field, strings: received.submission.pageInputs, schema: view.schema, readOnly: view.readOnlyFields,
+                target: target)
             return (.picked, filled)
         }
         guard let search = received.listSearch(longLists: view.optionSearches.keys) else { return nil }
         let found = await valueHelps.search(
-            search, strings: fields, schema: view.schema, readOnly: view.readOnlyFields, target: target)
+            search, strings: received.submission.pageInputs, schema: view.schema, readOnly: view.readOnlyFields,
+            target: target)
         return (.searching(found), [:])
     }
 }
@@ -118,7 +120,7 @@ extension SubmissionReader {
             if let found = search.found {
                 state.listSearches[search.field] = found
                 state.values[InputName.searchedQuery(of: search.field)] = [search.query]
-            } else if let finder = view.optionSearches[search.field] {
+            } else if let finder = view.optionSearches[ItemList.ruleKey(search.field)] {
                 // A list the rules filter (an XForm's itemset) shows only what they offer for these answers.
                 let found = finder.search(search.query, among: verdict?.offered[search.field].map(Set.init))
                 state.listSearches[search.field] = ListSearchResult(
