@@ -215,23 +215,25 @@ package struct RenderState: Sendable {
     }
 
     /// Shows an item list's items on the detail page (``ItemTableSlot``): their count, and each
-    /// value's display text under its page name (`members[0].age`); a list within an item as its
-    /// count ("2 doses").
-    package mutating func showItems(_ value: FieldValue?, of list: ItemList, in schema: FormSchema) {
+    /// value's display text under its page name (`members[0].age`); a list within an item the
+    /// same under the item's path (`members[0].doses`, `members[0].doses[1].given`).
+    package mutating func showItems(
+        _ value: FieldValue?, of list: ItemList, in schema: FormSchema, parent: String? = nil
+    ) {
+        let listPath = parent.map { "\($0).\(list.name)" } ?? list.name
         guard case .items(let items) = value else {
-            itemCounts[list.name] = 0
+            itemCounts[listPath] = 0
             return
         }
-        itemCounts[list.name] = items.count
+        itemCounts[listPath] = items.count
         for (index, item) in items.enumerated() {
-            let path = ItemList.itemPath(list.name, index)
+            let path = ItemList.itemPath(list.name, index, in: parent)
             for field in list.fields.flatMap({ [$0] + ($0.children ?? []) }) {
                 guard let value = item.values[field.name] else { continue }
                 display["\(path).\(field.name)"] = value.displayText(for: field, in: schema)
             }
-            for inner in list.lists {
-                display["\(path).\(inner.name)"] = (item.values[inner.name] ?? .items([])).displayText(for: inner)
-            }
+            // A list within an item: its items as a table of their own in the item's cell.
+            for inner in list.lists { showItems(item.values[inner.name], of: inner, in: schema, parent: path) }
         }
     }
 

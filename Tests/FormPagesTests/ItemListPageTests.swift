@@ -27,6 +27,35 @@ struct ItemListPageTests {
         return schema
     }
 
+    @Test("the detail page shows each item a row, a list within an item a table in its cell")
+    func detail() async throws {
+        let plan = try await Fixtures.renderer().detailPage(for: Self.schema)
+        let values: [String: FieldValue] = [
+            "members": .items([
+                ItemValues(
+                    values: [
+                        "name": .text("Ada"),
+                        "doses": .items([
+                            ItemValues(values: ["given": .date(LocalDate("2026-01-02")!)]),
+                            ItemValues(values: ["given": .date(LocalDate("2026-03-04")!)]),
+                        ]),
+                    ]),
+                ItemValues(values: ["name": .text("Ben <B>")]),
+            ])
+        ]
+        var state = RenderState(values: [:], csrfToken: "")
+        state.showItems(values["members"], of: Self.schema.itemLists[0], in: Self.schema)
+        #expect(state.itemCounts == ["members": 2, "members[0].doses": 2, "members[1].doses": 0])
+        let html = String(buffer: plan.render(state))
+        #expect(html.contains("Household members (2)"))
+        #expect(html.components(separatedBy: #"<table class="fw-item-table">"#).count == 3, "the members' and Ada's doses'")
+        #expect(html.contains(#"<td data-label="Name">Ada</td>"#))
+        #expect(html.contains(#"<td data-label="Name">Ben &lt;B&gt;</td>"#))
+        #expect(html.contains(#"<th scope="col">Given</th>"#))
+        #expect(html.contains(#"<p class="fw-detail__none">No doses</p>"#))
+        #expect(!html.contains("2 doses"))
+    }
+
     @Test("an item's long list asks at its own input name, narrowed by its own item's answers")
     func itemLongList() async throws {
         var schema = Fixtures.schema([], id: "travel")
