@@ -48,7 +48,8 @@ struct ItemListPageTests {
         #expect(state.itemCounts == ["members": 2, "members[0].doses": 2, "members[1].doses": 0])
         let html = String(buffer: plan.render(state))
         #expect(html.contains("Household members (2)"))
-        #expect(html.components(separatedBy: #"<table class="fw-item-table">"#).count == 3, "the members' and Ada's doses'")
+        #expect(
+            html.components(separatedBy: #"<table class="fw-item-table">"#).count == 3, "the members' and Ada's doses'")
         #expect(html.contains(#"<td data-label="Name">Ada</td>"#))
         #expect(html.contains(#"<td data-label="Name">Ben &lt;B&gt;</td>"#))
         #expect(html.contains(#"<th scope="col">Given</th>"#))
