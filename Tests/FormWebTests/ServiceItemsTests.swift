@@ -90,3 +90,24 @@ func activeLinks() {
     #expect(links["b"]?.etag == "W/\"s\"")
     #expect(links["a"]?.key.contains("true") == true)
 }
+
+@Test("a kept draft's items are known by their paths: the corrected form's items take them, whatever their new ids")
+func keptDraftItems() {
+    let sent: [String: FieldValue] = [
+        "_Booking": .items([
+            ItemValues(id: "a", values: ["_X": .items([ItemValues(id: "a1", values: [:])])]),
+            ItemValues(id: "b", values: [:]),
+        ])
+    ]
+    let links = [
+        "a": ServiceLink.Item(key: "k-a"), "a1": ServiceLink.Item(key: "k-a1"), "b": ServiceLink.Item(key: "k-b"),
+    ]
+    let paths = ServiceItemWriter.byPath(sent, links: links)
+    #expect(paths == ["_Booking[0]": links["a"]!, "_Booking[0]._X[0]": links["a1"]!, "_Booking[1]": links["b"]!])
+    // Sent again with new ids and the first booking removed: the one now first takes its place.
+    let again: [String: FieldValue] = ["_Booking": .items([ItemValues(id: "n", values: [:])])]
+    #expect(ServiceItemWriter.byID(again, paths: paths) == ["n": links["a"]!])
+    // A draft kept before item links existed is read as having none.
+    let old = try? JSONDecoder().decode(ServiceDraft.self, from: Data(#"{"key":"{}"}"#.utf8))
+    #expect(old?.items == nil)
+}

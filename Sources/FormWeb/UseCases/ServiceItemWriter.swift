@@ -316,3 +316,37 @@ extension ServiceItemWriter {
         return (values, kept)
     }
 }
+
+extension ServiceItemWriter {
+    /// Where the items of `values` live, by their paths (`_Booking[1]`, `_Booking[1]._X[0]`)
+    /// rather than their ids: a kept draft's, for a form whose items get new ids when sent again.
+    static func byPath(
+        _ values: [String: FieldValue], links: [String: ServiceLink.Item], parent: String? = nil
+    ) -> [String: ServiceLink.Item] {
+        var found: [String: ServiceLink.Item] = [:]
+        for (name, value) in values {
+            for (index, item) in items(value).enumerated() {
+                let path = ItemList.itemPath(name, index, in: parent)
+                if let id = item.id, let link = links[id] { found[path] = link }
+                found.merge(byPath(item.values, links: links, parent: path)) { own, _ in own }
+            }
+        }
+        return found
+    }
+
+    /// The places of ``byPath(_:links:parent:)`` given to the items of `values` at those paths,
+    /// by their ids.
+    static func byID(
+        _ values: [String: FieldValue], paths: [String: ServiceLink.Item], parent: String? = nil
+    ) -> [String: ServiceLink.Item] {
+        var found: [String: ServiceLink.Item] = [:]
+        for (name, value) in values {
+            for (index, item) in items(value).enumerated() {
+                let path = ItemList.itemPath(name, index, in: parent)
+                if let id = item.id, let link = paths[path] { found[id] = link }
+                found.merge(byID(item.values, paths: paths, parent: path)) { own, _ in own }
+            }
+        }
+        return found
+    }
+}

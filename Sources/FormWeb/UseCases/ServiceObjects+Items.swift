@@ -15,13 +15,24 @@ extension ServiceObjects {
         return compositions.keys.contains { !ServiceItemWriter.items(values[$0]).isEmpty }
     }
 
-    /// Creates the object with its items; returns the active entity and where each item lives.
-    /// A draft root's draft that cannot be activated is discarded (its refusal's messages placed
-    /// under the items they name), as is a draft an earlier refused create kept (`replacing`).
+    /// What a create with items came to: the active entity and where each item lives, or a
+    /// draft kept open after a refusal (with the refusal's messages, placed under the items they
+    /// name) for the corrected form to go on with.
+    enum ItemsCreate {
+        case created(ODataEntity, [String: ServiceLink.Item])
+        case kept(ServiceDraft, [ServiceMessage])
+    }
+
+    /// Creates the object with its items. For a draft root, as Fiori elements does: the parent's
+    /// draft, each item posted to its navigation, activation. A refusal keeps the draft open for
+    /// the corrected form when `keepsRefused` (the browser's create view; its Cancel discards
+    /// it), else discards it; a draft an earlier refusal kept (`replacing`) is gone on with: its
+    /// fields changed, its items changed, added and removed to match the form's, then activated
+    /// again (a new draft when the service no longer has it).
     func createWithItems(
         _ values: [String: FieldValue], record: StoredObject, target: ServiceTarget, requestID: UUID,
-        replacing kept: ServiceDraft?, schema: FormSchema
-    ) async throws(ServiceFailure) -> (ODataEntity, [String: ServiceLink.Item]) {
+        replacing kept: ServiceDraft?, keepsRefused: Bool, schema: FormSchema
+    ) async throws(ServiceFailure) -> ItemsCreate {
         let client = target.client
         let binding = target.binding
         let timeZone = client.connection.timeZone
@@ -34,23 +45,57 @@ extension ServiceObjects {
                 // The answer left them out: read back with them, for their keys.
                 entity.items = try await client.read(key: entity.key, binding: binding, expand: true).items
             }
-            return (entity, ServiceItemWriter.links(values, entity: entity, binding: binding, timeZone: timeZone))
+            return .created(entity, ServiceItemWriter.links(values, entity: entity, binding: binding, timeZone: timeZone))
         }
-        if let kept, let key = ServiceKey.decode(kept.key, binding: binding, timeZone: timeZone) {
-            try? await client.discardDraft(key: key, etag: nil, binding: binding)
-        }
-        let draft = try await client.create(
-            Self.sendable(values, binding: binding), binding: binding, kinds: target.kinds, requestID: requestID,
-            firstSent: firstSent)
+        var draft: ODataEntity
+        var old: [String: FieldValue] = [:]
         var writer = ServiceItemWriter(client: client, draft: true, links: [:])
+        if let kept, let goneOn = try await Self.goOn(kept, with: values, target: target) {
+            (draft, old, writer.links) = goneOn
+        } else {
+            draft = try await client.create(
+                Self.sendable(values, binding: binding), binding: binding, kinds: target.kinds, requestID: requestID,
+                firstSent: firstSent)
+        }
         do {
-            try await writer.write(old: [:], new: values, parent: draft.key, binding: binding, schema: schema)
+            try await writer.write(old: old, new: values, parent: draft.key, binding: binding, schema: schema)
             let active = try await client.activateDraft(key: draft.key, binding: binding, kinds: target.kinds)
-            return (active, try await activeLinks(active, values: values, known: writer.links, target: target))
+            return .created(active, try await activeLinks(active, values: values, known: writer.links, target: target))
         } catch {
-            // Nothing of this attempt stays in the service; the person corrects and sends again.
+            let placed = writer.placing(error, schema: schema)
+            if keepsRefused, case .refused(_, let messages) = placed {
+                let key = ServiceKey.encode(draft.key, binding: binding, timeZone: timeZone)
+                let items = ServiceItemWriter.byPath(values, links: writer.links)
+                return .kept(ServiceDraft(key: key, etag: nil, items: items), messages)
+            }
+            // Nothing of this attempt stays in the service.
             try? await client.discardDraft(key: draft.key, etag: nil, binding: binding)
-            throw writer.placing(error, schema: schema)
+            throw placed
+        }
+    }
+
+    /// A kept draft changed to `values` (the parent's fields), and its items as it holds them,
+    /// each under the id of the form's item at its path (``ServiceDraft/items``), with their
+    /// places: what the items are written against. Nil when the service no longer has the draft
+    /// (discarded elsewhere, or past its lifetime): the create makes a new one.
+    private static func goOn(
+        _ kept: ServiceDraft, with values: [String: FieldValue], target: ServiceTarget
+    ) async throws(ServiceFailure) -> (ODataEntity, [String: FieldValue], [String: ServiceLink.Item])? {
+        let client = target.client
+        let binding = target.binding
+        let timeZone = client.connection.timeZone
+        guard let key = ServiceKey.decode(kept.key, binding: binding, timeZone: timeZone) else { return nil }
+        do {
+            let held = try await client.read(key: key, binding: binding, expand: true)
+            let links = ServiceItemWriter.byID(values, paths: kept.items ?? [:])
+            let (old, known) = ServiceItemWriter.refreshed(
+                values, entity: held, binding: binding, links: links, timeZone: timeZone)
+            let changed = try await client.updateDraft(
+                key: key, changes: sendable(values, binding: binding), etag: held.etag ?? "*", binding: binding,
+                kinds: target.kinds)
+            return (ODataEntity(values: values, key: key, etag: changed.etag), old, known)
+        } catch .notFound {
+            return nil
         }
     }
 

@@ -5,10 +5,14 @@ import Foundation
 import Logging
 
 /// A draft a refused activation left open in the service, for the corrected create to go on
-/// with: its key (``ServiceKey`` JSON) and ETag.
+/// with: its key (``ServiceKey`` JSON) and ETag, and where its items live, by their paths in the
+/// refused form (`_Booking[1]`, `_Booking[1]._BookSupplement[0]`): the corrected form's items
+/// take the places at their paths (the draft is this create's own, so which of its items holds
+/// which values does not matter, only that it ends holding the form's).
 struct ServiceDraft: Sendable, Hashable, Codable {
     var key: String
     var etag: String?
+    var items: [String: ServiceLink.Item]? = nil
 }
 
 /// What a form shown again goes on from in the service: the draft a refused activation kept
@@ -64,7 +68,7 @@ struct ServiceObjects: Sendable {
     ///   - keepsRefusedDraft: whether a draft whose activation the service refused stays open for
     ///     the corrected form (the browser's create view, which discards it on Cancel, as Fiori
     ///     elements does); otherwise it is discarded at once (the JSON API has no Cancel). An object
-    ///     with items never keeps one (``createWithItems(_:record:target:requestID:replacing:schema:)``).
+    ///     with items keeps its items in it (``createWithItems(_:record:target:requestID:replacing:keepsRefused:schema:)``).
     ///   - schema: the form's, for the names of its items in messages.
     func send(
         _ record: StoredObject, values: [String: FieldValue], target: ServiceTarget, requestID: UUID,
@@ -75,13 +79,23 @@ struct ServiceObjects: Sendable {
         let client = target.client
         let binding = target.binding
         let sendable = Self.sendable(values, binding: binding)
-        let withItems = Self.hasItems(values, binding: binding)
+        // A kept draft holding items goes on as one with items, even when the form now has none:
+        // its items are removed before it is activated again.
+        let withItems = Self.hasItems(values, binding: binding) || draft?.items?.isEmpty == false
         do {
             var entity: ODataEntity
             var itemLinks: [String: ServiceLink.Item] = [:]
             if withItems {
-                (entity, itemLinks) = try await createWithItems(
-                    values, record: record, target: target, requestID: requestID, replacing: draft, schema: schema)
+                switch try await createWithItems(
+                    values, record: record, target: target, requestID: requestID, replacing: draft,
+                    keepsRefused: keepsRefusedDraft, schema: schema)
+                {
+                case .created(let active, let links):
+                    (entity, itemLinks) = (active, links)
+                case .kept(let kept, let messages):
+                    try await objects.delete(formID: record.formID, id: record.id)
+                    return .refused(Self.issues(messages, binding: binding), draft: kept)
+                }
             } else if binding.draft != nil, let draft,
                 let kept = try await Self.goOn(draft, with: sendable, target: target)
             {
@@ -140,7 +154,7 @@ struct ServiceObjects: Sendable {
             switch failure {
             case .refused(_, let messages):
                 try await objects.delete(formID: record.formID, id: record.id)
-                // A create with items discarded the draft it replaced (createWithItems).
+                // A create with items discarded its draft when it kept none (createWithItems).
                 return .refused(Self.issues(messages, binding: binding), draft: withItems ? nil : draft)
             case .notWritable(let error):
                 try await objects.delete(formID: record.formID, id: record.id)
