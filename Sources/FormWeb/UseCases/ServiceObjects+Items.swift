@@ -45,7 +45,8 @@ extension ServiceObjects {
                 // The answer left them out: read back with them, for their keys.
                 entity.items = try await client.read(key: entity.key, binding: binding, expand: true).items
             }
-            return .created(entity, ServiceItemWriter.links(values, entity: entity, binding: binding, timeZone: timeZone))
+            return .created(
+                entity, ServiceItemWriter.links(values, entity: entity, binding: binding, timeZone: timeZone))
         }
         var draft: ODataEntity
         var old: [String: FieldValue] = [:]
