@@ -44,6 +44,55 @@ struct OutageTests {
         }
     }
 
+    @Test("a read whose connection was dropped under it (PostgreSQL restarted) is read once more; a write is not")
+    func droppedConnection() async throws {
+        let renderer = try await Fixtures.renderer()
+        let router = Router()
+        router.add(
+            middleware: ErrorPageMiddleware(
+                notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
+                unavailable: try renderer.unavailablePage(), renderer: renderer))
+        let calls = Calls()
+        router.get("/page") { _, _ -> String in
+            guard await calls.next() > 1 else { throw ChannelError.ioOnClosedChannel }
+            return "read"
+        }
+        router.post("/page") { _, _ -> String in
+            _ = await calls.next()
+            throw ChannelError.ioOnClosedChannel
+        }
+        router.group("api").add(middleware: APIErrorMiddleware()).get("thing") { _, _ -> String in
+            _ = await calls.next()
+            throw IOError(errnoCode: ECONNREFUSED, reason: "connect")
+        }
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/page", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            #expect(await calls.count == 2)
+            try await client.execute(uri: "/page", method: .post) { response in
+                #expect(response.status == .serviceUnavailable, "a write may have been done: never sent twice")
+            }
+            #expect(await calls.count == 3)
+            try await client.execute(uri: "/api/thing", method: .get) { response in
+                #expect(response.status == .serviceUnavailable, "a database still down answers at once")
+            }
+            #expect(await calls.count == 4)
+        }
+        #expect(DatabaseOutage.isDroppedConnection(ChannelError.ioOnClosedChannel))
+        #expect(!DatabaseOutage.isDroppedConnection(ConnectionPoolTimeoutError.connectionRequestTimeout))
+        #expect(!DatabaseOutage.isDroppedConnection(Failure()))
+    }
+
+    actor Calls {
+        var count = 0
+        func next() -> Int {
+            count += 1
+            return count
+        }
+    }
+
     @Test(
         "a create refused by a used key, whose lookup of the first create finds the database gone, answers the outage")
     func lookupAfterFailedCreate() async throws {

@@ -44,6 +44,38 @@ package enum DatabaseOutage {
         }
     }
 
+    /// Whether an error says the connection a query ran on was closed under it (the server
+    /// restarted, or dropped it): a pool may hand out such a connection once after PostgreSQL
+    /// came back, and the same read on a fresh one answers. Not a database that is still down
+    /// or a pool with no connection free: those answer 503 at once.
+    package static func isDroppedConnection(_ error: any Error) -> Bool {
+        switch error {
+        case let error as ChannelError:
+            return error == .ioOnClosedChannel || error == .alreadyClosed || error == .eof
+        case let error as PSQLError:
+            if [.serverClosedConnection, .uncleanShutdown, .unexpectedBackendMessage].contains(error.code) {
+                return true
+            }
+            // 57P01 admin_shutdown, 57P02 crash_shutdown: a connection of the server that stopped.
+            guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+            return state == "57P01" || state == "57P02"
+        case let error as IOError:
+            return [ECONNRESET, EPIPE].contains(error.errnoCode)
+        default:
+            return false
+        }
+    }
+
+    /// Runs a read (a request that changes nothing) once more when its connection was dropped
+    /// under it (``isDroppedConnection(_:)``).
+    package static func retryingDropped<T>(_ read: () async throws -> T) async throws -> T {
+        do {
+            return try await read()
+        } catch  where isDroppedConnection(error) {
+            return try await read()
+        }
+    }
+
     /// Whether an error says the database could not be reached, rather than that a query failed.
     package static func isOutage(_ error: any Error) -> Bool {
         switch error {

@@ -11,7 +11,9 @@ import NIOCore
 /// The outage: PostgreSQL stopped or unreachable, no connection free within the pool's few
 /// seconds (``DatabaseOutage``). Nothing was stored: every write commits before it is
 /// acknowledged, so a client may send the same request again (a create view's one-time token
-/// makes that safe). The instance recovers by itself once the database answers again. Any other
+/// makes that safe). The instance recovers by itself once the database answers again; a page
+/// read that met a connection PostgreSQL dropped as it restarted is read once more on a fresh one
+/// (``DatabaseOutage/isDroppedConnection(_:)``), a write never. Any other
 /// unexpected error is logged at error level, where it shows (Hummingbird logs it at debug).
 package struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     let notFound: RenderPlan
@@ -33,7 +35,9 @@ package struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         do {
-            return try await next(request, context)
+            // A page read on a connection PostgreSQL dropped as it restarted is read again.
+            guard request.method == .get || request.method == .head else { return try await next(request, context) }
+            return try await DatabaseOutage.retryingDropped { try await next(request, context) }
         } catch {
             guard let refusal = Refusal.of(error), refusal.shownAsPage else {
                 // Hummingbird's own answer for an error that says its own; any other is a bug.

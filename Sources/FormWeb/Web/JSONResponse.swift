@@ -83,7 +83,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         do {
-            return try await next(request, context)
+            // A read on a connection PostgreSQL dropped as it restarted is read again.
+            guard request.method == .get || request.method == .head else { return try await next(request, context) }
+            return try await DatabaseOutage.retryingDropped { try await next(request, context) }
         } catch {
             if let refusal = Refusal.of(error) {
                 if refusal.kind == .unavailable {
