@@ -328,7 +328,7 @@ extension XFormMapper {
         if let itemset = node.itemset {
             field.kind = .valueList
             field.presentation.searchable = searchable
-            let (options, external) = staticOptions(itemset)
+            let (options, external) = staticOptions(itemset, texts: &nodes[question.node].optionTexts)
             field.list = ImportNames.unique(field.name, taken: Set(lists.map(\.id)))
             lists.append(
                 OptionList(
@@ -338,12 +338,15 @@ extension XFormMapper {
         }
         var options: [Option] = []
         var seen = Set<String>()
+        var optionTexts: [String: String] = [:]
+        defer { if !optionTexts.isEmpty { nodes[question.node].optionTexts = optionTexts } }
         for item in question.element.children("item", in: XFormNamespace.xforms) {
             checkAttributes(item, known: [])
             let value = XFormMapper.trimmed(item.child("value", in: XFormNamespace.xforms)?.text ?? "")
             guard !value.isEmpty, seen.insert(value).inserted else { continue }
-            let label = plain(text(of: item.child("label", in: XFormNamespace.xforms))) ?? value
-            options.append(Option(value: value, label: label))
+            let text = text(of: item.child("label", in: XFormNamespace.xforms))
+            if let id = text?.itext { optionTexts[value] = id }
+            options.append(Option(value: value, label: plain(text) ?? value))
         }
         if searchable || words.contains("minimal") || options.isEmpty {
             field.kind = .valueList
@@ -367,7 +370,11 @@ extension XFormMapper {
     /// Every option an itemset can offer, read from its inline instance with any filter left
     /// out (the filter is applied when the page is shown and a submission judged); `external`
     /// when the instance is a file, or the options cannot be read before evaluation.
-    func staticOptions(_ itemset: XFormItemset) -> (options: [Option], external: Bool) {
+    /// - Parameter texts: gets the itext id of each option's label, by its value, when the
+    ///   itemset's labels are translated (`jr:itext(itextId)`).
+    func staticOptions(
+        _ itemset: XFormItemset, texts: inout [String: String]?
+    ) -> (options: [Option], external: Bool) {
         guard let id = itemset.instance, let instance = secondaryElements[id] else { return ([], true) }
         let text = itemset.nodeset.source.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let close = text.firstIndex(of: ")") else { return ([], true) }
@@ -404,6 +411,8 @@ extension XFormMapper {
         }
         var options: [Option] = []
         var seen = Set<String>()
+        var found: [String: String] = [:]
+        defer { if !found.isEmpty { texts = found } }
         for item in items {
             let value = XFormMapper.trimmed(item.children.first { $0.localName == itemset.value }?.text ?? "")
             guard !value.isEmpty, seen.insert(value).inserted else { continue }
@@ -411,6 +420,7 @@ extension XFormMapper {
             if let ref = itemset.labelItext {
                 let id = XFormMapper.trimmed(item.children.first { $0.localName == ref }?.text ?? "")
                 label = plain(XFormText(itext: id))
+                if !id.isEmpty { found[value] = id }
             } else if let ref = itemset.label {
                 label = item.children.first { $0.localName == ref }.map { XFormMapper.trimmed($0.text) }
             }

@@ -126,21 +126,41 @@ extension XFormMapper {
         return segments
     }
 
-    /// A text as the form's pages show it before evaluation: the default language, outputs as
-    /// `XFormImporter.outputPlaceholder`; nil when empty.
+    /// A text as the form's pages show it before evaluation (``XFormTextReader/display(_:)``),
+    /// in the default language.
+    func display(_ text: XFormText?) -> String? { reader.display(text) }
+
+    /// ``XFormTextReader/formatted(_:guidance:)`` in the default language.
+    func formatted(_ text: XFormText?, guidance: Bool = false) -> (plain: String?, format: RichText?) {
+        reader.formatted(text, guidance: guidance)
+    }
+
+    /// ``XFormTextReader/plain(_:)`` in the default language.
+    func plain(_ text: XFormText?) -> String? { reader.plain(text) }
+
+    private var reader: XFormTextReader { XFormTextReader(translations: translations) }
+}
+
+/// An XForm's texts as its pages show them before evaluation, in one of its languages (the
+/// default one when `language` is nil; a text a language lacks in the default one).
+struct XFormTextReader {
+    let translations: XFormTranslations
+    var language: String? = nil
+
+    /// The text, outputs as `XFormImporter.outputPlaceholder`; nil when empty.
     func display(_ text: XFormText?) -> String? {
-        guard let segments = text?.segments(in: translations) else { return nil }
-        let shown = XFormMapper.trimmed(XFormSegment.joined(segments, placeholder: XFormImporter.outputPlaceholder))
-        return shown.isEmpty ? nil : shown
+        guard let segments = text?.segments(in: translations, language: language) else { return nil }
+        return Self.shown(segments)
     }
 
     /// A text as ``display(_:)`` gives it, with ODK's formatting read (``ODKMarkdown``): its
     /// words without the marks, and the format when it has one. A text with outputs keeps its
-    /// marks as written: its words are made for each answer.
+    /// marks as written: its words are made for each answer. With `guidance`, a hint with no
+    /// text of its own is its itext's guidance.
     func formatted(_ text: XFormText?, guidance: Bool = false) -> (plain: String?, format: RichText?) {
         let given = display(text)
         guard let shown = given ?? (guidance ? self.guidance(text) : nil) else { return (nil, nil) }
-        if given != nil, let segments = text?.segments(in: translations),
+        if given != nil, let segments = text?.segments(in: translations, language: language),
             segments.contains(where: { if case .output = $0 { true } else { false } })
         {
             return (shown, nil)
@@ -156,9 +176,15 @@ extension XFormMapper {
         return ODKMarkdown.read(shown)?.plainText ?? shown
     }
 
-    /// The guidance of a hint given through itext, in the default language.
+    /// The guidance of a hint given through itext.
     func guidance(_ text: XFormText?) -> String? {
-        guard let id = text?.itext, let segments = translations.text(id)?.guidance else { return nil }
+        guard let id = text?.itext, let segments = translations.text(id, language: language)?.guidance else {
+            return nil
+        }
+        return Self.shown(segments)
+    }
+
+    private static func shown(_ segments: [XFormSegment]) -> String? {
         let shown = XFormMapper.trimmed(XFormSegment.joined(segments, placeholder: XFormImporter.outputPlaceholder))
         return shown.isEmpty ? nil : shown
     }

@@ -43,6 +43,10 @@ public struct XFormNode: Codable, Sendable, Hashable {
     public var `repeat`: XFormRepeat?
     /// 1-based line of the node's element in the primary instance.
     public var line: Int
+    /// The itext id of each option's label, by the option's value, where the select's options
+    /// (its `<item>`s, or an itemset's inline instance) are translated: a page in another
+    /// language shows them in it. Nil when no option's label is.
+    public var optionTexts: [String: String]?
 
     public init(
         path: String, field: String? = nil, type: String? = "string", isGroup: Bool = false, control: String? = nil,
