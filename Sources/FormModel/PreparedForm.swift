@@ -42,6 +42,13 @@ public struct PreparedForm: Sendable {
     /// Then a version keeps the page it starts as (``FormView``'s start pages) and a request
     /// fills in only its tokens.
     public let startsAlike: Bool
+    /// The form's language of its own it is shown in (an XForm's itext language, by the form's
+    /// name for it, and its tag when known); nil for its default language.
+    public var language: (name: String, tag: String?)?
+    /// The languages the form can be shown in, by tag with each one's own name (`Français`),
+    /// its default first, and the tag of the one it is shown in: a language switch offers them.
+    /// Empty for a form with one language.
+    public var languages: [(tag: String, name: String, current: Bool)] = []
 
     /// - Parameter optionSearches: the searches another preparation of the same version and
     ///   lists revision made (the create view's, for the edit view): a long list is folded once.

@@ -38,6 +38,9 @@ package enum InputName {
     /// with the questions that apply to its answers, without JavaScript. Nothing is validated
     /// or stored.
     package static let update = "_update"
+    /// A language switch's button (its value a language tag): the form again in that language,
+    /// everything typed kept, and the choice kept in the `lang` cookie.
+    package static let language = "_lang"
 
     /// The submit button that adds an item to an item list, without JavaScript; its value is
     /// the list's path (`members`, `members[0].doses`). The form comes back with everything kept

@@ -54,7 +54,8 @@ package struct PageRenderer: Sendable {
             renderer: self, schema: form.schema, mode: form.mode, rules: form.rules, timeZone: form.timeZone,
             action: form.mode == .create ? "/forms/\(form.schema.id)" : "")
         let context = PageViewModel.Form(
-            form.schema, registry: registry, mode: form.mode, rules: form.rules, items: items)
+            form.schema, registry: registry, mode: form.mode, rules: form.rules, items: items,
+            language: form.language?.tag, languages: form.languages)
         return FormView(form: form, plan: try plan(context, template: "form", registry: registry))
     }
 

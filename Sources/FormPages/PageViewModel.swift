@@ -37,18 +37,15 @@ package enum PageViewModel {
         /// apply to the answers (`data-rules`), and the name of the Update button that asks
         /// without JavaScript; empty for a form without.
         let rules: [Rules]
-
-        struct Rules: KeyPathContext {
-            let url: PageText
-            let updateName: String
-            /// Where the Update button sends the form: back to the Update block, so the page
-            /// comes back where the person was.
-            let updateAction: PageText
-
-            static let templateKeys: [String: PartialKeyPath<Rules> & Sendable] = [
-                "url": \.url, "updateName": \.updateName, "updateAction": \.updateAction,
-            ]
-        }
+        /// The form's language when it is shown in one of its own other than its default (its
+        /// texts are; Fieldwork's own are the page's): the form's `lang`.
+        let lang: [String]
+        /// The name of the language switch's buttons (``InputName/language``).
+        let languageName = InputName.language
+        /// The language switch: each of the form's languages, the one shown marked current;
+        /// empty for a form with one.
+        let languages: [Language]
+        let hasLanguages: Bool
 
         static let templateKeys: [String: PartialKeyPath<Form> & Sendable] = [
             "layout": \.layout, "title": \.title, "submit": \.submit, "action": \.action, "cancelHref": \.cancelHref,
@@ -56,7 +53,8 @@ package enum PageViewModel {
             "prefillSeal": \.prefillSeal,
             "enctype": \.enctype, "presentation": \.presentation, "legend": \.legend, "csrf": \.csrf,
             "csrfName": \.csrfName, "errorSummary": \.errorSummary, "sections": \.sections, "parent": \.parent,
-            "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName, "rules": \.rules,
+            "unsaved": \.unsaved, "long": \.long, "enterName": \.enterName, "rules": \.rules, "lang": \.lang,
+            "languages": \.languages, "languageName": \.languageName, "hasLanguages": \.hasLanguages,
         ]
 
         /// A section of the form: its groups of field cells.
@@ -82,8 +80,12 @@ package enum PageViewModel {
 
         init(
             _ schema: FormSchema, registry: SlotRegistry, mode: FormMode = .create, rules judge: (any RuleJudge)? = nil,
-            items: ItemPlans? = nil
+            items: ItemPlans? = nil, language: String? = nil,
+            languages: [(tag: String, name: String, current: Bool)] = []
         ) {
+            lang = language.map { [$0] } ?? []
+            self.languages = languages.map { Language(tag: $0.tag, name: PageText($0.name), current: $0.current) }
+            hasLanguages = !languages.isEmpty
             let hasRules = judge != nil
             let cells = FieldViewModel.Builder(schema: schema, registry: registry, mode: mode, rules: judge)
             /// The slot of an item list standing among the groups.

@@ -23,6 +23,9 @@ package struct StoredForm: Sendable, Hashable {
     package var rulesJSON: String? = nil
     /// The service the form is connected to and its mode; nil when not connected.
     package var service: FormConnection? = nil
+    /// The language of its own a request shows the form in (an XForm's itext language, by the
+    /// form's name for it); nil for its default language. Chosen per request, never stored.
+    package var shownLanguage: String? = nil
 
     /// The schema decoded from its canonical JSON, as imported (without uploaded options; see
     /// `FormStore.schema(of:)`).

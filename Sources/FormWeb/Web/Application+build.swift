@@ -167,12 +167,12 @@ package func buildApplication(_ configuration: FieldworkConfiguration) async thr
     .addRoutes(browser: browser, form: form, apiForm: apiForm, apiActiveForm: apiActiveForm)
     CreateController(
         plans: plans, prefill: prefill, drafts: KeptDraft(secret: secret), reader: reader, submissions: submissions,
-        services: services
+        services: services, cookies: cookies
     )
     .addRoutes(to: activeForm)
     ObjectController(
         forms: store, objects: database.objects, plans: plans, reader: reader, submissions: submissions,
-        attachments: attachments, services: services
+        attachments: attachments, services: services, cookies: cookies
     ).addRoutes(browser: browser, form: form)
     ObjectAPIController(
         objects: database.objects, forms: store, plans: plans, submissions: submissions, services: services

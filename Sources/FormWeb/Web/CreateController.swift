@@ -13,6 +13,7 @@ struct CreateController {
     let reader: SubmissionReader
     let submissions: ObjectSubmissions
     let services: ServiceClients
+    let cookies: CookiePolicy
 
     /// - Parameter activeForm: the `/forms/{id}` group of forms that take new objects.
     func addRoutes(to activeForm: RouterGroup<AppRequestContext>) {
@@ -34,7 +35,7 @@ struct CreateController {
     /// (no query but the layout) of a form whose fresh views start alike is the version's start
     /// page with this request's tokens: nothing is worked out again.
     @Sendable func createView(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try context.form
+        let form = try shown(context.form, request)
         let viewer = try context.viewer
         let view = try await plans.createView(for: form)
         let query = QueryString.parse(request.uri.query)
@@ -86,10 +87,17 @@ struct CreateController {
 
     /// `POST /forms/{id}`: 303 to the new object once it is committed, or 422 with the create view again.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try context.form
+        let form = try shown(context.form, request)
         let viewer = try context.viewer
-        let view = try await plans.createView(for: form)
+        var view = try await plans.createView(for: form)
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
+        // The language switch: the form again in the language chosen, everything typed kept.
+        let switched = LanguageChoice.switched(received)
+        if let switched {
+            var chosen = try context.form
+            chosen.shownLanguage = try plans.versions.language(of: chosen, for: [switched])
+            view = try await plans.createView(for: chosen)
+        }
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: [:])
         // Read-only values come from the seal the create view carried, or, when it is missing or
         // altered, from the form's own defaults: never from what the browser sent for them.
@@ -147,11 +155,22 @@ struct CreateController {
         // Shown again, the create view keeps its one-time token: the corrected create is one create too.
         state.submissionToken = token ?? SubmissionToken.make()
         state.keptDraft = keptDraft.map { drafts.seal($0, formID: form.id, owner: viewer.ownerKey) }
-        return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
+        var response = HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
+        if let switched {
+            response.headers[values: .setCookie].append(LanguageChoice.cookie(switched, policy: cookies))
+        }
+        return response
     }
 
     /// Whether the create view carries a seal: of its read-only fields' values, or of when it
     /// was shown, for a form whose rules read that.
+    /// The form in the language of its own the request asks for (``LanguageChoice``).
+    private func shown(_ form: StoredForm, _ request: Request) throws -> StoredForm {
+        var form = form
+        form.shownLanguage = try plans.versions.language(of: form, for: LanguageChoice.ranges(request))
+        return form
+    }
+
     static func seals(_ view: FormView) -> Bool {
         !view.readOnlyFields.isEmpty || view.form.rules?.recordsStart == true
     }

@@ -1,3 +1,4 @@
+import FormImport
 import FormModel
 import FormRules
 import FormStore
@@ -53,6 +54,33 @@ final class FormVersions: Sendable {
         self.source = source
     }
 
+    /// Each version's languages of its own (an XForm's itext languages), read once.
+    private let languageTable = Mutex(LRUCache<VersionKey, [XFormLanguages.Language]>(capacity: capacity))
+
+    /// The form's language a request asking for `ranges` (most wanted first: its `lang` cookie,
+    /// then its `Accept-Language`) is shown: the first the form has by RFC 4647 lookup, or nil
+    /// for the form's default (also when the default is the one found).
+    func language(of form: StoredForm, for ranges: [String]) throws -> String? {
+        guard form.sourceKind == .xforms, !ranges.isEmpty else { return nil }
+        let languages = try languages(of: form)
+        guard languages.count > 1 else { return nil }
+        let tags = languages.compactMap(\.tag)
+        guard let tag = LanguageTags.lookup(ranges, in: tags), let chosen = languages.first(where: { $0.tag == tag })
+        else { return nil }
+        return chosen.name == languages.first?.name ? nil : chosen.name
+    }
+
+    /// The version's languages of its own, its default first (none but an XForm's), read once.
+    private func languages(of form: StoredForm) throws -> [XFormLanguages.Language] {
+        guard form.sourceKind == .xforms else { return [] }
+        var key = VersionKey(form)
+        key.language = nil
+        if let known = languageTable.withLock({ $0.value(for: key) }) { return known }
+        let languages = try form.rules().map(XFormLanguages.languages(of:)) ?? []
+        languageTable.withLock { $0.set(languages, for: key) }
+        return languages
+    }
+
     static func key(_ form: StoredForm, mode: FormMode) -> Key {
         Key(version: VersionKey(form), mode: mode)
     }
@@ -77,12 +105,20 @@ final class FormVersions: Sendable {
             ?? form.rules().map {
                 try XFormRuleJudge(rules: $0.withUploadedInstances(source.instances), schema: source.schema)
             }
-        let prepared = Prepared(
+        var prepared = Prepared(
             form: PreparedForm(
                 schema: source.schema, version: form.version, mode: mode, listsRevision: form.listsRevision,
                 timeZone: timeZone, optionSearches: other?.expires == nil ? other?.form.optionSearches : nil,
                 rules: rules),
             expires: source.expires)
+        prepared.form.language = form.shownLanguage.map { ($0, LanguageTags.tag(ofLanguageNamed: $0)) }
+        let languages = try languages(of: form)
+        if languages.filter({ $0.tag != nil }).count > 1 {
+            let shown = form.shownLanguage ?? languages.first?.name
+            prepared.form.languages = languages.compactMap { language in
+                language.tag.map { ($0, LanguageTags.ownName(of: $0), language.name == shown) }
+            }
+        }
         table.withLock { table in
             // A create view is only ever shown for the newest version.
             table.removeAll { other, _ in
@@ -93,8 +129,20 @@ final class FormVersions: Sendable {
         return prepared
     }
 
-    /// The schema of a stored version with its uploaded options, or its service's fixed lists.
+    /// The schema of a stored version with its uploaded options, or its service's fixed lists,
+    /// in the language the request shows it in (``StoredForm/shownLanguage``).
     private static func source(
+        of form: StoredForm, store: FormStore, services: ServiceClients, valueHelps: ServiceValueHelps
+    ) async throws -> ViewSchema {
+        var view = try await untranslated(of: form, store: store, services: services, valueHelps: valueHelps)
+        if let language = form.shownLanguage, let rules = try form.rules() {
+            view.schema = XFormLanguages.schema(view.schema, rules: rules, language: language)
+        }
+        return view
+    }
+
+    /// ``source(of:store:services:valueHelps:)`` in the form's default language.
+    private static func untranslated(
         of form: StoredForm, store: FormStore, services: ServiceClients, valueHelps: ServiceValueHelps
     ) async throws -> ViewSchema {
         var schema = try await store.schema(of: form)
@@ -139,16 +187,20 @@ struct VersionKey: Hashable, Sendable {
     var listsRevision: Int
     /// Whether the form's value helps come from its service (connected in mode `service`).
     var usesService = false
+    /// The form's language it is shown in (``StoredForm/shownLanguage``); nil for its default.
+    var language: String?
 
-    init(formID: String, version: Int, listsRevision: Int) {
+    init(formID: String, version: Int, listsRevision: Int, language: String? = nil) {
         self.formID = formID
         self.version = version
         self.listsRevision = listsRevision
+        self.language = language
     }
 
     init(_ form: StoredForm) {
         self.init(formID: form.id, version: form.version, listsRevision: form.listsRevision)
         usesService = form.usesService
+        language = form.shownLanguage
     }
 
     /// Whether what a cache keeps under `other` is stale once it keeps something under this key:

@@ -15,6 +15,7 @@ struct ObjectController {
     let submissions: ObjectSubmissions
     let attachments: AttachmentStore
     let services: ServiceClients
+    let cookies: CookiePolicy
 
     /// - Parameters:
     ///   - browser: the browser pages' group.
@@ -32,7 +33,7 @@ struct ObjectController {
 
     /// `GET /forms/{id}/{object}`: the object's values for people.
     @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var (object, view) = try await load(context)
+        var (object, view) = try await load(request, context)
         var notice: String?
         var labels: [String: [String: String]] = [:]
         // An object a service holds is read back from it: the page shows the entity as it is now,
@@ -74,7 +75,7 @@ struct ObjectController {
 
     /// `GET /forms/{id}/{object}/edit`: the form of the object's version, filled in.
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var (object, view) = try await load(context)
+        var (object, view) = try await load(request, context)
         var notice: String?
         var labels: [String: [String: String]] = [:]
         if object.service != nil, let target = try await services.target(for: try context.form, schema: view.schema) {
@@ -113,9 +114,15 @@ struct ObjectController {
 
     /// `POST /forms/{id}/{object}`: 303 to the detail page, or 422 with the edit view again.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await load(context)
+        var (object, view) = try await load(request, context)
         let viewer = try context.viewer
         var received = try await reader.readVerified(request, schema: view.schema, viewer: viewer)
+        // The language switch: the edit view again in the language chosen, everything typed kept.
+        let switched = LanguageChoice.switched(received)
+        if let switched {
+            (object, view) = try await ObjectLookup(objects: objects, forms: forms, plans: plans)(
+                context, languages: [switched])
+        }
         let storedFiles = InputStrings.files(of: object.values)
         try await reader.resolveKept(&received, schema: view.schema, viewer: viewer, stored: storedFiles)
         let stored = InputStrings.of(object.values)
@@ -161,12 +168,16 @@ struct ObjectController {
         state.objectPath = Self.path(object.formID, object.id)
         state.noLongerOffered = kept
         state.serviceETag = etag
-        return HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
+        var response = HTMLResponse.page(view.render(state), status: again.status, cacheControl: "no-store")
+        if let switched {
+            response.headers[values: .setCookie].append(LanguageChoice.cookie(switched, policy: cookies))
+        }
+        return response
     }
 
     /// `GET /forms/{id}/{object}/delete`: "Are you sure…?" with a POST form; works without scripts.
     @Sendable func confirmDelete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await load(context)
+        let (object, view) = try await load(request, context)
         var state = RenderState(values: [:], csrfToken: try context.viewer.csrfToken)
         state.objectPath = Self.path(object.formID, object.id)
         state.heading = object.keyText
@@ -177,7 +188,7 @@ struct ObjectController {
 
     /// `POST /forms/{id}/{object}/delete`: 303 to the parent page.
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, view) = try await load(context)
+        let (object, view) = try await load(request, context)
         let fields = try await FormBody.verifiedFields(request, viewer: try context.viewer)
         let target = object.service == nil ? nil : try await services.target(for: try context.form, schema: view.schema)
         let shown = object.service == nil ? nil : ServiceContinuation.etag(sent: fields[InputName.etag]?.first)
@@ -203,7 +214,7 @@ struct ObjectController {
 
     /// `GET /forms/{id}/{object}/files/{file}`: a file of an object, to whoever may see the object.
     @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (object, _) = try await load(context)
+        let (object, _) = try await load(request, context)
         guard let file = try await attachments.file(id: try context.parameters.require("file"), objectID: object.id)
         else {
             throw HTTPError(.notFound)
@@ -221,8 +232,9 @@ struct ObjectController {
 
     /// The object and its version's edit view; 404 when either is missing or the viewer is
     /// neither the creator nor an admin, so others cannot even learn it exists.
-    private func load(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
-        try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context)
+    /// The object and its version's view, in the form's language the request asks for.
+    private func load(_ request: Request, _ context: AppRequestContext) async throws -> (StoredObject, FormView) {
+        try await ObjectLookup(objects: objects, forms: forms, plans: plans)(context, request: request)
     }
 
     /// Where an object's detail page is.

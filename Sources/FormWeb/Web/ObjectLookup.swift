@@ -13,15 +13,24 @@ struct ObjectLookup: Sendable {
     let forms: FormStore
     let plans: PlanCache
 
-    /// The object and its version's edit view.
-    func callAsFunction(_ context: AppRequestContext) async throws -> (StoredObject, FormView) {
+    /// The object and its version's edit view, in the form's language the request asks for
+    /// (``LanguageChoice``; its newest version's languages decide).
+    /// - Parameter languages: the languages asked for, most wanted first, in place of the
+    ///   request's (a language switch's choice).
+    func callAsFunction(
+        _ context: AppRequestContext, request: Request? = nil, languages: [String]? = nil
+    ) async throws -> (StoredObject, FormView) {
         let (form, object) = try await find(context)
+        let ranges = languages ?? request.map(LanguageChoice.ranges) ?? []
+        let language = try plans.versions.language(of: form, for: ranges)
         if let cached = plans.cachedEditView(
-            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision)
+            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision, language: language)
         {
             return (object, cached)
         }
-        return (object, try await plans.editView(for: try await version(of: object, form: form)))
+        var version = try await version(of: object, form: form)
+        version.shownLanguage = language
+        return (object, try await plans.editView(for: version))
     }
 
     /// The object and its version prepared for an edit.

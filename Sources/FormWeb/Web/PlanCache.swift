@@ -25,8 +25,9 @@ final class PlanCache: Sendable {
         /// Only for the parent page, which shows "+" unless the form is retired.
         var retired = false
 
-        init(formID: String, version: Int, listsRevision: Int) {
-            self.version = VersionKey(formID: formID, version: version, listsRevision: listsRevision)
+        init(formID: String, version: Int, listsRevision: Int, language: String? = nil) {
+            self.version = VersionKey(
+                formID: formID, version: version, listsRevision: listsRevision, language: language)
         }
 
         init(_ form: StoredForm) {
@@ -103,10 +104,9 @@ final class PlanCache: Sendable {
     }
 
     /// The edit view of a form version, if built already: saves loading the version.
-    func cachedEditView(formID: String, version: Int, listsRevision: Int) -> FormView? {
-        let built = tables.withLock {
-            $0.views[.edit]?.value(for: Key(formID: formID, version: version, listsRevision: listsRevision))
-        }
+    func cachedEditView(formID: String, version: Int, listsRevision: Int, language: String? = nil) -> FormView? {
+        let key = Key(formID: formID, version: version, listsRevision: listsRevision, language: language)
+        let built = tables.withLock { $0.views[.edit]?.value(for: key) }
         return built?.isCurrent == true ? built?.view : nil
     }
 
@@ -138,16 +138,23 @@ final class PlanCache: Sendable {
 
     /// The detail page for objects of a form version, built once.
     func detailPage(for view: FormView) throws -> RenderPlan {
-        try plan(\.detailPages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
+        try plan(\.detailPages, Self.key(of: view)) {
             try renderer.detailPage(for: view.schema)
         }
     }
 
     /// The delete confirmation for objects of a form version, built once.
     func deletePage(for view: FormView) throws -> RenderPlan {
-        try plan(\.deletePages, Key(formID: view.formID, version: view.version, listsRevision: view.listsRevision)) {
+        try plan(\.deletePages, Self.key(of: view)) {
             try renderer.deletePage(for: view.schema)
         }
+    }
+
+    /// A view's version and language, as its detail and delete pages are kept by.
+    private static func key(of view: FormView) -> Key {
+        Key(
+            formID: view.formID, version: view.version, listsRevision: view.listsRevision,
+            language: view.form.language?.name)
     }
 
     /// The parent page of a stored form version, built once.

@@ -15,6 +15,7 @@ struct ReceivedSubmission: Sendable {
     static let controlNames: Set<String> = [
         InputName.csrf, InputName.prefill, InputName.once, InputName.search, InputName.enter, InputName.pick,
         InputName.draft, InputName.discard, InputName.etag, InputName.update, InputName.addItem, InputName.removeItem,
+        InputName.language,
     ]
 
     /// Splits the control inputs off a body's fields.

@@ -14,7 +14,8 @@ enum ShownAgain: Sendable {
     /// the form again with the fields the choice gives filled in. Nothing was validated or stored.
     case picked
     /// Sent by the Update button of a form with rules (``InputName/update``): the form again
-    /// with the questions that apply to its answers. Nothing was validated or stored.
+    /// with the questions that apply to its answers; or by its language switch
+    /// (``InputName/language``): the form again in that language. Nothing was validated or stored.
     case updated
     /// Sent by an item list's Add or an item's Remove (``InputName/addItem``,
     /// ``InputName/removeItem``), without JavaScript: the form again with the submission's items
@@ -44,6 +45,7 @@ extension ShownAgain {
     ) async -> (ShownAgain, filled: [String: [String]])? {
         let fields = received.submission.fields
         if view.form.rules != nil, received.control(InputName.update) != nil { return (.updated, [:]) }
+        if received.control(InputName.language) != nil { return (.updated, [:]) }
         if let changed = itemsChanged(received, lists: view.schema.itemLists, clock: view.form.clock()) {
             return (.itemsChanged(changed), [:])
         }
