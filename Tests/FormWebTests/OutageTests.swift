@@ -14,14 +14,20 @@ import Testing
 struct OutageTests {
     struct Failure: Error {}
 
-    @Test("a request the database cannot serve answers 503 with Retry-After: a page, or JSON under /api")
-    func unavailable() async throws {
+    /// A router answering errors with the error pages, as the app's does.
+    static func router() async throws -> Router<BasicRequestContext> {
         let renderer = try await Fixtures.renderer()
         let router = Router()
         router.add(
             middleware: ErrorPageMiddleware(
                 notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
                 unavailable: try renderer.unavailablePage(), renderer: renderer))
+        return router
+    }
+
+    @Test("a request the database cannot serve answers 503 with Retry-After: a page, or JSON under /api")
+    func unavailable() async throws {
+        let router = try await Self.router()
         router.get("/page") { _, _ -> String in throw ConnectionPoolTimeoutError.connectionRequestTimeout }
         router.group("api").add(middleware: APIErrorMiddleware()).get("thing") { _, _ -> String in
             throw IOError(errnoCode: ECONNREFUSED, reason: "connect")
@@ -46,12 +52,7 @@ struct OutageTests {
 
     @Test("a read whose connection was dropped under it (PostgreSQL restarted) is read once more; a write is not")
     func droppedConnection() async throws {
-        let renderer = try await Fixtures.renderer()
-        let router = Router()
-        router.add(
-            middleware: ErrorPageMiddleware(
-                notFound: try renderer.notFoundPage(), gone: try renderer.gonePage(),
-                unavailable: try renderer.unavailablePage(), renderer: renderer))
+        let router = try await Self.router()
         let calls = Calls()
         router.get("/page") { _, _ -> String in
             guard await calls.next() > 1 else { throw ChannelError.ioOnClosedChannel }

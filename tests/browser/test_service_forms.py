@@ -32,13 +32,13 @@ INCIDENT = "incidentservice-incidents"
 pytestmark = pytest.mark.skipif(not PYTHON, reason="FIELDWORK_ODATA_PYTHON is not set: no real OData service")
 
 
-def start_service(script, metadata, seed):
-    """Starts a test service on a free port; its log goes to a file (a pipe nobody reads would
-    fill up and stop the service mid-test)."""
+def start_service(script, metadata, seed, extra=()):
+    """Starts a test service on a free port (`extra`: more of its arguments); its log goes to a
+    file (a pipe nobody reads would fill up and stop the service mid-test)."""
     log = tempfile.NamedTemporaryFile(prefix="odata-service-", suffix=".log", delete=False)
     process = subprocess.Popen(
         [PYTHON, os.path.join(SERVICES, script), "--port", "0", "--metadata", metadata, "--seed",
-         os.path.join(SERVICES, "seeds", seed)], stdout=subprocess.DEVNULL, stderr=log)
+         os.path.join(SERVICES, "seeds", seed), *extra], stdout=subprocess.DEVNULL, stderr=log)
     # Importing pyslet and reading the metadata take a while on a busy machine.
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:

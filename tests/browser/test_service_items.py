@@ -13,7 +13,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import describe_violations, failing_violations, signed_in, wait_gone
 from test_service_forms import (
-    CORPUS, PYTHON, SERVICES, SHOWN_QUERY_HOOK, click, import_and_connect, pick_without_script, reload_waiting)
+    CORPUS, PYTHON, SERVICES, SHOWN_QUERY_HOOK, click, import_and_connect, pick_without_script, reload_waiting,
+    start_service)
 
 TRAVEL_FILE = os.path.join(CORPUS, "odata-v4", "oux__travel_v4.metadata.xml")
 TRAVEL_ROOT = "/sap/opu/odata4/dmo/ui_travel_mduu_o4/srvd/dmo/sd_travel_mduu/0001/"
@@ -26,28 +27,10 @@ pytestmark = pytest.mark.skipif(not PYTHON, reason="FIELDWORK_ODATA_PYTHON is no
 
 @pytest.fixture(scope="module")
 def travel_service():
-    import re
-    import subprocess
-    import tempfile
-    import time
-
-    log = tempfile.NamedTemporaryFile(prefix="odata-travel-", suffix=".log", delete=False)
-    process = subprocess.Popen(
-        [PYTHON, os.path.join(SERVICES, "v4_service.py"), "--port", "0", "--metadata", TRAVEL_FILE,
-         "--seed", os.path.join(SERVICES, "seeds", "travel.json"), "--root", TRAVEL_ROOT,
-         "--value-helps", os.path.join(SERVICES, "value-helps"),
-         "--value-help-seed", os.path.join(SERVICES, "seeds", "travel_value_helps.json")],
-        stdout=subprocess.DEVNULL, stderr=log)
-    deadline = time.monotonic() + 60
-    url = None
-    while time.monotonic() < deadline and process.poll() is None and url is None:
-        with open(log.name, encoding="utf-8", errors="replace") as f:
-            found = re.search(r"listening on (\S+)", f.read())
-        url = found.group(1) if found else None
-        time.sleep(0.1)
-    if url is None:
-        process.kill()
-        raise RuntimeError("v4_service.py (travel) did not start")
+    process, url = start_service(
+        "v4_service.py", TRAVEL_FILE, "travel.json",
+        ["--root", TRAVEL_ROOT, "--value-helps", os.path.join(SERVICES, "value-helps"),
+         "--value-help-seed", os.path.join(SERVICES, "seeds", "travel_value_helps.json")])
     yield url
     process.kill()
 
