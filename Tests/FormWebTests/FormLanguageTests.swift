@@ -24,16 +24,19 @@ struct FormLanguageTests {
                   <text id="water"><value>Water source</value></text>
                   <text id="well"><value>Well</value></text>
                   <text id="tap"><value>Tap</value></text>
+                  <text id="short"><value>Enter a longer name</value></text>
                 </translation>
                 <translation lang="Français (fr)">
                   <text id="village"><value>Commune</value></text>
                   <text id="water"><value>Source d'eau</value></text>
                   <text id="well"><value>Puits</value></text>
                   <text id="tap"><value>Robinet</value></text>
+                  <text id="short"><value>Saisissez un nom plus long</value></text>
                 </translation>
               </itext>
               <instance><data id="household"><village/><water/></data></instance>
-              <bind nodeset="/data/village" type="string" required="true()"/>
+              <bind nodeset="/data/village" type="string" required="true()"
+                    constraint="string-length(.) &gt; 2" jr:constraintMsg="jr:itext('short')"/>
               <bind nodeset="/data/water" type="string"/>
             </model>
           </h:head>
@@ -88,6 +91,10 @@ struct FormLanguageTests {
                 headers: [.contentType: "application/x-www-form-urlencoded"],
                 body: ByteBuffer(string: "_csrf=\(token)&village=Kisumu&water=well&_lang=fr"))
             #expect(created.body.contains("Commune"))
+            // The form's own message in French too; in English for the English page.
+            let refused = try await browser.post("/forms/household", [("_csrf", token), ("village", "Ki")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.body.contains("Saisissez un nom plus long"))
             let stored = try await browser.post(
                 "/forms/household", [("_csrf", token), ("village", "Kisumu"), ("water", "well")])
             #expect(stored.status == .seeOther)

@@ -74,6 +74,18 @@ public struct XFormTranslations: Codable, Sendable, Hashable {
         self.texts = texts
     }
 
+    /// The translations with `language` (one of ``languages``) as the default, the default
+    /// before it next: every text asked for without a language comes in it, or where it lacks
+    /// one in the form's default. Unchanged for a language the form does not have.
+    public func preferring(_ language: String) -> XFormTranslations {
+        guard languages.contains(language), language != defaultLanguage else { return self }
+        var preferred = self
+        let original = defaultLanguage.map { [$0] } ?? []
+        preferred.defaultLanguage = language
+        preferred.languages = [language] + original + languages.filter { $0 != language && !original.contains($0) }
+        return preferred
+    }
+
     /// The text with an id in a language (the default language when nil), falling back to the
     /// default language, then to the first language that has it.
     public func text(_ id: String, language: String? = nil) -> XFormItext? {

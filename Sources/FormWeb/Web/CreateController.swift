@@ -27,7 +27,7 @@ struct CreateController {
     /// (``RulesAnswer``).
     @Sendable func rules(_ request: Request, context: AppRequestContext) async throws -> Response {
         // The version as prepared: no page is built to answer.
-        let form = try await plans.versions.prepared(try context.form, mode: .create)
+        let form = try await plans.versions.prepared(try shown(context.form, request), mode: .create)
         return try await RulesAnswer.answer(request, form: form, viewer: try context.viewer, reader: reader)
     }
 

@@ -86,7 +86,9 @@ struct FormController {
     /// the form (its service value help's `Out` parameters); 404 for a field
     /// that is no value list, 410 for a retired form, 401 for a users form without sign-in.
     @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try context.form
+        var form = try context.form
+        // Labelled in the form's language the request asks for, as its page is.
+        form.shownLanguage = try plans.versions.language(of: form, for: LanguageChoice.ranges(request))
         let view = try await plans.versions.prepared(form, mode: .create)
         // An item's field by its input name (`_Booking[1].AirlineID`, its brackets as written or
         // percent-encoded): its list is its list's.

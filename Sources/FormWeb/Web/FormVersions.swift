@@ -100,10 +100,14 @@ final class FormVersions: Sendable {
         let source = try await self.source(form)
         // An XForm's binds, compiled once per version: the other mode's, when it is prepared;
         // a long list's search too, unless a service's lists are in it (they change).
+        // A form shown in another of its languages is judged in it: its messages, the outputs
+        // of its labels and `jr:itext()`.
         let rules =
             try other?.form.rules
-            ?? form.rules().map {
-                try XFormRuleJudge(rules: $0.withUploadedInstances(source.instances), schema: source.schema)
+            ?? form.rules().map { rules in
+                var rules = rules
+                if let language = form.shownLanguage { rules.translations = rules.translations.preferring(language) }
+                return try XFormRuleJudge(rules: rules.withUploadedInstances(source.instances), schema: source.schema)
             }
         var prepared = Prepared(
             form: PreparedForm(

@@ -108,7 +108,8 @@ struct ObjectController {
     /// `POST /forms/{id}/{object}/rules`: which questions of the object's edit view apply to its
     /// answers (``RulesAnswer``).
     @Sendable func rules(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (_, form) = try await ObjectLookup(objects: objects, forms: forms, plans: plans).prepared(context)
+        let (_, form) = try await ObjectLookup(objects: objects, forms: forms, plans: plans).prepared(
+            context, request: request)
         return try await RulesAnswer.answer(request, form: form, viewer: try context.viewer, reader: reader)
     }
 

@@ -33,15 +33,19 @@ struct ObjectLookup: Sendable {
         return (object, try await plans.editView(for: version))
     }
 
-    /// The object and its version prepared for an edit.
-    func prepared(_ context: AppRequestContext) async throws -> (StoredObject, PreparedForm) {
+    /// The object and its version prepared for an edit, in the form's language the request asks
+    /// for (the rules route's answers are in it).
+    func prepared(_ context: AppRequestContext, request: Request? = nil) async throws -> (StoredObject, PreparedForm) {
         let (form, object) = try await find(context)
+        let language = try plans.versions.language(of: form, for: request.map(LanguageChoice.ranges) ?? [])
         if let cached = plans.cachedEditView(
-            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision)
+            formID: form.id, version: object.formVersion, listsRevision: form.listsRevision, language: language)
         {
             return (object, cached.form)
         }
-        return (object, try await plans.versions.prepared(try await version(of: object, form: form), mode: .edit))
+        var version = try await version(of: object, form: form)
+        version.shownLanguage = language
+        return (object, try await plans.versions.prepared(version, mode: .edit))
     }
 
     private func find(_ context: AppRequestContext) async throws -> (StoredForm, StoredObject) {
