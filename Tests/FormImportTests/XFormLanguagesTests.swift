@@ -21,6 +21,8 @@ struct XFormLanguagesTests {
                   <text id="/data/water/tap:label"><value>Tap</value></text>
                   <text id="/data/member/name:label"><value>Name</value></text>
                   <text id="c-nairobi"><value>Nairobi</value></text>
+                  <text id="place"><value>Place</value></text>
+                  <text id="members"><value>Members</value></text>
                 </translation>
                 <translation lang="French">
                   <text id="/data/village:label"><value>Village (fr)</value></text>
@@ -28,6 +30,8 @@ struct XFormLanguagesTests {
                   <text id="/data/water/well:label"><value>Puits</value></text>
                   <text id="/data/member/name:label"><value>Nom</value></text>
                   <text id="c-nairobi"><value>Nairobi (fr)</value></text>
+                  <text id="place"><value>Lieu</value></text>
+                  <text id="members"><value>Membres</value></text>
                 </translation>
               </itext>
               <instance><data id="household"><village/><water/><city/><member jr:template=""><name/></member></data></instance>
@@ -40,14 +44,16 @@ struct XFormLanguagesTests {
           </h:head>
           <h:body>
             <input ref="/data/village"><label ref="jr:itext('/data/village:label')"/><hint ref="jr:itext('/data/village:hint')"/></input>
+            <group><label ref="jr:itext('place')"/>
             <select1 ref="/data/water"><label ref="jr:itext('/data/water:label')"/>
               <item><label ref="jr:itext('/data/water/well:label')"/><value>well</value></item>
               <item><label ref="jr:itext('/data/water/tap:label')"/><value>tap</value></item>
             </select1>
+            </group>
             <select1 ref="/data/city"><label>City</label>
               <itemset nodeset="instance('cities')/root/item"><value ref="name"/><label ref="jr:itext(itextId)"/></itemset>
             </select1>
-            <repeat nodeset="/data/member"><label>Members</label>
+            <repeat nodeset="/data/member"><label ref="jr:itext('members')"/>
               <input ref="/data/member/name"><label ref="jr:itext('/data/member/name:label')"/></input>
             </repeat>
           </h:body>
@@ -79,6 +85,11 @@ struct XFormLanguagesTests {
         let city = try #require(french.field(named: "city"))
         #expect(french.options(for: city).map(\.label) == ["Nairobi (fr)"])
         #expect(french.itemLists.first?.fields.first?.label == "Nom")
+        // Group and list headings given through itext.
+        #expect(form.sections.flatMap(\.groups).compactMap(\.label).contains("Place"))
+        #expect(french.sections.flatMap(\.groups).compactMap(\.label).contains("Lieu"))
+        #expect(form.itemLists.first?.label == "Members")
+        #expect(french.itemLists.first?.label == "Membres")
         // The default language, or one the form does not have, is the schema as imported.
         #expect(XFormLanguages.schema(form, rules: rules, language: "English (en)") == form)
         #expect(XFormLanguages.schema(form, rules: rules, language: "Klingon") == form)

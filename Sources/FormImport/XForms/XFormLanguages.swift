@@ -28,8 +28,9 @@ public enum XFormLanguages {
     }
 
     /// The schema with its fields' texts in `language` (an itext language's name): each label
-    /// and hint given through itext, with ODK's formatting read as at import, and each option
-    /// label the form translates, in the form's own fields and its items' alike.
+    /// and hint given through itext, with ODK's formatting read as at import, each option label
+    /// the form translates, in the form's own fields and its items' alike, and the headings of
+    /// its groups and item lists given through itext.
     public static func schema(_ schema: FormSchema, rules: XFormRules, language: String) -> FormSchema {
         guard language != rules.translations.defaultLanguage, rules.translations.languages.contains(language) else {
             return schema
@@ -43,6 +44,16 @@ public enum XFormLanguages {
             nodes["\(list)/\(field)"] = node
         }
         let reader = XFormTextReader(translations: rules.translations, language: language)
+        // Group and list headings by their words in the default language (a heading of nested
+        // groups is theirs joined, `Outer – Inner`).
+        let original = XFormTextReader(translations: rules.translations)
+        var headings: [String: String] = [:]
+        for text in rules.headings ?? [] {
+            if let from = original.plain(text), let to = reader.plain(text) { headings[from] = to }
+        }
+        func heading(_ text: String) -> String {
+            text.components(separatedBy: " – ").map { headings[$0] ?? $0 }.joined(separator: " – ")
+        }
         var translated = schema
         var listTexts: [String: [String: String]] = [:]
         func translate(_ groups: [FieldGroup], list: String) -> [FieldGroup] {
@@ -68,8 +79,11 @@ public enum XFormLanguages {
                     }
                     return field
                 }
+                group.label = group.label.map(heading)
                 if var items = group.items {
                     items.groups = translate(items.groups, list: items.name)
+                    items.label = heading(items.label)
+                    items.object = heading(items.object)
                     group.items = items
                 }
                 return group

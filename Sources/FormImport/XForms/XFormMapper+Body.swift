@@ -80,6 +80,7 @@ extension XFormMapper {
         let index = found ?? nil
         let label = text(of: group.child("label", in: XFormNamespace.xforms))
         let shown = plain(label)
+        if let label, label.itext != nil { headings.append(label) }
         var inner = context
         if let index {
             nodes[index].control = "group"
@@ -110,8 +111,10 @@ extension XFormMapper {
             return
         }
         let path = nodes[index].path
+        let own = text(of: repeatElement.child("label", in: XFormNamespace.xforms))
+        if let own, own.itext != nil { headings.append(own) }
         let label =
-            plain(text(of: repeatElement.child("label", in: XFormNamespace.xforms)))
+            plain(own)
             ?? (context.enclosing?.path == path ? context.enclosing?.label : nil)
             ?? nodeElements[index].localName
         guard context.repeats.count < ItemList.maxDepth else {

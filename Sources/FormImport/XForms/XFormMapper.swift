@@ -25,6 +25,8 @@ final class XFormMapper {
     var secondaryInstances: [String: XFormInstance] = [:]
     var secondaryElements: [String: XFormElement] = [:]
     var firstLoad: [XFormSetValue] = []
+    /// The groups' and repeats' labels given through itext (``XFormRules/headings``).
+    var headings: [XFormText] = []
     /// Bind ids (`<bind id>`) → node path, for controls that name their bind (`bind="b1"`).
     var bindIDs: [String: String] = [:]
     /// The questions the body shows, in document order (`XFormMapper+Body`).
@@ -87,12 +89,13 @@ final class XFormMapper {
                     file: document.name, line: document.root.line)
             ])
         }
-        let rules = XFormRules(
+        var rules = XFormRules(
             instanceID: rawID ?? data.localName,
             version: data.attribute("version") ?? data.attribute("version", in: XFormNamespace.openRosa),
             primaryInstance: XFormInstanceWriter.xml(data, defaultNamespace: dataNamespace, prefixes: prefixes),
             namespaces: namespaces, secondaryInstances: secondaryInstances, nodes: nodes, firstLoad: firstLoad,
             translations: translations)
+        if !headings.isEmpty { rules.headings = headings }
         try checkOperationLimit(rules)
         return XFormImporter.Output(form: schema, rules: rules, warnings: report.warnings)
     }

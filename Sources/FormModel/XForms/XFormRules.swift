@@ -23,6 +23,10 @@ public struct XFormRules: Codable, Sendable, Hashable {
     public var firstLoad: [XFormSetValue]
     /// The itext table.
     public var translations: XFormTranslations
+    /// The translated labels of the body's groups and repeats (given through itext), in
+    /// document order: a page in another language heads its groups and item lists with them.
+    /// Nil for rules imported before they were kept, or a form without.
+    public var headings: [XFormText]?
 
     public init(
         instanceID: String, version: String? = nil, primaryInstance: String, namespaces: [String: String] = [:],
