@@ -14,10 +14,13 @@ package struct PageLayout: KeyPathContext {
     let itemStyles: Bool
     /// Only the pages of a form whose labels or hints are formatted load `rich.css`.
     let richStyles: Bool
+    /// Only the create and edit views of a form with several languages load `languages.css`.
+    let languageStyles: Bool
 
     package static let templateKeys: [String: PartialKeyPath<PageLayout> & Sendable] = [
         "title": \.title, "htmlClass": \.htmlClass, "regularMedia": \.regularMedia, "bodyClass": \.bodyClass,
         "adminStyles": \.adminStyles, "itemStyles": \.itemStyles, "richStyles": \.richStyles,
+        "languageStyles": \.languageStyles,
     ]
 
     /// - Parameters:
@@ -27,10 +30,11 @@ package struct PageLayout: KeyPathContext {
     ///   - body: the page's kind, for the `fw-body--<body>` class.
     ///   - items: whether the page shows item lists (their stylesheets are linked).
     ///   - rich: whether the page shows formatted labels or hints (``RichTextMarkup``).
+    ///   - languages: whether the page has a form's language switch.
     package init(
         title: PageText, htmlClass: PageText = "fw-page fw-layout-auto",
         regularMedia: PageText = PageText(LayoutMode.auto.regularMedia), body: String, items: Bool = false,
-        rich: Bool = false
+        rich: Bool = false, languages: Bool = false
     ) {
         self.title = title
         self.htmlClass = htmlClass
@@ -39,6 +43,7 @@ package struct PageLayout: KeyPathContext {
         adminStyles = body == "admin"
         itemStyles = items
         richStyles = rich
+        languageStyles = languages
     }
 }
 

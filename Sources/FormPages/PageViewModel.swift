@@ -103,7 +103,8 @@ package enum PageViewModel {
                 htmlClass:
                     "fw-page \(slot: registry.sentinel(PageSlots.LayoutClass())) fw-presentation-\(schema.regular.rawValue)",
                 regularMedia: "\(slot: registry.sentinel(PageSlots.RegularMedia()))",
-                body: "create", items: !schema.itemLists.isEmpty, rich: schema.hasFormattedText)
+                body: "create", items: !schema.itemLists.isEmpty, rich: schema.hasFormattedText,
+                languages: !languages.isEmpty)
             self.title = title
             submit = mode == .create ? PageText(schema.submit) : "Save"
             action = home
