@@ -162,8 +162,6 @@ struct CreateController {
         return response
     }
 
-    /// Whether the create view carries a seal: of its read-only fields' values, or of when it
-    /// was shown, for a form whose rules read that.
     /// The form in the language of its own the request asks for (``LanguageChoice``).
     private func shown(_ form: StoredForm, _ request: Request) throws -> StoredForm {
         var form = form
@@ -171,6 +169,8 @@ struct CreateController {
         return form
     }
 
+    /// Whether the create view carries a seal: of its read-only fields' values, or of when it
+    /// was shown, for a form whose rules read that.
     static func seals(_ view: FormView) -> Bool {
         !view.readOnlyFields.isEmpty || view.form.rules?.recordsStart == true
     }
