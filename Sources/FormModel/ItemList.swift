@@ -193,8 +193,7 @@ extension FormSchema {
     /// own names (``listFilters`` keys an item's by its rule key, `members[].country`).
     /// - Parameter key: the list's rule key (`members`, `members[].doses`).
     public func itemForm(of list: ItemList, key: String) -> FormSchema {
-        var groups = list.groups.filter { $0.items == nil }
-        for index in groups.indices { groups[index].items = nil }
+        let groups = list.groups.filter { $0.items == nil }
         var form = FormSchema(
             id: id, title: list.label, object: list.object, submit: submit, regular: regular,
             sections: [FormSection(kind: .properties, groups: groups)], lists: lists)
