@@ -9,6 +9,8 @@ from selenium.common.exceptions import WebDriverException
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 # The server under test: required (CI starts one on a port of its own and names it here), so the
 # tests never reach whatever else happens to listen on a well-known port.
@@ -223,8 +225,6 @@ def signed_in(js: bool) -> Browser:
     session is shared: a browser after the first takes its cookie (and signs in through the form
     only when that session has ended), since sign-ins from one address are throttled past a few
     dozen an hour and the whole suite comes from 127.0.0.1."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     b = Browser(js=js).viewport(1280, 800)
     if _admin_session:
         b.open("/login")
@@ -248,7 +248,6 @@ def signed_in(js: bool) -> Browser:
 def choose(b, name: str, label: str):
     """Chooses an option of a value list as a person would: on the drill-down's list screen
     with JavaScript, in the native select or checkboxes without it."""
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
     d = b.driver
     b.settle()
@@ -328,3 +327,45 @@ def type_into(b, name: str, text: str):
     field = b.driver.find_element("name", name)
     field.clear()
     field.send_keys(text)
+
+
+def form_browsers(path):
+    """The fixtures of a module that tries the form spec at `path` in two browsers signed in as
+    an admin, kept for the module (sign-ins from one address are throttled past a few dozen an
+    hour): `admin_js`, `admin_nojs`, `form_id` (the form, imported through POST /api/forms) and
+    `admin`, each test once with JavaScript and once without. A module takes them as
+    `admin_js, admin_nojs, form_id, admin = form_browsers(FIXTURE)`."""
+
+    @pytest.fixture(scope="module")
+    def admin_js():
+        b = signed_in(js=True)
+        yield b
+        b.quit()
+
+    @pytest.fixture(scope="module")
+    def admin_nojs():
+        b = signed_in(js=False)
+        yield b
+        b.quit()
+
+    @pytest.fixture(scope="module")
+    def form_id(admin_js):
+        return import_form(admin_js, path)["id"]
+
+    @pytest.fixture(params=["admin_js", "admin_nojs"], ids=["js", "nojs"])
+    def admin(request, form_id):
+        return request.getfixturevalue(request.param)
+
+    return admin_js, admin_nojs, form_id, admin
+
+
+def press(b, selector):
+    """Clicks a button that sends the form and waits for the page it brings; with JavaScript,
+    an item list's Add and Remove change the page in place (items.js) and nothing is sent."""
+    old = b.driver.find_element(By.TAG_NAME, "html")
+    button = b.driver.find_element(By.CSS_SELECTOR, selector)
+    in_place = b.js and button.get_attribute("name") in ("_add", "_remove")
+    button.click()
+    if not in_place:
+        WebDriverWait(b.driver, 20).until(gone(old))
+    b.settle()

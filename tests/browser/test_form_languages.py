@@ -9,35 +9,14 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, gone, import_form, signed_in, type_into, value
+from conftest import describe_violations, failing_violations, form_browsers, gone, type_into, value
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "languages.xml")
 SIZES = [(390, 844), (1280, 800)]
 SIZE_IDS = ["compact", "regular"]
 
 
-@pytest.fixture(scope="module")
-def admin_js():
-    b = signed_in(js=True)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def admin_nojs():
-    b = signed_in(js=False)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def form_id(admin_js):
-    return import_form(admin_js, FIXTURE)["id"]
-
-
-@pytest.fixture(params=["admin_js", "admin_nojs"], ids=["js", "nojs"])
-def admin(request, form_id):
-    return request.getfixturevalue(request.param)
+admin_js, admin_nojs, form_id, admin = form_browsers(FIXTURE)
 
 
 def label_of(b, name):

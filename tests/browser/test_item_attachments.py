@@ -12,9 +12,8 @@ import zlib
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, gone, import_form, signed_in, type_into
+from conftest import describe_violations, failing_violations, form_browsers, press, type_into
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "photos.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -43,39 +42,7 @@ def photos(tmp_path_factory):
     return paths
 
 
-@pytest.fixture(scope="module")
-def admin_js():
-    b = signed_in(js=True)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def admin_nojs():
-    b = signed_in(js=False)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def form_id(admin_js):
-    return import_form(admin_js, FIXTURE)["id"]
-
-
-@pytest.fixture(params=["admin_js", "admin_nojs"], ids=["js", "nojs"])
-def admin(request, form_id):
-    return request.getfixturevalue(request.param)
-
-
-def press(b, selector):
-    """Clicks a button that sends the form; with JavaScript, Add changes the page in place."""
-    old = b.driver.find_element(By.TAG_NAME, "html")
-    button = b.driver.find_element(By.CSS_SELECTOR, selector)
-    in_place = b.js and button.get_attribute("name") in ("_add", "_remove")
-    button.click()
-    if not in_place:
-        WebDriverWait(b.driver, 20).until(gone(old))
-    b.settle()
+admin_js, admin_nojs, form_id, admin = form_browsers(FIXTURE)
 
 
 def attach(b, name, path):

@@ -14,9 +14,8 @@ import os
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import describe_violations, failing_violations, gone, import_form, signed_in, type_into, value
+from conftest import describe_violations, failing_violations, form_browsers, press, type_into, value
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "household.xml")
 SIZES = [(390, 844), (1280, 800)]
@@ -25,42 +24,7 @@ SIZE_IDS = ["compact", "regular"]
 
 # Two sign-ins in all, one browser each way, kept for the module: sign-ins from one address are
 # throttled past a few dozen an hour, and the whole browser suite signs in from 127.0.0.1.
-@pytest.fixture(scope="module")
-def admin_js():
-    b = signed_in(js=True)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def admin_nojs():
-    b = signed_in(js=False)
-    yield b
-    b.quit()
-
-
-@pytest.fixture(scope="module")
-def form_id(admin_js):
-    return import_form(admin_js, FIXTURE)["id"]
-
-
-@pytest.fixture(params=["admin_js", "admin_nojs"], ids=["js", "nojs"])
-def admin(request, form_id):
-    return request.getfixturevalue(request.param)
-
-
-
-
-def press(b, selector):
-    """Clicks a button that sends the form; with JavaScript, Add and Remove change the page in
-    place (items.js) and nothing is sent."""
-    old = b.driver.find_element(By.TAG_NAME, "html")
-    button = b.driver.find_element(By.CSS_SELECTOR, selector)
-    in_place = b.js and button.get_attribute("name") in ("_add", "_remove")
-    button.click()
-    if not in_place:
-        WebDriverWait(b.driver, 20).until(gone(old))
-    b.settle()
+admin_js, admin_nojs, form_id, admin = form_browsers(FIXTURE)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
