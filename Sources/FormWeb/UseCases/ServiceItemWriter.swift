@@ -320,33 +320,30 @@ extension ServiceItemWriter {
 extension ServiceItemWriter {
     /// Where the items of `values` live, by their paths (`_Booking[1]`, `_Booking[1]._X[0]`)
     /// rather than their ids: a kept draft's, for a form whose items get new ids when sent again.
-    static func byPath(
-        _ values: [String: FieldValue], links: [String: ServiceLink.Item], parent: String? = nil
-    ) -> [String: ServiceLink.Item] {
+    static func byPath(_ values: [String: FieldValue], links: [String: ServiceLink.Item]) -> [String: ServiceLink.Item]
+    {
         var found: [String: ServiceLink.Item] = [:]
-        for (name, value) in values {
-            for (index, item) in items(value).enumerated() {
-                let path = ItemList.itemPath(name, index, in: parent)
-                if let id = item.id, let link = links[id] { found[path] = link }
-                found.merge(byPath(item.values, links: links, parent: path)) { own, _ in own }
-            }
-        }
+        eachItem(of: values) { path, id in found[path] = links[id] }
         return found
     }
 
-    /// The places of ``byPath(_:links:parent:)`` given to the items of `values` at those paths,
-    /// by their ids.
-    static func byID(
-        _ values: [String: FieldValue], paths: [String: ServiceLink.Item], parent: String? = nil
-    ) -> [String: ServiceLink.Item] {
+    /// The places of ``byPath(_:links:)`` given to the items of `values` at those paths, by their ids.
+    static func byID(_ values: [String: FieldValue], paths: [String: ServiceLink.Item]) -> [String: ServiceLink.Item] {
         var found: [String: ServiceLink.Item] = [:]
+        eachItem(of: values) { path, id in found[id] = paths[path] }
+        return found
+    }
+
+    /// Calls `body` with the path and id of every item of `values` that has an id, every level.
+    private static func eachItem(
+        of values: [String: FieldValue], parent: String? = nil, _ body: (_ path: String, _ id: String) -> Void
+    ) {
         for (name, value) in values {
             for (index, item) in items(value).enumerated() {
                 let path = ItemList.itemPath(name, index, in: parent)
-                if let id = item.id, let link = paths[path] { found[id] = link }
-                found.merge(byID(item.values, paths: paths, parent: path)) { own, _ in own }
+                if let id = item.id { body(path, id) }
+                eachItem(of: item.values, parent: path, body)
             }
         }
-        return found
     }
 }

@@ -60,10 +60,12 @@ final class FormVersions: Sendable {
     /// The form's language a request asking for `ranges` (most wanted first: its `lang` cookie,
     /// then its `Accept-Language`) is shown: the first the form has by RFC 4647 lookup, or nil
     /// for the form's default (also when the default is the one found).
-    func language(of form: StoredForm, for ranges: [String]) throws -> String? {
-        guard form.sourceKind == .xforms, !ranges.isEmpty else { return nil }
+    /// `ranges` are read only for a form with several languages.
+    func language(of form: StoredForm, for ranges: @autoclosure () -> [String]) throws -> String? {
+        guard form.sourceKind == .xforms else { return nil }
         let languages = try languages(of: form)
         guard languages.count > 1 else { return nil }
+        let ranges = ranges()
         let tags = languages.compactMap(\.tag)
         guard let tag = LanguageTags.lookup(ranges, in: tags), let chosen = languages.first(where: { $0.tag == tag })
         else { return nil }
@@ -115,8 +117,8 @@ final class FormVersions: Sendable {
                 timeZone: timeZone, optionSearches: other?.expires == nil ? other?.form.optionSearches : nil,
                 rules: rules),
             expires: source.expires)
-        prepared.form.language = form.shownLanguage.map { ($0, LanguageTags.tag(ofLanguageNamed: $0)) }
         let languages = try languages(of: form)
+        prepared.form.language = form.shownLanguage.map { name in (name, languages.first { $0.name == name }?.tag) }
         if languages.filter({ $0.tag != nil }).count > 1 {
             let shown = form.shownLanguage ?? languages.first?.name
             prepared.form.languages = languages.compactMap { language in

@@ -21,16 +21,14 @@ struct ObjectLookup: Sendable {
         _ context: AppRequestContext, request: Request? = nil, languages: [String]? = nil
     ) async throws -> (StoredObject, FormView) {
         let (form, object) = try await find(context)
-        let ranges = languages ?? request.map(LanguageChoice.ranges) ?? []
-        let language = try plans.versions.language(of: form, for: ranges)
+        let language = try plans.versions.language(
+            of: form, for: languages ?? request.map(LanguageChoice.ranges) ?? [])
         if let cached = plans.cachedEditView(
             formID: form.id, version: object.formVersion, listsRevision: form.listsRevision, language: language)
         {
             return (object, cached)
         }
-        var version = try await version(of: object, form: form)
-        version.shownLanguage = language
-        return (object, try await plans.editView(for: version))
+        return (object, try await plans.editView(for: try await version(of: object, form: form, in: language)))
     }
 
     /// The object and its version prepared for an edit, in the form's language the request asks
@@ -43,9 +41,10 @@ struct ObjectLookup: Sendable {
         {
             return (object, cached.form)
         }
-        var version = try await version(of: object, form: form)
-        version.shownLanguage = language
-        return (object, try await plans.versions.prepared(version, mode: .edit))
+        return (
+            object,
+            try await plans.versions.prepared(try await version(of: object, form: form, in: language), mode: .edit)
+        )
     }
 
     private func find(_ context: AppRequestContext) async throws -> (StoredForm, StoredObject) {
@@ -57,11 +56,12 @@ struct ObjectLookup: Sendable {
         return (form, object)
     }
 
-    /// The stored version the object was made with (the form's newest when it is that one).
-    private func version(of object: StoredObject, form: StoredForm) async throws -> StoredForm {
-        guard let version = try await forms.version(formID: form.id, version: object.formVersion) else {
+    /// The stored version the object was made with, shown in `language` (the form's own).
+    private func version(of object: StoredObject, form: StoredForm, in language: String?) async throws -> StoredForm {
+        guard var version = try await forms.version(formID: form.id, version: object.formVersion) else {
             throw HTTPError(.notFound)
         }
+        version.shownLanguage = language
         return version
     }
 }
